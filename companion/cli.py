@@ -8,23 +8,84 @@ stderr with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from companion import __version__
 from companion.config import ConfigError
-from companion.rules import cli as rules_cli
+from companion.rules import State, TranscriptError, replay_transcript
 
-Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
-
-REGISTRARS: list[Registrar] = [
-    rules_cli.add_commands,
-]
+Subparsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Registrar = Callable[[Subparsers], None]
 
 
 class UsageError(Exception):
     """A mistake the user can fix; the message says how."""
+
+
+def add_replay(subparsers: Subparsers) -> None:  # type: ignore[valid-type]
+    replay = subparsers.add_parser(  # type: ignore[attr-defined]
+        "replay",
+        help="replay a table transcript and print the state after its last line",
+        description="Replay a table transcript (RULES.md section 5). On the first refused line, "
+        "print 'line N: reason' and exit 2.",
+    )
+    replay.add_argument("file", help="the transcript; - reads standard input")
+    replay.add_argument("--json", action="store_true", help="print the state as one JSON object")
+    replay.set_defaults(handler=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.file == "-" else read_text(Path(args.file))
+    try:
+        state = replay_transcript(text).state
+    except TranscriptError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(state.to_json(), ensure_ascii=False))
+    else:
+        print(describe_state(state))
+    return 0
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"no file {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+
+
+def describe_state(state: State) -> str:
+    """A table for people: one row a seat, then the stack, the draw pile and the end."""
+    data = state.to_json()
+    rows = [("seat", "hand", "won", "trophies", "score")]
+    for seat in data["seats"]:
+        score = "-" if seat["score"] is None else str(seat["score"]).replace("-", "\u2212")
+        rows.append((seat["name"], str(seat["hand"]), str(seat["won"]), str(seat["trophies"]), score))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+             for row in rows]
+    claim = data["claim"]
+    claim_text = "empty" if claim is None else " ".join(str(x) for x in claim.values() if x is not None)
+    lines.append("")
+    lines.append(f"rules {data['profile']}; stack {data['stack']} ({claim_text}); draw pile {data['deck']}")
+    if data["profile"] != "five-spices":
+        lines.append(f"trophies left {data['trophies_left']}")
+    if state.ended:
+        lines.append(f"game over: {data['end_reason']}; winners: {', '.join(data['winners'])}")
+    else:
+        lines.append(f"to play: {data['turn']}")
+    return "\n".join(lines)
+
+
+REGISTRARS: list[Registrar] = [
+    add_replay,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,51 @@
+"""The rules of Spicy, Sweet & Spicy and the five-spice game, as pure functions.
+
+Nothing here touches a screen, a pin, a file or a clock: a game is its set-up
+plus the list of what was said at the table, and every state is a fold of
+``engine.apply`` over that list.
+
+>>> setup = new_setup(SPICY, ["Ana", "Ben", "Cy"], end_card=27)
+>>> game = Game.start(setup).apply(Play(0, "chili", 2))
+>>> game.state.stack, game.state.seats[0].hand
+(1, 5)
+"""
+
+from companion.rules.actions import (
+    Action,
+    Adjust,
+    Challenge,
+    Copy,
+    Draw,
+    EndCardDrawn,
+    Pass,
+    Play,
+    Redo,
+    Resolve,
+    Reveal,
+    TakeUniversal,
+    Undo,
+    action_from_dict,
+)
+from companion.rules.cards import Card, Claim
+from companion.rules.engine import apply, legal_actions, legal_claims, new_setup, start
+from companion.rules.errors import IllegalAction
+from companion.rules.game import Game
+from companion.rules.profiles import FIVE_SPICES, PROFILES, SPICY, SWEET_SPICY, VARIANTS, Profile, profile_named
+from companion.rules.state import Event, Seat, Setup, State
+from companion.rules.transcript import (
+    Transcript,
+    TranscriptError,
+    format_action,
+    read_transcript,
+    replay_transcript,
+    write_transcript,
+)
+
+__all__ = [
+    "Action", "Adjust", "Card", "Challenge", "Claim", "Copy", "Draw", "EndCardDrawn", "Event",
+    "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass", "Play", "Profile", "Redo", "Resolve",
+    "Reveal", "SPICY", "SWEET_SPICY", "Seat", "Setup", "State", "TakeUniversal", "Transcript",
+    "TranscriptError", "Undo", "VARIANTS", "action_from_dict", "apply", "format_action", "legal_actions",
+    "legal_claims", "new_setup", "profile_named", "read_transcript", "replay_transcript", "start",
+    "write_transcript",
+]

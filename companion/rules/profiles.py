@@ -1,0 +1,113 @@
+"""The three rule profiles and the "Spice it up!" variant cards.
+
+A profile is data, not a subclass: the engine asks it what the deck holds, how
+many cards are dealt and which spices exist, so one engine reads every game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules.errors import IllegalAction
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    id: str
+    title: str
+    spices: tuple[str, ...]
+    numbered: bool
+    """False in five-spices: cards carry a spice only, and the game has no scores."""
+    spice_cards: int
+    hand_size: int
+    universals: int = 0
+    """Sweet & Spicy's universal cards: one dealt to each seat, the rest in a pile."""
+    wild_cards: bool = True
+    end_card: bool = True
+    """Whether a World's End card sits in the draw pile."""
+    trophies: int = 3
+
+    @property
+    def total_cards(self) -> int:
+        """Every card the count must account for, `adjust` aside."""
+        return self.spice_cards + self.universals
+
+    def default_end_card(self, seats: int) -> int:
+        """One third of what is left after the deal lies under the World's End card.
+
+        >>> [SPICY.default_end_card(n) for n in range(2, 7)]
+        [29, 27, 25, 23, 21]
+        """
+        if not self.end_card:
+            return 0
+        return (self.spice_cards - self.hand_size * seats + 1) // 3
+
+
+SPICY = Profile(
+    id="spicy",
+    title="Spicy",
+    spices=("chili", "wasabi", "pepper"),
+    numbered=True,
+    spice_cards=100,
+    hand_size=6,
+)
+
+SWEET_SPICY = Profile(
+    id="sweet-spicy",
+    title="Sweet & Spicy",
+    spices=("chili", "lemon", "pepper"),
+    numbered=True,
+    spice_cards=100,
+    hand_size=6,
+    universals=6,
+)
+
+FIVE_SPICES = Profile(
+    id="five-spices",
+    title="Five Spices",
+    spices=("pepper", "salt", "sugar", "garlic", "cinnamon"),
+    numbered=False,
+    spice_cards=110,
+    hand_size=5,
+    wild_cards=False,
+    end_card=False,
+    trophies=0,
+)
+
+PROFILES: dict[str, Profile] = {p.id: p for p in (SPICY, SWEET_SPICY, FIVE_SPICES)}
+
+MIN_SEATS = 2
+MAX_SEATS = 6
+
+# The variant cards of "Spice it up!"; the last three are the common reading of
+# cards whose text is not public, and the app marks them so.
+START_IT_UP = "start-it-up"
+TURN_IT_UP = "turn-it-up"
+SPICE_RAIDER = "spice-raider"
+WE_LOVE_CHILI = "we-love-chili"
+CHANGE_YOUR_LUCK = "change-your-luck"
+COPY_CAT = "copy-cat"
+
+VARIANTS: dict[str, bool] = {
+    START_IT_UP: False,
+    TURN_IT_UP: False,
+    SPICE_RAIDER: False,
+    WE_LOVE_CHILI: True,
+    CHANGE_YOUR_LUCK: True,
+    COPY_CAT: True,
+}
+"""Variant id -> whether its rule is a reading rather than the printed text."""
+
+MAX_VARIANTS = 2
+
+START_AFTER_CHALLENGE = ("loser", "winner")
+"""Who starts the next stack after a challenge; the official rule first."""
+
+
+def profile_named(name: str) -> Profile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise IllegalAction(
+            f"unknown rules {name!r}: choose {', '.join(PROFILES)}"
+        ) from None

@@ -1,0 +1,197 @@
+"""The table as the companion knows it: counts only, never the faces of cards.
+
+Every class here is frozen. A new action makes a new state, so undo is keeping
+the old one and replay is folding the log again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules.cards import Attribute, Claim
+from companion.rules.profiles import Profile
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What the header lines of a transcript say: fixed for the whole game."""
+
+    profile: Profile
+    names: tuple[str, ...]
+    end_card: int
+    """Cards under the World's End card; they never come into play."""
+    first: int = 0
+    variants: frozenset[str] = frozenset()
+    start_after_challenge: str = "loser"
+
+    def seat_named(self, name: str) -> int | None:
+        try:
+            return self.names.index(name)
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    hand: int
+    won: int = 0
+    trophies: int = 0
+    universals: int = 0
+    """Universal cards among ``hand`` (Sweet & Spicy)."""
+    won_universals: int = 0
+    """Universal cards among ``won`` (Sweet & Spicy)."""
+
+    @property
+    def spice_cards(self) -> int:
+        return self.hand - self.universals
+
+
+@dataclass(frozen=True, slots=True)
+class TopCard:
+    """The card just played, while its challenge window is open."""
+
+    player: int
+    claim: Claim
+    universal: bool = False
+    last_card: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PendingChallenge:
+    """A challenge made and waiting for the card to be turned (or the outcome told)."""
+
+    challenger: int
+    attribute: Attribute | None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something the table should be told happened, in words and as data.
+
+    ``kind`` is one of: play, last-card, pass, draw, challenge, challenge-won,
+    stack-won, penalty, refill, trophy, raid, universal, reshuffle, adjust, end.
+    """
+
+    kind: str
+    seat: int | None
+    count: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    setup: Setup
+    seats: tuple[Seat, ...]
+    turn: int | None
+    deck: int
+    """Cards that can still be drawn before the World's End card shows."""
+    stack: int = 0
+    """Cards on the stack (five-spices: the face-up pile)."""
+    stack_universals: int = 0
+    claim: Claim | None = None
+    universal_pile: int = 0
+    trophies_left: int = 0
+    top: TopCard | None = None
+    challenge: PendingChallenge | None = None
+    raider: int | None = None
+    """A seat whose declared 4 (spice-raider) will take the stack on the next play."""
+    may_take_universal: int | None = None
+    """The loser of the challenge just decided, who may take a universal card."""
+    ended: bool = False
+    end_reason: str | None = None
+    winners: tuple[int, ...] = ()
+    events: tuple[Event, ...] = ()
+
+    @property
+    def profile(self) -> Profile:
+        return self.setup.profile
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % len(self.seats)
+
+    def score(self, seat: int) -> int | None:
+        """The score if the game ended now; five-spices has no scores.
+
+        Won cards +1, trophies +10, cards in hand −1; universal cards count 5.
+        """
+        if not self.profile.numbered:
+            return None
+        s = self.seats[seat]
+        won_spice = s.won - s.won_universals
+        hand_spice = s.hand - s.universals
+        return won_spice + 5 * s.won_universals + 10 * s.trophies - hand_spice - 5 * s.universals
+
+    def cards_accounted(self) -> int:
+        """Every card the companion can place; equals the profile total unless adjusted."""
+        return (
+            self.deck
+            + self.stack
+            + sum(s.hand + s.won for s in self.seats)
+            + self.setup.end_card
+            + self.universal_pile
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The replay JSON of RULES.md section 5, plus what the screens need."""
+        numbered = self.profile.numbered
+        return {
+            "profile": self.profile.id,
+            "ended": self.ended,
+            "end_reason": self.end_reason,
+            "winners": [self.name(i) for i in self.winners],
+            "turn": None if self.turn is None else self.name(self.turn),
+            "stack": self.stack,
+            "claim": None
+            if self.claim is None
+            else {"spice": self.claim.spice, "number": self.claim.number},
+            "deck": self.deck,
+            "trophies_left": self.trophies_left if numbered else None,
+            "universal_pile": self.universal_pile,
+            "end_card": self.setup.end_card,
+            "variants": sorted(self.setup.variants),
+            "window": None
+            if self.top is None
+            else {
+                "player": self.name(self.top.player),
+                "claim": str(self.top.claim),
+                "last_card": self.top.last_card,
+                "universal": self.top.universal,
+            },
+            "challenge": None
+            if self.challenge is None
+            else {"challenger": self.name(self.challenge.challenger), "attribute": self.challenge.attribute},
+            "seats": [
+                {
+                    "name": s.name,
+                    "hand": s.hand,
+                    "won": s.won,
+                    "trophies": s.trophies,
+                    "universals": s.universals,
+                    "won_universals": s.won_universals,
+                    "score": self.score(i),
+                }
+                for i, s in enumerate(self.seats)
+            ],
+        }
+
+
+def with_seat(seats: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:
+    return seats[:index] + (seat,) + seats[index + 1 :]
+
+
+def top_scorers(state: State) -> tuple[int, ...]:
+    """Equal highest scores share the win."""
+    scores = [state.score(i) or 0 for i in range(len(state.seats))]
+    best = max(scores)
+    return tuple(i for i, s in enumerate(scores) if s == best)
+
+
+def names(state: State, seats: Iterable[int]) -> str:
+    listed = [state.name(i) for i in seats]
+    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
