@@ -154,7 +154,8 @@ def parse_action(setup: Setup, words: list[str]) -> Action:
     numbered = setup.profile.numbered
     if keyword == "play":
         if not numbered:
-            _arity(words, 2)
+            if len(args) != 2:
+                raise IllegalAction("write play NAME SPICE: in five-spices a card is declared by its spice alone")
             return Play(_seat(setup, args[0]), args[1])
         universal = len(args) > 1 and args[1] == "universal"
         rest = args[2:] if universal else args[1:]
@@ -171,7 +172,8 @@ def parse_action(setup: Setup, words: list[str]) -> Action:
         return cls(_seat(setup, args[0]))
     if keyword == "challenge":
         if not numbered:
-            _arity(words, 1)
+            if len(args) != 1:
+                raise IllegalAction("a five-spices challenge names no attribute: write challenge NAME")
             return Challenge(_seat(setup, args[0]))
         if len(args) == 1:
             raise IllegalAction('a challenge must name spice or number: "not that spice!" or "not that number!"')

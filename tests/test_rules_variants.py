@@ -1,0 +1,137 @@
+"""RULES.md section 4: the "Spice it up!" variant cards, with their fine points."""
+
+from __future__ import annotations
+
+from rules_helpers import refused, seat, state
+
+
+def with_variants(*variants: str) -> str:
+    lines = ["rules spicy", *(f"variant {v}" for v in variants), "seats Ana Ben Cy", "end-card 27"]
+    return "\n".join(lines)
+
+
+def test_variants_at_most_two_and_known_by_name() -> None:
+    assert "at most 2" in str(refused(header=with_variants("copy-cat", "turn-it-up", "start-it-up")))
+    assert "unknown variant" in str(refused(header=with_variants("hot-sauce")))
+
+
+def test_start_it_up_after_8_9_or_10_a_1_to_3_of_the_same_spice() -> None:
+    header = with_variants("start-it-up")
+    for declared in (8, 9):
+        s = state("play Ana wasabi 3", f"play Ben wasabi {declared}", "play Cy wasabi 2", header=header)
+        assert str(s.claim) == "wasabi 2"
+    assert "wasabi 8 to 10" in str(refused("play Ana wasabi 3", "play Ben wasabi 7", "play Cy wasabi 2", header=header))
+
+
+def test_start_it_up_strictly_higher_stays_legal_after_8_or_9() -> None:
+    s = state("play Ana wasabi 3", "play Ben wasabi 8", "play Cy wasabi 9", header=with_variants("start-it-up"))
+    assert str(s.claim) == "wasabi 9"
+    error = refused("play Ana wasabi 3", "play Ben wasabi 8", "play Cy wasabi 8", header=with_variants("start-it-up"))
+    assert "Cy must declare wasabi 1 to 3 or 9 to 10" in str(error)
+
+
+def test_start_it_up_off_a_declared_8_needs_a_higher_number() -> None:
+    error = refused("play Ana wasabi 3", "play Ben wasabi 8", "play Cy wasabi 2")
+    assert "Cy must declare wasabi 9 to 10" in str(error)
+
+
+def test_turn_it_up_a_revealed_6_matches_a_declared_9_and_back() -> None:
+    header = with_variants("turn-it-up")
+    s = state("play Ana chili 2", "play Ben chili 9", "challenge Cy number", "reveal chili 6", header=header)
+    assert seat(s, "Ben").won == 2
+    s = state("play Ana chili 2", "play Ben chili 6", "challenge Cy number", "reveal wasabi 9", header=header)
+    assert seat(s, "Ben").won == 2
+    plain = state("play Ana chili 2", "play Ben chili 9", "challenge Cy number", "reveal chili 6")
+    assert seat(plain, "Cy").won == 2
+
+
+def test_spice_raider_declaring_a_4_changes_no_count() -> None:
+    header = with_variants("spice-raider")
+    s = state("play Ana chili 2", "play Ben chili 4", header=header)
+    plain = state("play Ana chili 2", "play Ben chili 4")
+    assert (s.seats, s.stack, s.deck) == (plain.seats, plain.stack, plain.deck)
+    assert s.raider == 1
+
+
+def test_spice_raider_the_next_play_raids_the_stack() -> None:
+    s = state("play Ana chili 2", "play Ben chili 4", "play Cy chili 6", header=with_variants("spice-raider"))
+    assert (seat(s, "Ben").won, s.stack, str(s.claim), s.raider) == (2, 1, "chili 6", None)
+
+
+def test_spice_raider_a_pass_does_not_raid_the_next_play_does() -> None:
+    header = with_variants("spice-raider")
+    s = state("play Ana chili 2", "play Ben chili 4", "pass Cy", header=header)
+    assert (seat(s, "Ben").won, s.stack) == (0, 2)
+    s = state("play Ana chili 2", "play Ben chili 4", "pass Cy", "play Ana chili 5", header=header)
+    assert (seat(s, "Ben").won, s.stack) == (2, 1)
+
+
+def test_spice_raider_a_challenge_against_the_4_cancels_the_raid() -> None:
+    header = with_variants("spice-raider")
+    s = state("play Ana chili 2", "play Ben chili 4", "challenge Cy spice", "reveal pepper 4", "play Ben wasabi 1",
+              header=header)
+    assert (seat(s, "Cy").won, seat(s, "Ben").won, s.stack, s.raider) == (2, 0, 1, None)
+
+
+def test_spice_raider_a_copy_also_raids() -> None:
+    s = state("play Ana chili 2", "play Ben chili 4", "copy Ana", header=with_variants("spice-raider", "copy-cat"))
+    assert (seat(s, "Ben").won, s.stack, s.raider) == (2, 1, 0)
+
+
+def test_we_love_chili_chili_instead_of_the_stack_spice_when_1_to_3_is_legal() -> None:
+    header = with_variants("we-love-chili")
+    s = state("play Ana pepper 3", "play Ben pepper 10", "play Cy chili 2", header=header)
+    assert str(s.claim) == "chili 2"
+    assert "Cy must declare pepper 1 to 3 or chili 1 to 3" in str(
+        refused("play Ana pepper 3", "play Ben pepper 10", "play Cy wasabi 2", header=header)
+    )
+
+
+def test_we_love_chili_not_when_a_higher_number_is_due() -> None:
+    error = refused("play Ana pepper 3", "play Ben pepper 5", "play Cy chili 6", header=with_variants("we-love-chili"))
+    assert "Cy must declare pepper 6 to 10" in str(error)
+
+
+def test_change_your_luck_tuck_under_a_declared_5_and_draw_as_many() -> None:
+    s = state("play Ana chili 2", "play Ben chili 5 tuck 2", header=with_variants("change-your-luck"))
+    assert (seat(s, "Ben").hand, s.stack, s.deck) == (5, 4, 53)
+    assert s.cards_accounted() == 100
+
+
+def test_change_your_luck_only_on_a_5_at_most_2_with_the_cards_in_hand() -> None:
+    header = with_variants("change-your-luck")
+    assert "only under a declared 5" in str(refused("play Ana chili 2", "play Ben chili 6 tuck 1", header=header))
+    assert "1 or 2" in str(refused("play Ana chili 2", "play Ben chili 5 tuck 3", header=header))
+    assert "needs 3 cards" in str(refused("play Ana chili 2", "adjust Ben hand 2", "play Ben chili 5 tuck 2",
+                                          header=header))
+    assert "needs the change-your-luck variant" in str(refused("play Ana chili 2", "play Ben chili 5 tuck 1"))
+
+
+def test_change_your_luck_never_makes_a_last_card() -> None:
+    s = state("play Ana chili 2", "adjust Ben hand 3", "play Ben chili 5 tuck 2", "pass Cy",
+              header=with_variants("change-your-luck"))
+    assert (seat(s, "Ben").hand, seat(s, "Ben").trophies) == (2, 0)
+
+
+def test_copy_cat_out_of_turn_exactly_the_top_claim() -> None:
+    s = state("play Ana chili 2", "copy Cy", header=with_variants("copy-cat"))
+    assert (str(s.claim), s.stack, seat(s, "Cy").hand, s.turn) == ("chili 2", 2, 5, 0)
+
+
+def test_copy_cat_the_seat_to_play_may_copy_but_not_the_player() -> None:
+    header = with_variants("copy-cat")
+    assert state("play Ana chili 2", "copy Ben", header=header).turn == 2
+    assert "cannot copy their own card" in str(refused("play Ana chili 2", "copy Ana", header=header))
+
+
+def test_copy_cat_only_while_the_window_is_open() -> None:
+    assert "no card to copy" in str(refused("play Ana chili 2", "pass Ben", "copy Cy", header=with_variants("copy-cat")))
+    assert "needs the copy-cat variant" in str(refused("play Ana chili 2", "copy Cy"))
+
+
+def test_copy_cat_counts_as_a_play_closes_the_window_and_can_be_challenged() -> None:
+    header = with_variants("copy-cat")
+    s = state("adjust Ana hand 1", "play Ana chili 2", "copy Cy", header=header)
+    assert seat(s, "Ana").trophies == 1
+    s = state("play Ana chili 2", "copy Cy", "challenge Ben number", "reveal chili 7", header=header)
+    assert (seat(s, "Ben").won, seat(s, "Cy").hand) == (2, 7)
