@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from companion import __version__
+from companion.buzzers import cli as buzzers_cli
 from companion.config import ConfigError
 from companion.rules import State, TranscriptError, replay_transcript
 
@@ -85,6 +86,7 @@ def describe_state(state: State) -> str:
 
 REGISTRARS: list[Registrar] = [
     add_replay,
+    buzzers_cli.add_commands,
 ]
 
 

@@ -32,12 +32,48 @@ def default_db_path() -> Path:
 @dataclass(frozen=True)
 class StoreConfig:
     db: Path = field(default_factory=default_db_path)
+    busy_timeout: float = 2.0
+    """Seconds to wait for another program's write before giving up with a clear error."""
 
 
 @dataclass(frozen=True)
 class BuzzerConfig:
+    """Challenge buzzers; pins are BCM numbers (hardware/README.md), seats count from 0."""
+
     backend: str = "auto"  # auto | gpio | serial | keyboard
-    settle_ms: float = 30.0
+    settle_ms: float = 30.0  # wait after the first edge for earlier edges reported late
+    bounce_ms: float = 10.0  # edges this soon after a press or release are contact bounce
+    button_pins: tuple[int, ...] = (5, 6, 13, 19, 26, 16)
+    led_pins: tuple[int, ...] = (17, 27, 22, 23, 24, 25)  # [] when no LEDs are fitted
+    piezo_pin: int | None = None  # e.g. 12 with a piezo fitted
+    serial_ports: tuple[str, ...] = ("/dev/spicy-buzzers", "/dev/ttyACM0")
+    reconnect_ms: float = 500.0
+    keys: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
+
+    def __post_init__(self) -> None:
+        def fail(message: str) -> None:
+            raise ConfigError(f"[buzzers] {message}")
+
+        if self.backend not in ("auto", "gpio", "serial", "keyboard"):
+            fail(f"backend must be auto, gpio, serial or keyboard, not {self.backend!r}")
+        if not 1 <= self.settle_ms <= 500:
+            fail(f"settle_ms must be between 1 and 500, not {self.settle_ms}")
+        if not 0 <= self.bounce_ms <= 100:
+            fail(f"bounce_ms must be between 0 and 100, not {self.bounce_ms}")
+        if not 1 <= len(self.button_pins) <= 8:
+            fail("button_pins must list one BCM pin per seat (1 to 8 seats)")
+        if self.led_pins and len(self.led_pins) != len(self.button_pins):
+            fail("led_pins must list one pin per seat, like button_pins, or be [] for no LEDs")
+        pins = [*self.button_pins, *self.led_pins]
+        pins += [] if self.piezo_pin is None else [self.piezo_pin]
+        for pin in pins:
+            if isinstance(pin, bool) or not isinstance(pin, int) or not 2 <= pin <= 27:
+                fail(f"{pin!r} is not a usable BCM pin: use 2 to 27 (see hardware/README.md)")
+        if len(set(pins)) != len(pins):
+            fail("a pin is used twice in button_pins, led_pins and piezo_pin")
+        keys = [key for key in self.keys if isinstance(key, str) and key]
+        if len(keys) < len(self.button_pins) or len(set(keys)) != len(self.keys):
+            fail("keys must list a different key for every seat")
 
 
 @dataclass(frozen=True)

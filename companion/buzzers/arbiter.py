@@ -1,0 +1,163 @@
+"""Who pressed first: the pure decision, with time passed in and never read.
+
+Callbacks reach us late and out of order (a GPIO thread, a serial reader, a
+busy UI loop), so the arrival order proves nothing. What counts is the edge
+time each press carries. The :class:`Arbiter` therefore waits a short *settle*
+time after the earliest edge it knows of before it decides: a press whose edge
+came earlier but whose callback came later still wins, as long as it arrives
+within the settle time. Keeping the clock outside makes every decision a pure
+function of the presses, which is what lets us test it with 10,000 shuffled
+trials and prove it to a table arguing about 20 ms.
+
+>>> arbiter = Arbiter(armed={1, 2, 3}, settle=0.030, own_card=0)
+>>> arbiter.press(2, 10.012)
+>>> arbiter.press(0, 10.000)
+Ignored(seat=0, edge_time=10.0, reason='own card')
+>>> arbiter.press(1, 10.005)            # arrives later, pressed earlier
+>>> arbiter.poll(10.030) is None        # still settling: 10.005 + 0.030
+True
+>>> decision = arbiter.poll(10.035)
+>>> decision.winner, [(p.seat, format_delay(p.delay_ms)) for p in decision.later]
+(1, [(2, '+7.0 ms')])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+NOT_ARMED = "not armed"
+OWN_CARD = "own card"
+STUCK = "stuck"
+TOO_LATE = "too late"
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A press that cannot take the challenge, and why (shown to the table)."""
+
+    seat: int
+    edge_time: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class LaterPress:
+    """A seat that pressed after the winner, ``delay_ms`` after the first edge."""
+
+    seat: int
+    delay_ms: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of one challenge window.
+
+    ``winner`` is None only for a tie: two or more seats whose edges carry
+    exactly the same time. A clock cannot split them, so the table does
+    (the screen offers ``tie``). ``stuck`` lists armed seats whose button
+    was held down from before the window opened until the decision.
+    """
+
+    winner: int | None
+    first_edge: float
+    later: tuple[LaterPress, ...] = ()
+    tie: tuple[int, ...] = ()
+    ignored: tuple[Ignored, ...] = ()
+    stuck: tuple[int, ...] = ()
+
+
+def format_delay(delay_ms: float) -> str:
+    """Show a delay the way players argue about it: "+37 ms", "+0.4 ms".
+
+    >>> format_delay(37.2), format_delay(0.42), format_delay(0)
+    ('+37 ms', '+0.4 ms', '+0.0 ms')
+    """
+    return f"+{delay_ms:.0f} ms" if delay_ms >= 10 else f"+{delay_ms:.1f} ms"
+
+
+class Arbiter:
+    """One challenge window: armed seats, presses in, one :class:`Decision` out.
+
+    Only each seat's earliest press counts. A press whose edge comes more
+    than ``settle`` seconds after the first edge is "too late": it happened
+    after the decision moment, even if it reached us before :meth:`poll`.
+    This makes the decision depend on the edges alone, never on arrival order.
+    """
+
+    def __init__(
+        self,
+        armed: Iterable[int] = (),
+        *,
+        settle: float,
+        own_card: int | None = None,
+        stuck: Iterable[int] = (),
+    ) -> None:
+        if settle <= 0:
+            raise ValueError("settle must be a positive number of seconds")
+        self.settle = settle
+        self.armed = frozenset(armed) - {own_card}
+        self.own_card = own_card
+        self._stuck = set(stuck) & self.armed
+        self._presses: dict[int, float] = {}
+        self._ignored: list[Ignored] = []
+        self._decision: Decision | None = None
+
+    @property
+    def deadline(self) -> float | None:
+        """Edge time at which the decision is due (None before any valid press)."""
+        if not self._presses:
+            return None
+        return min(self._presses.values()) + self.settle
+
+    @property
+    def decision(self) -> Decision | None:
+        return self._decision
+
+    def press(self, seat: int, edge_time: float) -> Ignored | None:
+        """Take one press; return why it is ignored, or None if it may win."""
+        reason = self._reason_to_ignore(seat)
+        if reason is None and self._decision is not None:
+            reason = TOO_LATE
+        if reason is not None:
+            ignored = Ignored(seat, edge_time, reason)
+            if self._decision is None:
+                self._ignored.append(ignored)
+            return ignored
+        if seat not in self._presses or edge_time < self._presses[seat]:
+            self._presses[seat] = edge_time
+        return None
+
+    def release(self, seat: int) -> None:
+        """A stuck button came up: from now on its seat may press again."""
+        self._stuck.discard(seat)
+
+    def poll(self, now: float) -> Decision | None:
+        """Decide once ``now`` (on the edge clock) has reached the deadline."""
+        deadline = self.deadline
+        if self._decision is None and deadline is not None and now >= deadline:
+            self._decision = self._decide(min(self._presses.values()), deadline)
+        return self._decision
+
+    def _reason_to_ignore(self, seat: int) -> str | None:
+        if seat == self.own_card:
+            return OWN_CARD
+        if seat not in self.armed:
+            return NOT_ARMED
+        if seat in self._stuck:
+            return STUCK
+        return None
+
+    def _decide(self, first: float, deadline: float) -> Decision:
+        in_time = sorted((edge, seat) for seat, edge in self._presses.items() if edge <= deadline)
+        late = [Ignored(seat, edge, TOO_LATE) for seat, edge in self._presses.items() if edge > deadline]
+        firsts = tuple(seat for edge, seat in in_time if edge == first)
+        later = tuple(LaterPress(seat, (edge - first) * 1000) for edge, seat in in_time if edge != first)
+        return Decision(
+            winner=firsts[0] if len(firsts) == 1 else None,
+            first_edge=first,
+            later=later,
+            tie=firsts if len(firsts) > 1 else (),
+            ignored=tuple(sorted(self._ignored + late, key=lambda i: (i.edge_time, i.seat))),
+            stuck=tuple(sorted(self._stuck)),
+        )

@@ -1,0 +1,85 @@
+"""What every kind of buzzer offers: presses with edge times, lights, a notice.
+
+A backend only reports presses (seat, edge time in seconds on its own clock)
+and lights seats; deciding who was first is the :class:`~.referee.Referee`'s
+job. Callbacks may come from any thread: GPIO and serial backends call them
+from their own threads, so a UI must hop to its main loop before drawing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection
+
+PressHandler = Callable[[int, float], None]
+
+
+class BuzzerError(Exception):
+    """The buzzers cannot start; the message says what to do."""
+
+
+class Buzzers(ABC):
+    """Seat buttons of one kind: GPIO, a USB box or the keyboard.
+
+    ``notice`` is a line for the screen when something is not as configured
+    (no GPIO, so the keyboard stands in; the box is unplugged), else "".
+    """
+
+    notice: str = ""
+    kind: str = "buzzers"
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self.on_press: PressHandler | None = None
+        self.on_release: PressHandler | None = None
+
+    def arm(self, seats: Collection[int]) -> frozenset[int]:
+        """Light the armed seats; return the seats whose button is down already.
+
+        A button down before the window opens is stuck (or leaned on): it
+        cannot press again until it comes up, so the caller reports it.
+        """
+        self._show(seats)
+        return self.held()
+
+    def show_winner(self, seats: Collection[int]) -> None:
+        """The winner's light (all tied seats' lights) on, every other off."""
+        self._show(seats)
+        self._beep()
+
+    def disarm(self) -> None:
+        self._show(())
+
+    def bounces(self) -> dict[int, int]:
+        """Bounce edges swallowed so far, by seat (only GPIO sees them)."""
+        return {}
+
+    @abstractmethod
+    def held(self) -> frozenset[int]:
+        """Seats whose button is down right now."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @abstractmethod
+    def _show(self, seats: Collection[int]) -> None:
+        """Lights on for these seats, off for the rest."""
+
+    def _beep(self) -> None:
+        """Only GPIO may have a piezo; elsewhere the screen makes the noise."""
+
+    def _pressed(self, seat: int, edge_time: float) -> None:
+        handler = self.on_press
+        if handler is not None:
+            handler(seat, edge_time)
+
+    def _released(self, seat: int, edge_time: float) -> None:
+        handler = self.on_release
+        if handler is not None:
+            handler(seat, edge_time)
+
+    def __enter__(self) -> Buzzers:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
