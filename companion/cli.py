@@ -17,6 +17,7 @@ from companion import __version__
 from companion.buzzers import cli as buzzers_cli
 from companion.config import ConfigError
 from companion.rules import State, TranscriptError, replay_transcript
+from companion.store import cli as store_cli
 
 Subparsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 Registrar = Callable[[Subparsers], None]

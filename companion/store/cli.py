@@ -1,0 +1,239 @@
+"""``spicy-companion games``, ``stats`` and ``simulate``: the saved games from a terminal.
+
+Every command takes ``--db PATH`` (else the config file's ``[store] db``, else the
+user data folder). Mistakes and a busy or unreadable database print one line on
+stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from companion.config import load_config
+from companion.rules import IllegalAction, TranscriptError, format_action, replay_transcript, write_transcript
+from companion.store.db import GameSummary, Recorded, Store, StoreError, now
+from companion.store.facts import standing_log
+from companion.store.simulate import simulate
+
+TIMELINE_KINDS = frozenset({"last-card", "challenge", "challenge-won", "stack-won", "raid", "trophy", "end"})
+
+
+class Refused(Exception):
+    """What the user asked cannot be done; printed as one line, exit status 2."""
+
+
+def add_commands(subparsers: Any) -> None:
+    db_option = argparse.ArgumentParser(add_help=False)
+    db_option.add_argument("--db", type=Path, help="the database file (default: config file, else user data folder)")
+
+    games = subparsers.add_parser(
+        "games", parents=[db_option], help="list, show, export, import or resume saved games",
+        description="Saved games. Without a sub-command: the list, newest first.",
+    )
+    games.add_argument("--limit", type=int, default=50, help="how many games to list (0: all; default 50)")
+    games.set_defaults(handler=_handler(run_list))
+    commands = games.add_subparsers(dest="games_command", metavar="COMMAND")
+
+    show = commands.add_parser("show", parents=[db_option], help="one game's timeline and final scores")
+    show.add_argument("id", type=int)
+    show.set_defaults(handler=_handler(run_show))
+
+    export = commands.add_parser("export", parents=[db_option], help="print one game as a transcript, JSON or CSV")
+    export.add_argument("id", type=int)
+    export.add_argument("--format", choices=("transcript", "json", "csv"), default="transcript")
+    export.set_defaults(handler=_handler(run_export))
+
+    import_ = commands.add_parser(
+        "import", parents=[db_option], help="save a game from a transcript file",
+        description="Save a game from a table transcript. A refused line prints 'line N: reason' and nothing is saved.",
+    )
+    import_.add_argument("file", type=Path, help="the transcript; - reads standard input")
+    import_.set_defaults(handler=_handler(run_import))
+
+    resume = commands.add_parser("resume", parents=[db_option], help="rebuild the unfinished game from its log")
+    resume.add_argument("--json", action="store_true", help="print the state as one JSON object")
+    resume.set_defaults(handler=_handler(run_resume))
+
+    stats = subparsers.add_parser(
+        "stats", parents=[db_option], help="per player: games, wins, scores, trophies and challenges",
+        description="Per player, over finished games.",
+    )
+    stats.set_defaults(handler=_handler(run_stats))
+
+    sim = subparsers.add_parser(
+        "simulate", parents=[db_option], help="play random legal games and save them",
+        description="Play random legal games through the rules engine and save them (demos, load, benchmarks).",
+    )
+    sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    sim.add_argument("--seed", type=int, default=0, help="the random seed: the same seed plays the same games")
+    sim.set_defaults(handler=_handler(run_simulate))
+
+
+def _handler(run: Any) -> Any:
+    """Open the store for the command and turn refusals into one line on stderr."""
+
+    def handle(args: argparse.Namespace) -> int:
+        try:
+            config = load_config(args.config).store
+            with Store.open(args.db or config.db, config.busy_timeout) as store:
+                if store.notice:
+                    print(f"spicy-companion: {store.notice}", file=sys.stderr)
+                return int(run(store, args))
+        except (StoreError, Refused, IllegalAction) as exc:
+            print(f"spicy-companion: {exc}", file=sys.stderr)
+            return 2
+
+    return handle
+
+
+def _table(rows: list[tuple[str, ...]]) -> str:
+    """Names left, numbers right, columns as wide as their widest cell."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+        for row in rows
+    )
+
+
+def _when(at: str) -> str:
+    return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _score(score: int | None) -> str:
+    return "-" if score is None else str(score)
+
+
+def describe_game(game: GameSummary) -> str:
+    if game.ended_at is None:
+        return f"#{game.id}  {_when(game.started_at)}  {', '.join(game.names)}  (unfinished)"
+    scores = ", ".join(f"{name} {_score(s)}" for name, s in zip(game.names, game.scores))
+    return f"#{game.id}  {_when(game.started_at)}  {scores}  winner: {' and '.join(game.winners)}"
+
+
+def run_list(store: Store, args: argparse.Namespace) -> int:
+    games = store.list_games(args.limit or None)
+    if not games:
+        print("no saved games")
+    for game in games:
+        print(describe_game(game))
+    return 0
+
+
+def run_show(store: Store, args: argparse.Namespace) -> int:
+    saved = store.load(args.id)
+    game = saved.game()
+    setup = game.setup
+    lines = [
+        f"game #{saved.id}, {setup.profile.title}: {', '.join(setup.names)}",
+        f"started {_when(saved.started_at)}" + (f", ended {_when(saved.ended_at)}" if saved.ended_at else ""),
+    ]
+    if setup.variants:
+        lines.append(f"variants: {', '.join(sorted(setup.variants))}")
+    if setup.profile.end_card:
+        lines.append(f"World's End card: {setup.end_card} cards under it")
+    lines.append("")
+    for n, entry in enumerate(standing_log(saved.log), start=1):
+        for event in game.states[n].events:
+            if event.kind in TIMELINE_KINDS:
+                lines.append(f"{_when(entry.at)}  {n:>4}. {event.text}")
+    state = game.state
+    rows = [("seat", "won", "won universals", "trophies", "hand", "universals", "score")]
+    rows += [
+        (seat.name + (" (winner)" if i in state.winners else ""), str(seat.won), str(seat.won_universals),
+         str(seat.trophies), str(seat.hand), str(seat.universals), _score(state.score(i)))
+        for i, seat in enumerate(state.seats)
+    ]
+    lines += ["", _table(rows)]
+    if not state.ended:
+        lines.append("the game is not over")
+    print("\n".join(lines))
+    return 0
+
+
+def run_export(store: Store, args: argparse.Namespace) -> int:
+    saved = store.load(args.id)
+    setup = saved.setup
+    if args.format == "transcript":
+        sys.stdout.write(write_transcript(setup, (entry.action for entry in saved.log)))
+    elif args.format == "json":
+        record = {
+            "id": saved.id,
+            "started_at": saved.started_at,
+            "ended_at": saved.ended_at,
+            "seats": list(setup.names),
+            "actions": [{"seq": e.seq, "at": e.at, **e.action.to_dict()} for e in saved.log],
+            "state": saved.game().state.to_json(),
+        }
+        print(json.dumps(record, ensure_ascii=False, indent=1))
+    else:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["seq", "at", "action", "seat", "line"])
+        for e in saved.log:
+            seat = getattr(e.action, "seat", None)
+            writer.writerow([e.seq, e.at, e.action.keyword, "" if seat is None else setup.names[seat],
+                             format_action(setup, e.action)])
+        sys.stdout.write(out.getvalue())
+    return 0
+
+
+def run_import(store: Store, args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Refused(f"cannot read {args.file}: {exc}") from None
+    try:
+        game = replay_transcript(text)
+    except TranscriptError as exc:
+        raise Refused(f"{args.file}: {exc}; nothing was saved") from None
+    at = now()
+    (game_id,) = store.save([Recorded(game, at, [at] * len(game.log))])
+    print(f"saved game #{game_id} ({len(game.log)} actions)")
+    return 0
+
+
+def run_resume(store: Store, args: argparse.Namespace) -> int:
+    from companion.cli import describe_state  # the top-level CLI imports this module
+
+    game_id = store.unfinished_game()
+    if game_id is None:
+        print("no unfinished game")
+        return 0
+    state = store.load(game_id).game().state
+    if args.json:
+        print(json.dumps({"id": game_id, **state.to_json()}, ensure_ascii=False))
+    else:
+        print(f"game #{game_id}\n{describe_state(state)}")
+    return 0
+
+
+def run_stats(store: Store, args: argparse.Namespace) -> int:
+    rows = [("player", "games", "wins", "win %", "avg score", "trophies", "challenges made", "challenges won",
+             "caught bluffing", "challenged and survived")]
+    for p in store.stats():
+        average = "-" if p.average_score is None else f"{p.average_score:.1f}"
+        rows.append((p.name, str(p.games), str(p.wins), f"{100 * p.win_rate:.0f}", average, str(p.trophies),
+                     str(p.challenges_made), str(p.challenges_won), str(p.caught_bluffing),
+                     str(p.survived_challenges)))
+    if len(rows) == 1:
+        print("no finished games yet")
+        return 0
+    print(_table(rows))
+    return 0
+
+
+def run_simulate(store: Store, args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise Refused("--games must be at least 1")
+    started = time.perf_counter()
+    ids = simulate(store, args.games, args.seed, datetime.now(timezone.utc) - timedelta(hours=args.games))
+    print(f"saved {len(ids)} games (#{ids[0]}–#{ids[-1]}) in {time.perf_counter() - started:.1f} s")
+    return 0

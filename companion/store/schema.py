@@ -1,0 +1,118 @@
+"""The database schema as migrations, recorded in the database itself.
+
+Each migration is applied once and named in ``_sqlite_migrations`` (sqlite-utils'
+own table), so any earlier database upgrades in place when the app opens it.
+Never edit a migration that has shipped: add the next one.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database, Migrations
+
+from companion.rules import Game, action_from_dict
+from companion.store.facts import challenge_facts
+from companion.store.records import setup_from_row
+
+MIGRATIONS = Migrations("spicy-companion")
+
+
+@MIGRATIONS()
+def m001_tables(db: Database) -> None:
+    """Players, games with their seats, the action log and the final scores."""
+    db["players"].create({"id": int, "name": str, "created_at": str}, pk="id", not_null={"name", "created_at"})
+    db["players"].create_index(["name"], unique=True)
+    db["games"].create(
+        {
+            "id": int,
+            "profile": str,
+            "variants": str,  # JSON list
+            "options": str,  # JSON object
+            "seats": str,  # JSON list of names, clockwise
+            "end_card": int,
+            "first": int,
+            "started_at": str,
+            "ended_at": str,
+            "end_reason": str,
+            "winners": str,  # JSON list of names
+        },
+        pk="id",
+        not_null={"profile", "variants", "options", "seats", "end_card", "first", "started_at"},
+    )
+    db["game_seats"].create(
+        {"game_id": int, "seat": int, "player_id": int},
+        pk=("game_id", "seat"),
+        not_null={"player_id"},
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+    )
+    db["actions"].create(
+        {"game_id": int, "seq": int, "at": str, "action": str},  # action: JSON of Action.to_dict()
+        pk=("game_id", "seq"),
+        not_null={"at", "action"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["scores"].create(
+        {
+            "game_id": int,
+            "seat": int,
+            "player_id": int,
+            "score": int,  # null in five-spices
+            "won": int,
+            "won_universals": int,
+            "trophies": int,
+            "hand": int,
+            "universals": int,
+            "winner": int,
+        },
+        pk=("game_id", "seat"),
+        not_null={"player_id", "won", "won_universals", "trophies", "hand", "universals", "winner"},
+        foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
+    )
+
+
+@MIGRATIONS()
+def m002_challenge_stats(db: Database) -> None:
+    """Who challenged whom, kept per seat when a game ends, so ``stats`` is one query.
+
+    Games that ended before this migration get their facts from their logs.
+    """
+    for column in ("challenges_made", "challenges_won", "caught_bluffing", "survived_challenges"):
+        db["scores"].add_column(column, int, not_null_default=0)
+    ended = db.execute(
+        "SELECT id, profile, variants, options, seats, end_card, first FROM games WHERE ended_at IS NOT NULL"
+    ).fetchall()
+    for row in ended:
+        game_id = row[0]
+        setup = setup_from_row(*row[1:])
+        log = [action_from_dict(json.loads(text)) for (text,) in db.execute(
+            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])]
+        for seat, facts in enumerate(challenge_facts(Game.replay(setup, log))):
+            db.execute(
+                "UPDATE scores SET challenges_made = ?, challenges_won = ?, caught_bluffing = ?,"
+                " survived_challenges = ? WHERE game_id = ? AND seat = ?",
+                [*facts, game_id, seat],
+            )
+    db["games"].create_index(["started_at"])
+    db["games"].create_index(["ended_at"])
+    db["game_seats"].create_index(["player_id"])
+    db["scores"].create_index(["player_id"])
+    db.create_view("player_stats", PLAYER_STATS)
+
+
+PLAYER_STATS = """
+SELECT
+  players.id AS player_id,
+  players.name AS name,
+  count(*) AS games,
+  sum(scores.winner) AS wins,
+  round(1.0 * sum(scores.winner) / count(*), 3) AS win_rate,
+  round(avg(scores.score), 1) AS average_score,
+  sum(scores.trophies) AS trophies,
+  sum(scores.challenges_made) AS challenges_made,
+  sum(scores.challenges_won) AS challenges_won,
+  sum(scores.caught_bluffing) AS caught_bluffing,
+  sum(scores.survived_challenges) AS survived_challenges
+FROM scores JOIN players ON players.id = scores.player_id
+GROUP BY players.id
+"""

@@ -1,0 +1,80 @@
+"""A live game: saved before apply returns, nothing saved when refused, resumed by replay."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from store_helpers import long_game
+
+from companion.rules import SPICY, Challenge, Game, IllegalAction, Play, Redo, Reveal, Card, Undo
+from companion.session import Session
+from companion.store import Store
+
+
+def saved_actions(path: Path) -> list[tuple[int, str]]:
+    """Read by a second connection: what another process would find after a crash."""
+    conn = sqlite3.connect(path)
+    rows = conn.execute("SELECT seq, json_extract(action, '$.action') FROM actions ORDER BY seq").fetchall()
+    conn.close()
+    return rows
+
+
+def test_each_accepted_action_is_committed_before_apply_returns(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        session = Session.new(store, SPICY, ["Ana", "Ben", "Cy"], end_card=27, clock=lambda: "2025-01-01T20:00")
+        session.apply(Play(0, "chili", 2))
+        assert saved_actions(path) == [(1, "play")]
+        session.apply(Play(1, "chili", 6))
+        session.apply(Challenge(2, "spice"))
+        state = session.apply(Reveal(Card("pepper", 6)))
+        assert saved_actions(path) == [(1, "play"), (2, "play"), (3, "challenge"), (4, "reveal")]
+        assert state.seats[2].won == 2 and state is session.state
+
+
+def test_a_refused_action_writes_nothing_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        session = Session.new(store, SPICY, ["Ana", "Ben"])
+        session.apply(Play(0, "chili", 2))
+        before = session.game
+        with pytest.raises(IllegalAction, match="must declare"):
+            session.apply(Play(1, "chili", 1))
+        with pytest.raises(IllegalAction, match="nothing to redo"):
+            session.apply(Redo())
+        assert session.game is before
+        assert saved_actions(path) == [(1, "play")]
+
+
+def test_undo_and_redo_are_logged_and_resume_to_the_same_place(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        session = Session.new(store, SPICY, ["Ana", "Ben"])
+        for action in (Play(0, "chili", 2), Play(1, "chili", 5), Undo(), Undo(), Redo()):
+            session.apply(action)
+        expected = session.game
+    assert [kind for _, kind in saved_actions(path)] == ["play", "play", "undo", "undo", "redo"]
+    with Store.open(path) as store:
+        resumed = Session.resume(store)
+        assert resumed is not None
+        assert resumed.game == expected
+        assert resumed.game.can_redo
+        resumed.apply(Redo())
+        assert resumed.state.stack == 2
+
+
+def test_resume_picks_the_unfinished_game_and_rebuilds_it_from_its_log(tmp_path: Path) -> None:
+    played = long_game(150)
+    with Store.open(tmp_path / "games.db") as store:
+        assert Session.resume(store) is None
+        session = Session.new(store, played.setup.profile, played.setup.names)
+        for action in played.log:
+            session.apply(action)
+        game_id = session.game_id
+    with Store.open(tmp_path / "games.db") as store:
+        resumed = Session.resume(store)
+        assert resumed is not None and resumed.game_id == game_id
+        assert resumed.game == Game.replay(played.setup, played.log)
+        assert resumed.state.to_json() == played.state.to_json()
