@@ -88,6 +88,7 @@ def describe_state(state: State) -> str:
 REGISTRARS: list[Registrar] = [
     add_replay,
     buzzers_cli.add_commands,
+    store_cli.add_commands,
 ]
 
 

@@ -34,8 +34,6 @@ class StoreConfig:
     db: Path = field(default_factory=default_db_path)
     busy_timeout: float = 2.0
     """Seconds to wait for another program's write before giving up with a clear error."""
-    busy_timeout: float = 2.0
-    """Seconds to wait for another program's write before giving up with a clear error."""
 
 
 @dataclass(frozen=True)
