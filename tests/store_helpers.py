@@ -1,17 +1,14 @@
-"""Shared by the store and session tests: real SQLite files, known games, long random games."""
+"""Shared by the store and session tests: a known game and the kill -9 child."""
 
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 
-from companion.rules import FIVE_SPICES, Challenge, Draw, Game, Play, Redo, Resolve, Reveal, Setup, Undo, new_setup
-from companion.rules import action_from_dict
+from companion.rules import FIVE_SPICES, Game, Setup, action_from_dict, new_setup
 from companion.session import Session
 from companion.store import Store
-from companion.store.simulate import random_game
 
 # Cy catches Ben bluffing, Ben survives Ana's challenge, Ben's challenge on Ana is
 # undone, then the World's End card shows.
@@ -36,18 +33,6 @@ KNOWN_FACTS = {  # name: (challenges made, won, caught bluffing, survived)
     "Ben": (0, 0, 1, 1),
     "Cy": (1, 1, 0, 0),
 }
-
-LONG_WEIGHTS = {Play: 2, Draw: 6, Challenge: 1, Reveal: 1, Resolve: 1, Undo: 0.3, Redo: 0.2}
-
-
-def long_game(length: int, names: tuple[str, ...] = ("Ana", "Ben", "Cy", "Dee")) -> Game:
-    """A five-spices game still going after ``length`` actions (drawing a lot keeps hands full)."""
-    for seed in range(1000):
-        game = random_game(random.Random(seed), new_setup(FIVE_SPICES, names), LONG_WEIGHTS, max_actions=length)
-        if len(game.log) == length and not game.state.ended:
-            return game
-    raise AssertionError(f"no game of {length} actions in 1000 seeds")
-
 
 def write_plan(path: Path, game: Game) -> None:
     """What the crash child plays: the set-up and the actions, as JSON."""

@@ -6,11 +6,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_helpers import long_game
 
-from companion.rules import SPICY, Challenge, Game, IllegalAction, Play, Redo, Reveal, Card, Undo
+from companion.rules import SPICY, Card, Challenge, Game, IllegalAction, Play, Redo, Reveal, Undo
 from companion.session import Session
 from companion.store import Store
+from companion.store.simulate import long_game
 
 
 def saved_actions(path: Path) -> list[tuple[int, str]]:

@@ -8,10 +8,11 @@ import sys
 import time
 from pathlib import Path
 
-from store_helpers import long_game, read_plan, write_plan
+from store_helpers import read_plan, write_plan
 
 from companion.rules import Game
 from companion.store import Store
+from companion.store.simulate import long_game
 
 HELPERS = Path(__file__).with_name("store_helpers.py")
 

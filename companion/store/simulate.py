@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 
 from companion.rules import (
+    FIVE_SPICES,
     PROFILES,
     VARIANTS,
     Action,
@@ -36,6 +37,10 @@ WEIGHTS: Mapping[type[Action], float] = {
     Play: 6, Copy: 0.3, Pass: 1, Draw: 1, Challenge: 1.5, Reveal: 3, Resolve: 1, TakeUniversal: 1,
     Undo: 0.05, Redo: 0.02,
 }
+LONG_WEIGHTS: Mapping[type[Action], float] = {
+    Play: 2, Draw: 6, Challenge: 1, Reveal: 1, Resolve: 1, Undo: 0.3, Redo: 0.2,
+}
+"""Five-spices seats that draw a lot keep full hands, so the game goes on (tests, benchmarks)."""
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea")
 BATCH = 500
 
@@ -68,6 +73,15 @@ def random_game(rng: random.Random, setup: Setup, weights: Mapping[type[Action],
     while not game.state.ended and (max_actions is None or len(game.log) < max_actions):
         game = game.apply(random_action(game, rng, weights))
     return game
+
+
+def long_game(length: int, names: tuple[str, ...] = NAMES[:4]) -> Game:
+    """A five-spices game still going after ``length`` actions: the first seed that gives one."""
+    for seed in range(1000):
+        game = random_game(random.Random(seed), new_setup(FIVE_SPICES, names), LONG_WEIGHTS, max_actions=length)
+        if len(game.log) == length and not game.state.ended:
+            return game
+    raise ValueError(f"no game of {length} actions in 1000 seeds")
 
 
 def recorded_games(count: int, seed: int, start: datetime) -> Iterator[Recorded]:

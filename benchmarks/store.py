@@ -1,0 +1,119 @@
+"""Storage figures for docs/PERFORMANCE.md: durable commits, resume, list and stats at scale.
+
+Run: python benchmarks/store.py [--games 10000]. Everything happens in a fresh
+temporary folder on the same disk as /tmp; each figure comes with a baseline
+measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+from companion.rules import Game
+from companion.session import Session
+from companion.store import Store
+from companion.store.simulate import long_game, simulate
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def p99(times: list[float]) -> float:
+    return statistics.quantiles(times, n=100)[98]
+
+
+def timed(fn: Callable[[], object], repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def commit_one_action(folder: Path, game: Game) -> None:
+    with Store.open(folder / "commit.db") as store:
+        session = Session.new(store, game.setup.profile, game.setup.names)
+        times = []
+        for action in game.log:
+            start = time.perf_counter()
+            session.apply(action)
+            times.append(time.perf_counter() - start)
+    conn = sqlite3.connect(folder / "baseline.db", isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("CREATE TABLE log (seq INTEGER PRIMARY KEY, at TEXT, action TEXT)")
+    baseline = []
+    for seq in range(len(game.log)):
+        start = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO log VALUES (?, ?, ?)", [seq, "2025-01-01T20:00:00.000+00:00", '{"action":"draw"}'])
+        conn.execute("COMMIT")
+        baseline.append(time.perf_counter() - start)
+    conn.close()
+    print(f"commit one action durably ({len(times)} actions): median {ms(statistics.median(times))}, "
+          f"p99 {ms(p99(times))}")
+    print(f"  baseline, plain sqlite3 insert with the same pragmas: median {ms(statistics.median(baseline))}, "
+          f"p99 {ms(p99(baseline))}")
+
+
+def resume(folder: Path, game: Game) -> None:
+    path = folder / "resume.db"
+    with Store.open(path) as store:
+        session = Session.new(store, game.setup.profile, game.setup.names)
+        for action in game.log:
+            session.apply(action)
+
+    def open_and_resume() -> None:
+        with Store.open(path) as store:
+            resumed = Session.resume(store)
+            assert resumed is not None and len(resumed.game.log) == len(game.log)
+
+    times = timed(open_and_resume, 20)
+    replay = timed(lambda: Game.replay(game.setup, game.log), 20)
+    print(f"resume a {len(game.log)}-action game (open, read the log, replay): median {ms(statistics.median(times))}, "
+          f"max {ms(max(times))}")
+    print(f"  baseline, Game.replay of the same log in memory: median {ms(statistics.median(replay))}")
+
+
+def at_scale(folder: Path, games: int) -> None:
+    path = folder / "many.db"
+    with Store.open(path) as store:
+        start = time.perf_counter()
+        simulate(store, games, seed=1, start=datetime(2024, 1, 1, tzinfo=timezone.utc))
+        made = time.perf_counter() - start
+        (actions,) = store.query("SELECT count(*) FROM actions")[0]
+    size = path.stat().st_size / 1e6
+    print(f"simulate {games} games ({actions} actions, {size:.0f} MB): {made:.1f} s")
+    with Store.open(path) as store:
+        everything = timed(store.list_games, 10)
+        page = timed(lambda: store.list_games(50), 10)
+        stats = timed(store.stats, 10)
+        scan = timed(lambda: store.query("SELECT count(*), sum(length(seats)) FROM games"), 10)
+    print(f"list all {games} games: median {ms(statistics.median(everything))}; the newest 50 (the CLI default): "
+          f"median {ms(statistics.median(page))}")
+    print(f"stats over {games} games: median {ms(statistics.median(stats))}")
+    print(f"  baseline, one scan of the games table: median {ms(statistics.median(scan))}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=10_000, help="saved games for list and stats (default 10000)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        commit_one_action(folder, long_game(500))
+        resume(folder, long_game(1000))
+        at_scale(folder, args.games)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+"""The store's commands: games, show, export, import, resume, stats, simulate; each with --help."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from store_helpers import KNOWN
+
+from companion.cli import main
+from companion.rules import SPICY, Play, replay_transcript
+from companion.session import Session
+from companion.store import Store
+
+COMMANDS = [["games"], ["games", "show"], ["games", "export"], ["games", "import"], ["games", "resume"],
+            ["stats"], ["simulate"]]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+def imported(capsys: pytest.CaptureFixture[str], db: Path, text: str) -> int:
+    path = db.with_name("game.txt")
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "games", "import", str(path), "--db", str(db))
+    assert (code, err) == (0, "")
+    return int(out.split("#")[1].split()[0])
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_every_command_has_help(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: spicy-companion {' '.join(command)}") and "--db" in out
+
+
+def test_games_lists_date_players_winner_and_scores(capsys, db: Path) -> None:
+    imported(capsys, db, KNOWN)
+    with Store.open(db) as store:
+        Session.new(store, SPICY, ["Dee", "Eli"]).apply(Play(0, "chili", 1))
+    code, out, _ = run(capsys, "games", "--db", str(db))
+    unfinished, known = out.splitlines()
+    assert code == 0
+    assert unfinished.startswith("#2 ") and "Dee, Eli  (unfinished)" in unfinished
+    assert known.startswith("#1 ") and known.endswith("Ana -6, Ben -5, Cy -4  winner: Cy")
+
+
+def test_show_gives_the_timeline_and_the_final_breakdown(capsys, db: Path) -> None:
+    game_id = imported(capsys, db, KNOWN)
+    code, out, _ = run(capsys, "games", "show", str(game_id), "--db", str(db))
+    assert code == 0
+    assert "World's End card: 27 cards under it" in out
+    timeline = [line.split(". ", 1)[1] for line in out.splitlines() if ". " in line and line[:4].isdigit()]
+    assert timeline == [
+        "Cy challenges Ben's chili 6: not that spice!",
+        "Cy wins the challenge: the card is pepper 6",
+        "Cy wins the stack of 2",
+        "Ana challenges Ben's chili 1: not that number!",
+        "Ben wins the challenge: the card is chili 1",
+        "Ben wins the stack of 1",
+        "the game is over (the World's End card showed; Cy wins)",
+    ]
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[-3:]}
+    assert rows == {"Ana": ["0", "0", "0", "6", "0", "-6"], "Ben": ["1", "0", "0", "6", "0", "-5"],
+                    "Cy": ["(winner)", "2", "0", "0", "6", "0", "-4"]}
+
+
+def test_export_transcript_reads_back_as_the_same_game(capsys, db: Path) -> None:
+    game_id = imported(capsys, db, KNOWN)
+    code, out, _ = run(capsys, "games", "export", str(game_id), "--db", str(db))
+    assert code == 0
+    assert replay_transcript(out) == replay_transcript(KNOWN)
+
+
+def test_export_json_and_csv_hold_every_logged_action(capsys, db: Path) -> None:
+    game_id = imported(capsys, db, KNOWN)
+    _, out, _ = run(capsys, "games", "export", str(game_id), "--format", "json", "--db", str(db))
+    record = json.loads(out)
+    assert [a["action"] for a in record["actions"]][-3:] == ["challenge", "undo", "end-card-drawn"]
+    assert record["state"] == replay_transcript(KNOWN).state.to_json()
+    _, out, _ = run(capsys, "games", "export", str(game_id), "--format", "csv", "--db", str(db))
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["seq"] for r in rows] == [str(n) for n in range(1, 12)]
+    assert (rows[2]["action"], rows[2]["seat"], rows[2]["line"]) == ("challenge", "Cy", "challenge Cy spice")
+
+
+def test_awkward_names_survive_export_and_import(capsys, db: Path) -> None:
+    names = ["[b]Ana[/b]", "O'Brien \"Bob\"", "x'); DROP TABLE games;--", "🌶️ 🔥", "مريم שָׁלוֹם", "é" * 200]
+    with Store.open(db) as store:
+        session = Session.new(store, SPICY, names)
+        session.apply(Play(0, "chili", 1))
+    _, transcript, _ = run(capsys, "games", "export", "1", "--db", str(db))
+    again = imported(capsys, db, transcript)
+    with Store.open(db) as store:
+        assert list(store.load(again).setup.names) == names
+    _, out, _ = run(capsys, "games", "export", str(again), "--format", "json", "--db", str(db))
+    assert json.loads(out)["seats"] == names
+
+
+def test_a_bad_transcript_is_refused_with_its_line_and_nothing_saved(capsys, db: Path) -> None:
+    path = db.with_name("bad.txt")
+    path.write_text(KNOWN.replace("play Ben chili 1", "play Ben chili 11"), encoding="utf-8")
+    code, out, err = run(capsys, "games", "import", str(path), "--db", str(db))
+    assert code == 2 and out == ""
+    assert err.startswith("spicy-companion: ") and "line 8: numbers go from 1 to 10" in err
+    assert "nothing was saved" in err
+    with Store.open(db) as store:
+        assert store.query("SELECT count(*) FROM games") == [(0,)]
+
+
+def test_resume_rebuilds_the_unfinished_game(capsys, db: Path) -> None:
+    code, out, _ = run(capsys, "games", "resume", "--db", str(db))
+    assert (code, out) == (0, "no unfinished game\n")
+    imported(capsys, db, KNOWN.replace("end-card-drawn\n", ""))
+    code, out, _ = run(capsys, "games", "resume", "--json", "--db", str(db))
+    state = json.loads(out)
+    assert (state["id"], state["turn"], state["ended"]) == (1, "Ben", False)
+    assert state["claim"] == {"spice": "wasabi", "number": 3} and state["challenge"] is None
+
+
+def test_stats_per_player(capsys, db: Path) -> None:
+    imported(capsys, db, KNOWN)
+    code, out, _ = run(capsys, "stats", "--db", str(db))
+    header, *rows = out.splitlines()
+    assert code == 0 and header.split()[:4] == ["player", "games", "wins", "win"]
+    assert rows[0].split() == ["Cy", "1", "1", "100", "-4.0", "0", "1", "1", "0", "0"]
+    assert sorted(r.split()[0] for r in rows) == ["Ana", "Ben", "Cy"]
+
+
+def test_simulate_saves_finished_games_the_same_for_the_same_seed(capsys, tmp_path: Path) -> None:
+    finals = []
+    for name in ("a.db", "b.db"):
+        code, out, _ = run(capsys, "simulate", "--games", "6", "--seed", "5", "--db", str(tmp_path / name))
+        assert code == 0 and out.startswith("saved 6 games")
+        with Store.open(tmp_path / name) as store:
+            assert store.unfinished_game() is None
+            finals.append([(g.names, g.winners, g.scores) for g in store.list_games()])
+            assert store.stats()
+    assert finals[0] == finals[1] and len(finals[0]) == 6
+
+
+def test_the_config_file_names_the_database_and_db_overrides_it(capsys, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[store]\ndb = "{tmp_path / "from-config.db"}"\n')
+    run(capsys, "--config", str(config), "simulate", "--games", "1")
+    assert (tmp_path / "from-config.db").exists()
+    run(capsys, "--config", str(config), "simulate", "--games", "1", "--db", str(tmp_path / "other.db"))
+    assert (tmp_path / "other.db").exists()
+
+
+def test_a_damaged_database_is_reported_and_replaced(capsys, db: Path) -> None:
+    db.write_bytes(random.Random(3).randbytes(4096))
+    code, out, err = run(capsys, "games", "--db", str(db))
+    assert code == 0 and out == "no saved games\n"
+    assert "was damaged and could not be read: it was moved to games.db.corrupt-" in err
+
+
+def test_an_unknown_game_is_one_line_not_a_traceback(capsys, db: Path) -> None:
+    code, _, err = run(capsys, "games", "show", "7", "--db", str(db))
+    assert (code, err) == (2, "spicy-companion: there is no game 7\n")
