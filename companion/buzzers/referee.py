@@ -1,8 +1,8 @@
 """Challenge windows in real time: the thread-safe driver of an :class:`Arbiter`.
 
-The arbiter is pure; this class owns the clock. It starts one timer at the
-first valid callback and decides ``settle`` later, which is never before the
-earliest edge plus ``settle``, whatever order the callbacks came in.
+The arbiter is pure; this class owns the clock. From the first valid callback
+it waits ``settle``, then decides: never before the earliest edge plus
+``settle``, whatever order the callbacks came in.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from companion.buzzers.backend import Buzzers
 class Referee:
     """Arms seats on a set of buzzers and reports who challenged first.
 
-    ``on_decision`` and ``on_ignored`` run on a timer or backend thread;
-    a Kivy UI wraps them with ``@mainthread``.
+    ``on_decision`` and ``on_ignored`` run on the referee's own thread or a
+    backend's; a Kivy UI wraps them with ``@mainthread``. One long-lived
+    thread waits for each deadline: starting a ``threading.Timer`` per window
+    costs about 2 ms of thread start-up, which would show in every decision.
 
     Backends stamp edges on their own clock (the kernel's, the box's), which
     we cannot read. To know when the deadline has passed on that clock, we
@@ -43,68 +45,75 @@ class Referee:
         self.on_decision = on_decision
         self.on_ignored = on_ignored
         self._clock = clock
-        self._lock = threading.Lock()
+        self._wake = threading.Condition()
         self._arbiter = Arbiter(settle=self.settle)
         self._offset = float("-inf")
-        self._timer: threading.Timer | None = None
+        self._due: float | None = None  # on our clock: when to ask the arbiter
+        self._closed = False
         buzzers.on_press = self._press
         buzzers.on_release = self._release
+        self._thread = threading.Thread(target=self._run, name="referee", daemon=True)
+        self._thread.start()
 
     def arm(self, seats: Iterable[int], own_card: int | None = None) -> None:
         """Open a window: ``seats`` may challenge; ``own_card`` is the card's player."""
         armed = frozenset(seats) - {own_card}
         stuck = self.buzzers.arm(armed)
-        with self._lock:
-            self._cancel_timer()
+        with self._wake:
             self._arbiter = Arbiter(armed, settle=self.settle, own_card=own_card, stuck=stuck)
             self._offset = float("-inf")
+            self._due = None
 
     def disarm(self) -> None:
         """Close the window (the next seat played or passed): every press is ignored."""
-        with self._lock:
-            self._cancel_timer()
+        with self._wake:
             self._arbiter = Arbiter(settle=self.settle)
+            self._due = None
         self.buzzers.disarm()
 
     def close(self) -> None:
         self.disarm()
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        if threading.current_thread() is not self._thread:
+            self._thread.join()
         self.buzzers.close()
 
     def _press(self, seat: int, edge_time: float) -> None:
-        with self._lock:
-            arbiter = self._arbiter
-            ignored = arbiter.press(seat, edge_time)
+        with self._wake:
+            ignored = self._arbiter.press(seat, edge_time)
             if ignored is None:
                 self._offset = max(self._offset, edge_time - self._clock())
-                if self._timer is None:
-                    self._start_timer(arbiter, self.settle)
+                if self._due is None:
+                    self._due = self._clock() + self.settle
+                    self._wake.notify()
         if ignored is not None and self.on_ignored is not None:
             self.on_ignored(ignored)
 
     def _release(self, seat: int, edge_time: float) -> None:
-        with self._lock:
+        with self._wake:
             self._arbiter.release(seat)
 
-    def _decide(self, arbiter: Arbiter) -> None:
-        with self._lock:
-            if arbiter is not self._arbiter or arbiter.decision is not None:
-                return  # re-armed, disarmed or already decided meanwhile
-            deadline = arbiter.deadline
-            now = self._clock() + self._offset
-            decision = arbiter.poll(now)
-            if decision is None and deadline is not None:
-                self._start_timer(arbiter, deadline - now)  # the timer woke early
-                return
-        if decision is not None:
+    def _run(self) -> None:
+        while (decision := self._next_decision()) is not None:
             self.buzzers.show_winner(decision.tie or (decision.winner,))
             self.on_decision(decision)
 
-    def _start_timer(self, arbiter: Arbiter, delay: float) -> None:
-        self._timer = threading.Timer(max(delay, 0.0), self._decide, args=(arbiter,))
-        self._timer.daemon = True
-        self._timer.start()
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+    def _next_decision(self) -> Decision | None:
+        """Wait for the current window's decision; None once closed."""
+        with self._wake:
+            while not self._closed:
+                left = None if self._due is None else self._due - self._clock()
+                if left is None or left > 0:
+                    self._wake.wait(left)
+                    continue
+                now = self._clock() + self._offset
+                decision = self._arbiter.poll(now)
+                if decision is not None:
+                    self._due = None
+                    return decision
+                deadline = self._arbiter.deadline
+                assert deadline is not None  # a due time is only set by a valid press
+                self._due = self._clock() + deadline - now  # our estimate lags: wait the rest
+            return None
