@@ -7,6 +7,7 @@ Each refusal says what happened and what would be legal, in the table's words.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -48,6 +49,8 @@ def new_setup(
     for name in seat_names:
         if not name.strip():
             raise IllegalAction("a seat needs a name")
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+            raise IllegalAction(f"{name!r}: a name is one line of text, without control characters")
     if len(set(seat_names)) != len(seat_names):
         raise IllegalAction("two seats have the same name; give each seat its own")
     if not 0 <= first < len(seat_names):

@@ -251,9 +251,12 @@ def replay_transcript(text: str) -> Game:
 # Writing
 
 
+_NEEDS_QUOTES = frozenset(" \t\n\r'\"#\\")
+
+
 def _name(setup: Setup, seat: int) -> str:
     name = setup.names[seat]
-    return name if _words(name) == [name] and " " not in name else shlex.quote(name)
+    return shlex.quote(name) if _NEEDS_QUOTES & set(name) else name
 
 
 def format_action(setup: Setup, action: Action) -> str:
@@ -274,7 +277,7 @@ def format_action(setup: Setup, action: Action) -> str:
             return "resolve challenger" if right else "resolve player"
         case Adjust(count=count, value=value):
             return f"adjust {who} {count} {value}"
-    return f"{action.keyword} {who}".rstrip()
+    return action.keyword if seat is None else f"{action.keyword} {who}"
 
 
 def write_transcript(setup: Setup, log: Iterable[Action]) -> str:
