@@ -1,0 +1,156 @@
+"""Table transcripts (RULES.md section 5): every keyword round-trips, bad lines say where."""
+
+from __future__ import annotations
+
+from unicodedata import category
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.rules import (
+    FIVE_SPICES,
+    SPICY,
+    SWEET_SPICY,
+    Action,
+    Adjust,
+    Card,
+    Challenge,
+    Copy,
+    Draw,
+    EndCardDrawn,
+    Game,
+    IllegalAction,
+    Pass,
+    Play,
+    Redo,
+    Resolve,
+    Reveal,
+    Setup,
+    TakeUniversal,
+    TranscriptError,
+    Undo,
+    action_from_dict,
+    new_setup,
+    read_transcript,
+    replay_transcript,
+    write_transcript,
+)
+
+SPICY_SETUP = new_setup(SPICY, ["Ana", "Ben", "Cy"], 27, first=1, variants={"copy-cat", "change-your-luck"},
+                        start_after_challenge="winner")
+SWEET_SETUP = new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], 20)
+FIVE_SETUP = new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"], first=2)
+
+ROUND_TRIPS: list[tuple[str, Setup, list[Action]]] = [
+    ("play", SPICY_SETUP, [Play(1, "chili", 2)]),
+    ("play tuck", SPICY_SETUP, [Play(1, "pepper", 2), Play(2, "pepper", 5, tuck=2)]),
+    ("copy", SPICY_SETUP, [Play(1, "chili", 2), Copy(0)]),
+    ("pass", SPICY_SETUP, [Pass(1)]),
+    ("challenge spice + reveal", SPICY_SETUP, [Play(1, "chili", 3), Challenge(0, "spice"), Reveal(Card("wasabi", 7))]),
+    ("challenge number + wild-spice", SPICY_SETUP, [Play(1, "chili", 3), Challenge(2, "number"),
+                                                     Reveal(Card.wild_spice())]),
+    ("wild-number", SPICY_SETUP, [Play(1, "chili", 3), Challenge(2, "spice"), Reveal(Card.wild_number())]),
+    ("resolve challenger", SPICY_SETUP, [Play(1, "chili", 3), Challenge(2, "spice"), Resolve(True)]),
+    ("resolve player", SPICY_SETUP, [Play(1, "chili", 3), Challenge(2, "spice"), Resolve(False)]),
+    ("end-card-drawn", SPICY_SETUP, [EndCardDrawn()]),
+    ("adjust", SPICY_SETUP, [Adjust(0, "hand", 4), Adjust(2, "won", 11)]),
+    ("undo redo", SPICY_SETUP, [Pass(1), Undo(), Redo()]),
+    ("universal + take-universal", SWEET_SETUP, [Play(0, "lemon", 1, universal=True), Challenge(1, "number"),
+                                                  TakeUniversal(1)]),
+    ("five-spices", FIVE_SETUP, [Play(2, "salt"), Play(2, "sugar"), Challenge(0), Reveal(Card("garlic", None)),
+                                 Draw(1)]),
+]
+
+
+@pytest.mark.parametrize(("setup", "log"), [(s, log) for _, s, log in ROUND_TRIPS], ids=[n for n, _, _ in ROUND_TRIPS])
+def test_transcript_every_keyword_round_trips(setup: Setup, log: list[Action]) -> None:
+    game = Game.replay(setup, log)  # the log is a legal game
+    text = write_transcript(setup, game.log)
+    read = read_transcript(text.splitlines())
+    assert read.setup == setup
+    assert [action for _, action in read.actions] == log
+    assert replay_transcript(text).state == game.state
+
+
+@pytest.mark.parametrize(("setup", "log"), [(s, log) for _, s, log in ROUND_TRIPS], ids=[n for n, _, _ in ROUND_TRIPS])
+def test_actions_round_trip_through_their_json_form(setup: Setup, log: list[Action]) -> None:
+    assert [action_from_dict(a.to_dict()) for a in log] == log
+
+
+def test_transcript_writes_the_header_lines() -> None:
+    text = write_transcript(SPICY_SETUP, [])
+    assert text.splitlines() == [
+        "rules spicy",
+        "option start-after-challenge winner",
+        "variant change-your-luck",
+        "variant copy-cat",
+        "seats Ana Ben Cy",
+        "end-card 27",
+        "first Ben",
+    ]
+
+
+@pytest.mark.parametrize("name", ["Mary Ann", "#1", "O'Brien", "🌶️Zoë", "نرگس", "[b]Bo[/b]"])
+def test_transcript_names_that_are_not_one_plain_word_are_quoted(name: str) -> None:
+    setup = new_setup(SPICY, [name, "Ben"])
+    log = [Play(0, "chili", 1), Challenge(1, "spice"), Resolve(False)]
+    read = read_transcript(write_transcript(setup, log).splitlines())
+    assert read.setup.names == (name, "Ben")
+    assert [a for _, a in read.actions] == log
+
+
+LINE_BREAKING = {"Cc", "Zl", "Zp"}
+
+
+@settings(max_examples=300)
+@given(st.lists(st.text(min_size=1).filter(lambda n: n.strip() and not LINE_BREAKING & {category(c) for c in n}),
+                min_size=2, max_size=6, unique=True))
+def test_transcript_any_printable_names_round_trip(names: list[str]) -> None:
+    setup = new_setup(SPICY, names)
+    read = read_transcript(write_transcript(setup, [Pass(0)]).splitlines())
+    assert read.setup.names == tuple(names)
+    assert [a for _, a in read.actions] == [Pass(0)]
+
+
+def test_names_with_line_breaks_are_refused() -> None:
+    with pytest.raises(IllegalAction, match="one line"):
+        new_setup(SPICY, ["Ana\nBen", "Cy"])
+    with pytest.raises(IllegalAction, match="one line"):
+        new_setup(SPICY, ["Ana\u2028Ben", "Cy"])
+
+
+def test_transcript_comments_and_blank_lines_are_ignored() -> None:
+    text = "# a game\nrules spicy\n\nseats Ana Ben   # two\n  pass Ana # drew\n"
+    assert replay_transcript(text).state.seats[0].hand == 7
+
+
+def test_transcript_without_first_the_first_listed_seat_starts() -> None:
+    assert replay_transcript("rules spicy\nseats Cy Ana").state.turn == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ("seats Ana Ben\nrules spicy", 1, "must start with a rules line"),
+        ("rules chess\nseats Ana Ben", 1, "unknown rules 'chess'"),
+        ("rules spicy\nseats Ana Ben\nshuffle", 3, "unknown keyword 'shuffle'"),
+        ("rules spicy\nseats Ana Ben\npass Dan", 3, "no seat is named Dan; the seats are Ana, Ben"),
+        ("rules spicy\nseats Ana Ben\npass Ana\nfirst Ben", 4, "must come before the first action"),
+        ("rules spicy\nseats Ana Ana\npass Ana", 3, "same name"),
+        ("rules spicy\nseats Ana Ben\nfirst Cy\npass Ana", 4, "first names Cy, who has no seat"),
+        ("rules spicy\nseats Ana Ben\nend-card 89\npass Ana", 4, "0 to 88"),
+        ("rules spicy\nseats Ana Ben\nplay 'Ana chili 1", 3, "quote is not closed"),
+        ("rules spicy\nseats Ana Ben\nplay Ana chili one", 3, "whole number"),
+        ("rules spicy\nseats Ana Ben\nresolve maybe", 3, "resolve challenger"),
+        ("rules spicy\noption speed fast\nseats Ana Ben", 2, "only option"),
+        ("rules spicy\nseats Ana Ben\nplay Ana chili 1\nchallenge Ben spice\nreveal chili", 5, "1 to 10"),
+        ("rules five-spices\nseats Ana Ben\ndraw Ana\nend-card-drawn", 4, "not part of five-spices"),
+    ],
+)
+def test_transcript_bad_lines_are_refused_with_their_line_number(text: str, line: int, reason: str) -> None:
+    with pytest.raises(TranscriptError) as caught:
+        replay_transcript(text)
+    assert caught.value.line == line
+    assert reason in caught.value.reason
+    assert str(caught.value).startswith(f"line {line}: ")
