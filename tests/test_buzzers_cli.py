@@ -66,7 +66,7 @@ def test_console_check_shows_presses_gaps_bounces_and_stuck_buttons() -> None:
             factory.pin(BUTTONS[2]).press(at=base + 0.037)
             for i in range(1, 6):  # the release bounces
                 pin = factory.pin(BUTTONS[2])
-                (pin.release if i % 2 else pin.press)(at=base + 0.200 + i * 0.0005)
+                (pin.release if i % 2 else pin.press)(at=base + 0.200 + i * 0.0004)
 
         threading.Thread(target=slap).start()
         assert run_test(buzzers, out, seconds=1.0) == 0
