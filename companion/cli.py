@@ -16,7 +16,8 @@ from pathlib import Path
 from companion import __version__
 from companion.buzzers import cli as buzzers_cli
 from companion.config import ConfigError
-from companion.rules import State, TranscriptError, replay_transcript
+from companion.report import describe_state
+from companion.rules import TranscriptError, replay_transcript
 from companion.store import cli as store_cli
 
 Subparsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -60,29 +61,6 @@ def read_text(path: Path) -> str:
         raise UsageError(f"no file {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
-
-
-def describe_state(state: State) -> str:
-    """A table for people: one row a seat, then the stack, the draw pile and the end."""
-    data = state.to_json()
-    rows = [("seat", "hand", "won", "trophies", "score")]
-    for seat in data["seats"]:
-        score = "-" if seat["score"] is None else str(seat["score"]).replace("-", "\u2212")
-        rows.append((seat["name"], str(seat["hand"]), str(seat["won"]), str(seat["trophies"]), score))
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-             for row in rows]
-    claim = data["claim"]
-    claim_text = "empty" if claim is None else " ".join(str(x) for x in claim.values() if x is not None)
-    lines.append("")
-    lines.append(f"rules {data['profile']}; stack {data['stack']} ({claim_text}); draw pile {data['deck']}")
-    if data["profile"] != "five-spices":
-        lines.append(f"trophies left {data['trophies_left']}")
-    if state.ended:
-        lines.append(f"game over: {data['end_reason']}; winners: {', '.join(data['winners'])}")
-    else:
-        lines.append(f"to play: {data['turn']}")
-    return "\n".join(lines)
 
 
 REGISTRARS: list[Registrar] = [

@@ -44,7 +44,7 @@ def test_replay_worked_example_readable_table(tmp_path: Path) -> None:
     done = replay(tmp_path, WORKED_EXAMPLE)
     assert done.returncode == 0
     rows = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()[1:4]}
-    assert rows == {"Ana": ["5", "0", "0", "−5"], "Ben": ["7", "0", "0", "−7"], "Cy": ["6", "2", "0", "−4"]}
+    assert rows == {"Ana": ["5", "0", "0", "-5"], "Ben": ["7", "0", "0", "-7"], "Cy": ["6", "2", "0", "-4"]}
     assert "draw pile 53" in done.stdout and "to play: Ben" in done.stdout
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import load_config
+from companion.report import describe_state, score_text, table
 from companion.rules import IllegalAction, TranscriptError, format_action, replay_transcript, write_transcript
 from companion.store.db import GameSummary, Recorded, Store, StoreError, now
 from companion.store.facts import standing_log
@@ -94,27 +95,14 @@ def _handler(run: Any) -> Any:
     return handle
 
 
-def _table(rows: list[tuple[str, ...]]) -> str:
-    """Names left, numbers right, columns as wide as their widest cell."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-        for row in rows
-    )
-
-
 def _when(at: str) -> str:
     return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M")
-
-
-def _score(score: int | None) -> str:
-    return "-" if score is None else str(score)
 
 
 def describe_game(game: GameSummary) -> str:
     if game.ended_at is None:
         return f"#{game.id}  {_when(game.started_at)}  {', '.join(game.names)}  (unfinished)"
-    scores = ", ".join(f"{name} {_score(s)}" for name, s in zip(game.names, game.scores))
+    scores = ", ".join(f"{name} {score_text(s)}" for name, s in zip(game.names, game.scores))
     return f"#{game.id}  {_when(game.started_at)}  {scores}  winner: {' and '.join(game.winners)}"
 
 
@@ -148,10 +136,10 @@ def run_show(store: Store, args: argparse.Namespace) -> int:
     rows = [("seat", "won", "won universals", "trophies", "hand", "universals", "score")]
     rows += [
         (seat.name + (" (winner)" if i in state.winners else ""), str(seat.won), str(seat.won_universals),
-         str(seat.trophies), str(seat.hand), str(seat.universals), _score(state.score(i)))
+         str(seat.trophies), str(seat.hand), str(seat.universals), score_text(state.score(i)))
         for i, seat in enumerate(state.seats)
     ]
-    lines += ["", _table(rows)]
+    lines += ["", table(rows)]
     if not state.ended:
         lines.append("the game is not over")
     print("\n".join(lines))
@@ -201,8 +189,6 @@ def run_import(store: Store, args: argparse.Namespace) -> int:
 
 
 def run_resume(store: Store, args: argparse.Namespace) -> int:
-    from companion.cli import describe_state  # the top-level CLI imports this module
-
     game_id = store.unfinished_game()
     if game_id is None:
         print("no unfinished game")
@@ -226,7 +212,7 @@ def run_stats(store: Store, args: argparse.Namespace) -> int:
     if len(rows) == 1:
         print("no finished games yet")
         return 0
-    print(_table(rows))
+    print(table(rows))
     return 0
 
 

@@ -1,0 +1,41 @@
+"""Plain-text tables for the terminal commands (replay, games, stats)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.rules import State
+
+
+def table(rows: Sequence[Sequence[str]]) -> str:
+    """Names left, numbers right, columns as wide as their widest cell."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+        for row in rows
+    )
+
+
+def score_text(score: int | None) -> str:
+    """Five-spices has no scores: a dash."""
+    return "-" if score is None else str(score)
+
+
+def describe_state(state: State) -> str:
+    """One row a seat, then the stack, the draw pile and who plays (or how it ended)."""
+    rows = [("seat", "hand", "won", "trophies", "score")]
+    rows += [
+        (seat.name, str(seat.hand), str(seat.won), str(seat.trophies), score_text(state.score(i)))
+        for i, seat in enumerate(state.seats)
+    ]
+    claim = "empty" if state.claim is None else str(state.claim)
+    lines = [table(rows), "", f"rules {state.profile.id}; stack {state.stack} ({claim}); draw pile {state.deck}"]
+    if state.profile.numbered:
+        lines.append(f"trophies left {state.trophies_left}")
+    if state.ended:
+        winners = ", ".join(state.name(i) for i in state.winners)
+        lines.append(f"game over: {state.end_reason}; winners: {winners}")
+    else:
+        assert state.turn is not None
+        lines.append(f"to play: {state.name(state.turn)}")
+    return "\n".join(lines)
