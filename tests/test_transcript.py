@@ -140,6 +140,8 @@ def test_transcript_without_first_the_first_listed_seat_starts() -> None:
         ("rules spicy\nseats Ana Ana\npass Ana", 3, "same name"),
         ("rules spicy\nseats Ana Ben\nfirst Cy\npass Ana", 4, "first names Cy, who has no seat"),
         ("rules spicy\nseats Ana Ben\nend-card 89\npass Ana", 4, "0 to 88"),
+        ("rules spicy\nseats Ana Ben\nend-card 20\nend-card 21", 4, "end-card is given twice"),
+        ("rules sweet-spicy\nseats Ana Ben\ndraw Ana", 3, "in sweet-spicy a seat that does not play passes"),
         ("rules spicy\nseats Ana Ben\nplay 'Ana chili 1", 3, "quote is not closed"),
         ("rules spicy\nseats Ana Ben\nplay Ana chili one", 3, "whole number"),
         ("rules spicy\nseats Ana Ben\nresolve maybe", 3, "resolve challenger"),

@@ -474,7 +474,7 @@ def _close_window_five(state: State) -> State:
 
 def _draw_five(state: State, action: Draw) -> State:
     if state.profile.numbered:
-        raise IllegalAction("in spicy a seat that does not play passes (and draws 1)")
+        raise IllegalAction(f"in {state.profile.id} a seat that does not play passes (and draws 1)")
     _check_turn(state, action.seat)
     state = _close_window_five(state)
     if state.ended:

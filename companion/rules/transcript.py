@@ -97,6 +97,8 @@ class _Header:
                 raise IllegalAction("seats is given twice")
             self.names = args
         elif keyword == "end-card":
+            if self.end_card is not None:
+                raise IllegalAction("end-card is given twice")
             _arity(words, 1)
             self.end_card = _number(args[0], "the cards under the World's End card")
         elif keyword == "first":
