@@ -92,3 +92,4 @@ def test_replay_missing_file_is_a_clear_message(tmp_path: Path) -> None:
     done = subprocess.run([COMMAND, "replay", str(tmp_path / "nope.txt")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "no file" in done.stderr and "Traceback" not in done.stderr
+

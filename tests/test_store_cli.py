@@ -172,3 +172,11 @@ def test_a_damaged_database_is_reported_and_replaced(capsys, db: Path) -> None:
 def test_an_unknown_game_is_one_line_not_a_traceback(capsys, db: Path) -> None:
     code, _, err = run(capsys, "games", "show", "7", "--db", str(db))
     assert (code, err) == (2, "spicy-companion: there is no game 7\n")
+
+
+def test_without_db_or_config_the_database_is_in_the_user_data_folder(capsys, own_user_folders: Path) -> None:
+    code, _, err = run(capsys, "simulate", "--games", "1")
+    assert (code, err) == (0, "")
+    default = own_user_folders / "data" / "spicy-companion" / "games.db"
+    with Store.open(default) as store:
+        assert len(store.list_games()) == 1

@@ -1,0 +1,19 @@
+"""Every test runs with its own empty config and data folders.
+
+The defaults (platformdirs) follow XDG_CONFIG_HOME and XDG_DATA_HOME on Linux,
+so no test reads a developer's config file or writes into their saved games.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def own_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    return home
