@@ -196,8 +196,10 @@ def test_players_last_across_games_and_are_unique_by_exact_name(store: Store) ->
     store.add_player("Ana")
     with pytest.raises(StoreError, match="already a player named Ana"):
         store.add_player("Ana")
-    with pytest.raises(StoreError, match="needs a name"):
+    with pytest.raises(StoreError, match="a player needs a name"):
         store.add_player(" ")
+    with pytest.raises(StoreError, match="one line of text"):
+        store.add_player("Ana\nBen")
     store.add_player("ana")
     Session.new(store, SPICY, ["Ana", "Ben"])
     Session.new(store, SPICY, ["Ben", "Ana"])

@@ -27,7 +27,7 @@ from companion.rules.actions import (
     action_from_dict,
 )
 from companion.rules.cards import Card, Claim
-from companion.rules.engine import apply, legal_actions, legal_claims, new_setup, start
+from companion.rules.engine import apply, check_name, legal_actions, legal_claims, new_setup, start
 from companion.rules.errors import IllegalAction
 from companion.rules.game import Game
 from companion.rules.profiles import FIVE_SPICES, PROFILES, SPICY, SWEET_SPICY, VARIANTS, Profile, profile_named
@@ -45,7 +45,7 @@ __all__ = [
     "Action", "Adjust", "Card", "Challenge", "Claim", "Copy", "Draw", "EndCardDrawn", "Event",
     "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass", "Play", "Profile", "Redo", "Resolve",
     "Reveal", "SPICY", "SWEET_SPICY", "Seat", "Setup", "State", "TakeUniversal", "Transcript",
-    "TranscriptError", "Undo", "VARIANTS", "action_from_dict", "apply", "format_action", "legal_actions",
+    "TranscriptError", "Undo", "VARIANTS", "action_from_dict", "apply", "check_name", "format_action", "legal_actions",
     "legal_claims", "new_setup", "profile_named", "read_transcript", "replay_transcript", "start",
     "write_transcript",
 ]

@@ -47,10 +47,7 @@ def new_setup(
     if not MIN_SEATS <= len(seat_names) <= MAX_SEATS:
         raise IllegalAction(f"{profile.title} needs {MIN_SEATS} to {MAX_SEATS} seats, not {len(seat_names)}")
     for name in seat_names:
-        if not name.strip():
-            raise IllegalAction("a seat needs a name")
-        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
-            raise IllegalAction(f"{name!r}: a name is one line of text, without control characters")
+        check_name(name)
     if len(set(seat_names)) != len(seat_names):
         raise IllegalAction("two seats have the same name; give each seat its own")
     if not 0 <= first < len(seat_names):
@@ -73,6 +70,20 @@ def new_setup(
     elif not 0 <= end_card <= after_deal:
         raise IllegalAction(f"the World's End card can have 0 to {after_deal} cards under it, not {end_card}")
     return Setup(profile, seat_names, end_card, first, variants, start_after_challenge)
+
+
+def check_name(name: str, who: str = "seat") -> None:
+    """Any text a person can read on one line is a name: markup, quotes and emoji included.
+
+    >>> check_name("[b]Zoë[/b] 🌶")
+    >>> check_name("  ")
+    Traceback (most recent call last):
+    companion.rules.errors.IllegalAction: a seat needs a name
+    """
+    if not name.strip():
+        raise IllegalAction(f"a {who} needs a name")
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+        raise IllegalAction(f"{name!r}: a name is one line of text, without control characters")
 
 
 def start(setup: Setup) -> State:

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion.rules import Action, Game, Setup
+from companion.rules import Action, Game, IllegalAction, Setup, check_name
 from companion.store.facts import challenge_facts
 from companion.store.records import SavedGame, logged_from_row, setup_from_row, setup_row, to_json
 from companion.store.schema import MIGRATIONS
@@ -128,9 +128,11 @@ class Store:
     # --- writing ---------------------------------------------------------------
 
     def add_player(self, name: str) -> int:
-        """A player profile before any game; seat names are checked by the rules (``new_setup``)."""
-        if not name.strip():
-            raise StoreError("a player needs a name")
+        """A player profile before any game, named as a seat would be."""
+        try:
+            check_name(name, "player")
+        except IllegalAction as exc:
+            raise StoreError(str(exc)) from None
         with self._writing() as conn:
             if conn.execute("SELECT 1 FROM players WHERE name = ?", [name]).fetchone():
                 raise StoreError(f"there is already a player named {name}")
