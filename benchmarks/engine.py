@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from companion.rules import Game, apply, read_transcript, replay_transcript, write_transcript  # noqa: E402
-from companion.store.simulate import long_game, random_game, random_setup  # noqa: E402
+from companion.rules import Game, apply, read_transcript, replay_transcript, write_transcript
+from companion.store.simulate import long_game, random_game, random_setup
 
 ACTIONS = 1000
 

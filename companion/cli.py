@@ -20,16 +20,15 @@ from companion.report import describe_state
 from companion.rules import TranscriptError, replay_transcript
 from companion.store import cli as store_cli
 
-Subparsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
-Registrar = Callable[[Subparsers], None]
+Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 
 
 class UsageError(Exception):
     """A mistake the user can fix; the message says how."""
 
 
-def add_replay(subparsers: Subparsers) -> None:  # type: ignore[valid-type]
-    replay = subparsers.add_parser(  # type: ignore[attr-defined]
+def add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    replay = subparsers.add_parser(
         "replay",
         help="replay a table transcript and print the state after its last line",
         description="Replay a table transcript (RULES.md section 5). On the first refused line, "
