@@ -77,12 +77,54 @@ class BuzzerConfig:
 
 
 @dataclass(frozen=True)
+class DisplayConfig:
+    """The window: Touch Display 1 is 800x480 landscape, Touch Display 2 is 720x1280 portrait."""
+
+    width: int = 800
+    height: int = 480
+    fullscreen: bool = False
+    rotation: int = 0  # 0 | 90 | 180 | 270: drawing and touches turn together
+    show_cursor: bool = True
+
+    def __post_init__(self) -> None:
+        if self.rotation not in (0, 90, 180, 270):
+            raise ConfigError(f"[display] rotation must be 0, 90, 180 or 270, not {self.rotation!r}")
+        for key in ("width", "height"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or not 320 <= value <= 7680:
+                raise ConfigError(f"[display] {key} must be a whole number of pixels from 320 to 7680, not {value!r}")
+
+
+LANGUAGES = ("en", "fr")
+
+
+@dataclass(frozen=True)
+class UiConfig:
+    """How the table looks and sounds; the settings screen can change these while playing."""
+
+    language: str = "en"  # en | fr
+    sounds: bool = True
+    face_seats: bool = False  # turn each seat panel to face its edge, for a screen lying flat
+
+    def __post_init__(self) -> None:
+        if self.language not in LANGUAGES:
+            raise ConfigError(f"[ui] language must be one of {', '.join(LANGUAGES)}, not {self.language!r}")
+
+
+@dataclass(frozen=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     buzzers: BuzzerConfig = field(default_factory=BuzzerConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    ui: UiConfig = field(default_factory=UiConfig)
 
 
-_SECTIONS: dict[str, type] = {"store": StoreConfig, "buzzers": BuzzerConfig}
+_SECTIONS: dict[str, type] = {
+    "store": StoreConfig,
+    "buzzers": BuzzerConfig,
+    "display": DisplayConfig,
+    "ui": UiConfig,
+}
 
 
 def _section(cls: type, name: str, raw: Any) -> Any:
