@@ -15,7 +15,7 @@ from pathlib import Path
 
 from companion import __version__
 from companion.buzzers import cli as buzzers_cli
-from companion.config import ConfigError
+from companion.config import ConfigError, load_config
 from companion.report import describe_state
 from companion.rules import TranscriptError, replay_transcript
 from companion.store import cli as store_cli
@@ -62,6 +62,13 @@ def read_text(path: Path) -> str:
         raise UsageError(f"cannot read {path}: {exc}") from None
 
 
+def open_app(args: argparse.Namespace) -> int:
+    """No command: the touchscreen table, the main job."""
+    from companion import ui  # Kivy only loads when the app is wanted
+
+    return ui.run(load_config(args.config))
+
+
 REGISTRARS: list[Registrar] = [
     add_replay,
     buzzers_cli.add_commands,
@@ -72,7 +79,8 @@ REGISTRARS: list[Registrar] = [
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="spicy-companion",
-        description="Spicy Companion: counts, rules, buzzers and saved games for Spicy.",
+        description="Spicy Companion: counts, rules, buzzers and saved games for Spicy. "
+        "With no command it opens the touchscreen table.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
@@ -85,10 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 0
     try:
+        if not getattr(args, "handler", None):
+            return open_app(args)
         return int(args.handler(args) or 0)
     except (UsageError, ConfigError) as exc:
         print(f"spicy-companion: {exc}", file=sys.stderr)

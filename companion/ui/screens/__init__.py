@@ -1,0 +1,1 @@
+"""One module a screen, each with its own ``.kv`` beside it (Kivy's showcase layout)."""

@@ -1,0 +1,121 @@
+"""The palette, type sizes and icons of ../shared/design/README.md, in one place.
+
+Colours are Kivy RGBA tuples; sizes are dp at density 1 (px on the 800x480
+design), so kv writes ``dp(theme.GAP)``. In kv: ``#:import theme companion.ui.theme``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ICONS = Path(__file__).parent / "icons"
+
+
+def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
+    """``"#FFB547"`` as a Kivy colour.
+
+    >>> rgba("#FF0000", 0.5)
+    (1.0, 0.0, 0.0, 0.5)
+    """
+    value = hex_colour.lstrip("#")
+    red, green, blue = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return (red, green, blue, alpha)
+
+
+def icon(name: str) -> str:
+    """The path of a design icon (one-colour icons are white: tint them with ``Image.color``)."""
+    path = ICONS / f"{name}.png"
+    if not path.exists():
+        raise KeyError(f"no icon named {name!r}")
+    return str(path)
+
+
+FELT_CENTRE = rgba("#2A1D16")
+FELT_EDGE = rgba("#140E0B")
+SURFACE = rgba("#2A1F19")
+SURFACE_2 = rgba("#35281F")
+RAISED = rgba("#443328")
+LINE = rgba("#4A392E")
+LINE_2 = rgba("#5E4A3C")
+
+TEXT = rgba("#FFF4E6")
+TEXT_2 = rgba("#D9C3AB")
+MUTED = rgba("#A08A76")
+DISABLED_TEXT = rgba("#5C4B3F")
+DISABLED_BG = rgba("#231A15")
+
+ACCENT = rgba("#FFB547")
+ACCENT_DARK = rgba("#E08A1E")
+ACCENT_INK = rgba("#2B1A08")
+ARMED = rgba("#5CE6F0")
+
+TROPHY = rgba("#F7C948")
+TROPHY_TAKEN = rgba("#4E4134")
+WARNING = rgba("#FF9F43")
+DANGER = rgba("#FF5C4D")
+GOOD = rgba("#7ED67E")
+
+SPICE_FILL = {
+    "chili": rgba("#E9432E"),
+    "wasabi": rgba("#86C443"),
+    "pepper": rgba("#45403D"),
+    "lemon": rgba("#F7D23E"),
+    # The five-spice game's own spices (no design icons: shown by colour and name).
+    "salt": rgba("#E6E1D6"),
+    "sugar": rgba("#F4A6C8"),
+    "garlic": rgba("#C9B98F"),
+    "cinnamon": rgba("#B0643A"),
+}
+SPICE_DARK = {
+    "chili": rgba("#B3261A"),
+    "wasabi": rgba("#4F8A1F"),
+    "pepper": rgba("#24201F"),
+    "lemon": rgba("#C9A316"),
+    "salt": rgba("#A9A293"),
+    "sugar": rgba("#C9678F"),
+    "garlic": rgba("#8E7F57"),
+    "cinnamon": rgba("#7A3E1E"),
+}
+PEPPER_RIM = rgba("#9D938C")
+"""Pepper is near-black: without a light rim it vanishes on the felt."""
+
+SEAT_COLOURS = tuple(
+    rgba(colour) for colour in ("#FF8A5C", "#5B9BF0", "#B68AF0", "#F472B6", "#2EC4A6", "#D8B98A")
+)
+
+# Type sizes (sp at density 1); portrait screens use about 1.25 times these.
+FONT_STACK_NUMBER_RATIO = 0.4  # of the stack card's height
+FONT_DRAW_COUNT = 44
+FONT_CHALLENGE_TITLE = 44
+FONT_SCORE = 32
+FONT_BIG_CHOICE = 28
+FONT_TITLE = 24
+FONT_SEAT_NAME = 20
+FONT_BODY = 18
+FONT_BUTTON = 18
+FONT_SMALL = 16
+FONT_CAPTION = 13
+
+# Spacing and sizes (dp).
+GAP = 8
+MARGIN = 8
+TILE_PADDING = 16
+TARGET = 48
+"""The smallest thing a finger may have to hit."""
+RADIUS_BUTTON = 12
+RADIUS_PANEL = 16
+RADIUS_TILE = 20
+RADIUS_BIG = 24
+ROUND_BUTTON = 56
+
+MINUS = "\u2212"
+"""Scores are written with a real minus sign."""
+
+
+def signed(number: int) -> str:
+    """A score as the table reads it.
+
+    >>> signed(-5), signed(0), signed(7)
+    ('−5', '0', '7')
+    """
+    return f"{MINUS}{-number}" if number < 0 else str(number)

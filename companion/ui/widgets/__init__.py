@@ -1,0 +1,27 @@
+"""Our own small widget set (design/README.md "Components"): each a class and its kv rule.
+
+Importing this package loads every widget's ``.kv`` once, so screens can use
+the widgets by name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.lang import Builder
+
+from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
+
+HERE = Path(__file__).parent
+
+
+def load_kv(module_file: str) -> None:
+    """Load the ``.kv`` beside a module (once; Builder refuses nothing, so guard re-imports)."""
+    path = str(Path(module_file).with_suffix(".kv"))
+    if path not in Builder.files:
+        Builder.load_file(path)
+
+
+load_kv(str(HERE / "buttons.py"))
+
+__all__ = ["GhostButton", "PrimaryButton", "RoundButton", "SecondaryButton", "load_kv"]

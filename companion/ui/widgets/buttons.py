@@ -1,0 +1,40 @@
+"""Buttons drawn to the design: primary, secondary, ghost and round icon buttons.
+
+``dimmed`` makes a button look disabled while it still fires ``on_release``:
+an illegal choice must still answer a tap with the reason it is refused,
+which a Kivy-disabled button would swallow.
+"""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+
+
+class BaseButton(ButtonBehavior, BoxLayout):
+    text = StringProperty("")
+    icon = StringProperty("")
+    """A design icon's name (``theme.icon``), or "" for none."""
+    dimmed = BooleanProperty(False)
+    ink = ColorProperty()
+    fill = ColorProperty()
+    border_colour = ColorProperty()
+    radius = NumericProperty()
+    font_size = NumericProperty()
+
+
+class PrimaryButton(BaseButton):
+    """The one thing to do next: accent fill, dark ink."""
+
+
+class SecondaryButton(BaseButton):
+    """Raised surface with a border."""
+
+
+class GhostButton(BaseButton):
+    """Border only, for cancel and back."""
+
+
+class RoundButton(BaseButton):
+    """56 dp round icon button: undo, redo, menu."""
