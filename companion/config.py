@@ -43,9 +43,11 @@ class BuzzerConfig:
     backend: str = "auto"  # auto | gpio | serial | keyboard
     settle_ms: float = 30.0  # wait after the first edge for earlier edges reported late
     bounce_ms: float = 10.0  # edges this soon after a press or release are contact bounce
-    button_pins: tuple[int, ...] = (5, 6, 13, 19, 26, 16)
-    led_pins: tuple[int, ...] = (17, 27, 22, 23, 24, 25)  # [] when no LEDs are fitted
-    piezo_pin: int | None = None  # e.g. 12 with a piezo fitted
+    confirm_ms: float = 1.5  # a press counts only if the line is still down this long after
+    # Free beside DSI and SPI screens, I2S and PWM audio (hardware/README.md has the table).
+    button_pins: tuple[int, ...] = (4, 5, 6, 16, 20, 26)
+    led_pins: tuple[int, ...] = ()  # e.g. [17, 27, 22, 23, 24, 25] with no SPI screen
+    piezo_pin: int | None = None  # e.g. 14 with a piezo fitted
     serial_ports: tuple[str, ...] = ("/dev/spicy-buzzers", "/dev/ttyACM0")
     reconnect_ms: float = 500.0
     keys: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
@@ -60,6 +62,8 @@ class BuzzerConfig:
             fail(f"settle_ms must be between 1 and 500, not {self.settle_ms}")
         if not 0 <= self.bounce_ms <= 100:
             fail(f"bounce_ms must be between 0 and 100, not {self.bounce_ms}")
+        if not 0 <= self.confirm_ms < min(self.settle_ms, 10):
+            fail(f"confirm_ms must be at least 0 and below 10 and settle_ms, not {self.confirm_ms}")
         if not 1 <= len(self.button_pins) <= 8:
             fail("button_pins must list one BCM pin per seat (1 to 8 seats)")
         if self.led_pins and len(self.led_pins) != len(self.button_pins):

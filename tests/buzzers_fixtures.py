@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPin
@@ -30,6 +31,17 @@ class TimedPin(MockPin):
         if changed and getattr(self, "_edge_at", None) is not None:
             self._last_change, self._edge_at = self._edge_at, None
         return changed
+
+
+class NoEdgePin(TimedPin):
+    """A pin whose driver refuses edge detection, as RPi.GPIO does without access to /dev/gpiomem."""
+
+    def _enable_event_detect(self) -> None:
+        raise RuntimeError("Failed to add edge detection")
+
+
+class CallbackTimeFactory(MockFactory):
+    """A factory not known to stamp edges in the kernel (like RPi.GPIO or gpiozero's native)."""
 
 
 class WrappingFactory(MockFactory):
@@ -79,10 +91,19 @@ class PtyPair:
     def write(self, data: bytes) -> None:
         os.write(self.master, data)
 
-    def read_until(self, marker: bytes, limit: int = 4096) -> bytes:
+    def read_until(self, marker: bytes, limit: int = 4096, timeout: float = 5.0) -> bytes:
         data = b""
         while marker not in data and len(data) < limit:
+            if not select.select([self.master], [], [], timeout)[0]:
+                raise TimeoutError(f"{marker!r} never came; got {data!r}")
             data += os.read(self.master, limit)
+        return data
+
+    def read_available(self) -> bytes:
+        """Whatever the app has written so far."""
+        data = b""
+        while select.select([self.master], [], [], 0.05)[0]:
+            data += os.read(self.master, 4096)
         return data
 
     def close(self) -> None:

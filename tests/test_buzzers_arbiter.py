@@ -9,17 +9,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.buzzers.arbiter import (
+    EARLY,
     NOT_ARMED,
     OWN_CARD,
     STUCK,
     TOO_LATE,
     Arbiter,
+    Contested,
     Decision,
     Ignored,
     LaterPress,
     format_delay,
 )
-from companion.buzzers.debounce import BOUNCE, PRESS, RELEASE, Debouncer
 
 SETTLE = 0.030
 SEATS = range(6)
@@ -202,11 +203,27 @@ def test_winner_later_and_too_late_partition_the_presses(presses: dict[int, floa
     assert [p.delay_ms for p in decision.later] == sorted(p.delay_ms for p in decision.later)
 
 
-def test_twenty_edges_within_3_ms_are_one_press_at_the_first_edge() -> None:
-    button = Debouncer(bounce=0.010)
-    edges = [(i % 2 == 0, 2.0 + i * 0.00015) for i in range(20)]  # down, up, down, ... in 2.85 ms
-    kinds = [button.edge(down, time) for down, time in edges]
-    assert kinds == [PRESS] + [BOUNCE] * 19
-    assert button.bounces == 19
-    assert button.edge(True, 2.5) == PRESS  # the tap ended up; the next press is new
-    assert button.edge(False, 2.6) == RELEASE
+def test_a_press_stamped_before_the_window_opened_is_refused_whenever_it_arrives() -> None:
+    arbiter = Arbiter(SEATS, settle=SETTLE, opened=50.0)
+    early = arbiter.press(2, 49.998)  # slapped 2 ms before the card, reported after arming
+    assert early == Ignored(2, 49.998, EARLY) and EARLY == "pressed before the card was played"
+    assert arbiter.press(4, 50.004) is None
+    decision = arbiter.poll(50.034)
+    assert decision is not None and decision.winner == 4
+    assert decision.ignored == (early,)
+
+
+def test_an_earlier_edge_after_the_decision_is_contested_with_both_times() -> None:
+    arbiter = Arbiter(SEATS, settle=SETTLE, opened=0.0)
+    arbiter.press(3, 10.0050)
+    decision = arbiter.poll(10.0350)
+    assert decision is not None and decision.winner == 3
+    contested = arbiter.press(1, 10.0042)  # its callback came 31 ms late
+    assert isinstance(contested, Contested)
+    assert (contested.seat, contested.edge_time, contested.winner, contested.winner_edge) == (1, 10.0042, 3, 10.0050)
+    assert contested.ahead_ms == pytest.approx(0.8)
+    assert contested.reason == (
+        "contested: pressed 0.8 ms before the winning press, but the press reached the referee after the decision"
+    )
+    assert arbiter.press(2, 10.0060).reason == TOO_LATE  # later than the winner: simply too late
+    assert arbiter.decision == decision  # the decision the table saw stands

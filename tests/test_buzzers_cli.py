@@ -57,13 +57,15 @@ def test_console_check_shows_presses_gaps_bounces_and_stuck_buttons() -> None:
     out = io.StringIO()
     with GpioBuzzers(BUTTONS, pin_factory=factory, bounce_ms=10) as buzzers:
         factory.pin(BUTTONS[5]).press(at=factory.ticks())  # stuck before the check starts
-        base = factory.ticks() + 1.0
+        threading.Event().wait(0.02)  # confirmed before the check arms
 
         def slap() -> None:
             while "armed" not in out.getvalue():
                 threading.Event().wait(0.005)
+            base = factory.ticks()
             factory.pin(BUTTONS[0]).press(at=base)
             factory.pin(BUTTONS[2]).press(at=base + 0.037)
+            threading.Event().wait(0.25)  # the release comes later, as a real one would
             for i in range(1, 6):  # the release bounces
                 pin = factory.pin(BUTTONS[2])
                 (pin.release if i % 2 else pin.press)(at=base + 0.200 + i * 0.0004)

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from buzzers_fixtures import PtyPair, Recorder, point
-from companion.buzzers import SerialBuzzers
-from companion.buzzers.protocol import WRAP, encode_hello, encode_press, encode_release
+from gpiozero.pins.mock import MockFactory
+
+from companion.buzzers import GpioBuzzers, Referee, SerialBuzzers, open_buzzers, serialbox
+from companion.buzzers.arbiter import Decision, Ignored
+from companion.buzzers.protocol import (
+    WRAP,
+    encode_heartbeat,
+    encode_hello,
+    encode_opened,
+    encode_press,
+    encode_release,
+)
+from companion.config import BuzzerConfig
 
 
 @pytest.fixture
@@ -26,13 +39,28 @@ def box(link: Path) -> Iterator[PtyPair]:
     pair.close()
 
 
+def greet(box: PtyPair, buzzers: SerialBuzzers, held: int = 0, micros: int = 0) -> None:
+    """Answer the host's question as the box does; the host believes the box from then on."""
+    box.read_until(b"?\n")  # the host asks who is there as soon as it opens the port
+    box.write(encode_hello(6, held, micros))
+    assert buzzers.wait_connected(5)
+
+
 @pytest.fixture
 def buzzers(link: Path, box: PtyPair) -> Iterator[SerialBuzzers]:
     buzzers = SerialBuzzers([str(link)], reconnect_ms=20)
-    assert buzzers.wait_connected(5)
-    box.read_until(b"?\n")  # the host asks who is there as soon as it opens the port
+    greet(box, buzzers)
     yield buzzers
     buzzers.close()
+
+
+def answer_arm(box: PtyPair, buzzers: SerialBuzzers, seats: set[int], micros: int) -> None:
+    """Arm as the UI does, while the box answers ``A`` with its own time of arming."""
+    mask = sum(1 << seat for seat in seats)
+    replier = threading.Thread(target=lambda: (box.read_until(b"A %d\n" % mask), box.write(encode_opened(micros))))
+    replier.start()
+    buzzers.arm(seats)
+    replier.join()
 
 
 def micros(seconds: float) -> int:
@@ -42,10 +70,10 @@ def micros(seconds: float) -> int:
 def test_presses_arrive_with_the_box_time(box: PtyPair, buzzers: SerialBuzzers) -> None:
     presses = Recorder()
     buzzers.on_press = presses
-    box.write(encode_hello(6) + encode_press(2, micros(1.5)) + encode_press(4, micros(1.5123)))
+    box.write(encode_press(2, micros(1.5)) + encode_press(4, micros(1.5123)))
     assert presses.next() == (2, 1.5)
     assert presses.next() == (4, 1.5123)
-    assert (buzzers.version, buzzers.seats, buzzers.notice) == (1, 6, "")
+    assert (buzzers.version, buzzers.seats, buzzers.notice) == (2, 6, "")
 
 
 def test_garbage_overlong_bad_numbers_and_split_lines_never_lose_a_press(
@@ -86,17 +114,17 @@ def test_microsecond_clock_wraparound_is_unwrapped(box: PtyPair, buzzers: Serial
 def test_port_vanishing_mid_read_then_coming_back(link: Path, box: PtyPair, buzzers: SerialBuzzers) -> None:
     presses, releases = Recorder(), Recorder()
     buzzers.on_press, buzzers.on_release = presses, releases
-    buzzers.arm({1, 3})
-    assert box.read_until(b"L 10\n").endswith(b"L 10\n")
+    answer_arm(box, buzzers, {1, 3}, micros=50)
+    assert buzzers.opened_at == 0.00005
     box.write(encode_press(1, 100) + b"P 2 12")  # unplugged mid-line
     assert presses.next() == (1, 0.0001)
     box.close()
     second = PtyPair()  # plugged back in: a new device node, the udev link follows it
     try:
         point(link, second.path)
-        assert buzzers.wait_connected(5)
-        assert second.read_until(b"L 10\n").endswith(b"?\nL 10\n")  # asks, then restores the lights
-        second.write(encode_hello(6) + encode_press(3, 200) + encode_release(3, 900))
+        greet(second, buzzers)
+        assert second.read_until(b"L 10\n").endswith(b"L 10\n")  # restores the lights once answered
+        second.write(encode_press(3, 200) + encode_release(3, 900))
         assert presses.next() == (3, 0.0002)
         assert releases.next() == (3, 0.0009)
         assert buzzers.stats["reconnects"] == 1 and buzzers.stats["partial"] == 1
@@ -115,9 +143,78 @@ def test_waits_with_a_notice_when_no_port_opens(tmp_path: Path) -> None:
         buzzers.close()
 
 
-def test_an_old_box_gets_a_notice(box: PtyPair, buzzers: SerialBuzzers) -> None:
-    presses = Recorder()
-    buzzers.on_press = presses
-    box.write(b"HELLO spicy-buzzers 7 4\n" + encode_press(0, 1))
-    presses.next()
-    assert "protocol 7" in buzzers.notice and buzzers.seats == 4
+def test_an_old_box_gets_a_notice_and_is_not_believed(link: Path, box: PtyPair) -> None:
+    buzzers = SerialBuzzers([str(link)], reconnect_ms=20)
+    try:
+        presses = Recorder()
+        buzzers.on_press = presses
+        box.read_until(b"?\n")
+        box.write(b"HELLO spicy-buzzers 1 6\n" + encode_press(0, 1))
+        assert presses.empty_after(0.2)
+        assert buzzers.notice == (
+            "the buzzer box speaks protocol 1, this app 2: flash hardware/firmware again (hardware/README.md)"
+        )
+    finally:
+        buzzers.close()
+
+
+def test_presses_left_over_from_before_the_reconnect_do_not_count(link: Path, box: PtyPair) -> None:
+    buzzers = SerialBuzzers([str(link)], reconnect_ms=20)
+    try:
+        presses = Recorder()
+        buzzers.on_press = presses
+        box.read_until(b"?\n")
+        # The USB buffer kept these while the port was closed: 2.5 s old, sent as the port opens.
+        box.write(encode_press(2, micros(7.5)) + encode_release(2, micros(7.6)))
+        box.write(encode_hello(6, held=0b10000, micros=micros(10.0)) + encode_press(1, micros(10.040)))
+        assert presses.next() == (1, 10.040)  # the first press the host hears is today's
+        assert presses.empty_after(0.05)
+        assert buzzers.held() == {1, 4}  # HELLO said seat 4 was down already
+        assert buzzers.stats["stale"] == 2
+    finally:
+        buzzers.close()
+
+
+def test_a_press_from_before_the_box_armed_is_refused(box: PtyPair, buzzers: SerialBuzzers) -> None:
+    decisions, ignored = Recorder(), Recorder()
+    referee = Referee(buzzers, settle_ms=20, on_decision=decisions, on_ignored=ignored)
+    replier = threading.Thread(target=lambda: (box.read_until(b"A 63\n"), box.write(encode_opened(micros(10.0)))))
+    replier.start()
+    referee.arm(range(6))
+    replier.join()
+    box.write(encode_press(3, micros(9.998)) + encode_press(0, micros(10.004)))
+    early = ignored.next()
+    assert isinstance(early, Ignored) and (early.seat, early.reason) == (3, "pressed before the card was played")
+    decision = decisions.next()
+    assert isinstance(decision, Decision) and decision.winner == 0
+
+
+def test_a_silent_box_is_noticed_and_a_heartbeat_clears_it(
+    monkeypatch: pytest.MonkeyPatch, box: PtyPair, buzzers: SerialBuzzers
+) -> None:
+    monkeypatch.setattr(serialbox, "SILENT_AFTER", 0.1)
+    deadline = time.monotonic() + 5
+    while "gone silent" not in buzzers.notice and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert buzzers.notice.startswith(f"the buzzer box on {buzzers.ports[0]} has gone silent")
+    box.write(encode_heartbeat(micros(1.0), dropped=3))
+    while buzzers.stats["dropped"] != 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert buzzers.notice == "the buzzer box had no room for 3 edges: presses may be missing"
+
+
+def test_auto_leaves_a_foreign_device_alone_and_says_so(box: PtyPair) -> None:
+    config = BuzzerConfig(backend="auto", serial_ports=(box.path,))
+    with open_buzzers(config, pin_factory=MockFactory()) as buzzers:
+        assert isinstance(buzzers, GpioBuzzers)
+        assert buzzers.notice == f"{box.path} did not answer as a buzzer box; using GPIO"
+    assert box.read_available() == b"?\n"  # nothing but the question
+
+
+def test_auto_takes_the_box_that_answers(box: PtyPair) -> None:
+    replier = threading.Thread(target=lambda: (box.read_until(b"?\n"), box.write(encode_hello(6, 0, 0))))
+    replier.start()
+    config = BuzzerConfig(backend="auto", serial_ports=("/nonexistent/spicy-buzzers", box.path))
+    with open_buzzers(config, pin_factory=MockFactory()) as buzzers:
+        replier.join()
+        assert isinstance(buzzers, SerialBuzzers) and buzzers.ports[0] == box.path

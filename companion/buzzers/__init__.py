@@ -11,17 +11,18 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from companion.buzzers.arbiter import Decision, Ignored, LaterPress, format_delay
+from companion.buzzers.arbiter import Contested, Decision, Ignored, LaterPress, format_delay
 from companion.buzzers.backend import BuzzerError, Buzzers
-from companion.buzzers.gpio import GpioBuzzers, NoGpio
+from companion.buzzers.gpio import GpioBuzzers, NoGpio, pin_factory_timing
 from companion.buzzers.keyboard import KeyboardBuzzers
 from companion.buzzers.referee import Referee
-from companion.buzzers.serialbox import SerialBuzzers
+from companion.buzzers.serialbox import SerialBuzzers, probe_box
 from companion.config import BuzzerConfig
 
 __all__ = [
     "BuzzerError",
     "Buzzers",
+    "Contested",
     "Decision",
     "GpioBuzzers",
     "Ignored",
@@ -31,32 +32,45 @@ __all__ = [
     "SerialBuzzers",
     "format_delay",
     "open_buzzers",
+    "pin_factory_timing",
+    "probe_box",
 ]
 
 
 def open_buzzers(config: BuzzerConfig, *, pin_factory: Any = None) -> Buzzers:
     """The backend the config asks for; the keyboard, with a notice, when there is no GPIO.
 
-    ``auto`` takes the buzzer box when one of its ports exists, else GPIO.
-    A missing GPIO is not an error (the same config runs on a laptop); a
-    GPIO that exists but refuses our pins is, and raises BuzzerError.
+    ``auto`` takes the buzzer box only when a port answers ``?`` with a
+    ``HELLO``; a port that exists but does not answer (another device on
+    /dev/ttyACM0) gets nothing more from us, and the notice names it. A
+    missing GPIO is not an error (the same config runs on a laptop); a GPIO
+    that exists but refuses our pins is, and raises BuzzerError.
     """
     if config.backend == "keyboard":
         return KeyboardBuzzers(config.keys)
-    if config.backend == "serial" or (
-        config.backend == "auto" and any(os.path.exists(port) for port in config.serial_ports)
-    ):
-        return SerialBuzzers(
-            config.serial_ports, seats=len(config.button_pins), reconnect_ms=config.reconnect_ms
-        )
+    notices = []
+    if config.backend == "auto":
+        for port in (port for port in config.serial_ports if os.path.exists(port)):
+            if probe_box(port) is not None:
+                return _box(config, (port,) + tuple(p for p in config.serial_ports if p != port))
+            notices.append(f"{port} did not answer as a buzzer box; using GPIO")
+    if config.backend == "serial":
+        return _box(config, config.serial_ports)
     try:
-        return GpioBuzzers(
+        buzzers: Buzzers = GpioBuzzers(
             config.button_pins,
             config.led_pins,
             config.piezo_pin,
             bounce_ms=config.bounce_ms,
+            confirm_ms=config.confirm_ms,
             pin_factory=pin_factory,
         )
     except NoGpio as exc:
         keys = " ".join(config.keys)
-        return KeyboardBuzzers(config.keys, notice=f"{exc}; keys {keys} are the buzzers")
+        buzzers = KeyboardBuzzers(config.keys, notice=f"{exc}; keys {keys} are the buzzers")
+    buzzers.notice = "; ".join([*notices, *filter(None, [buzzers.notice])])
+    return buzzers
+
+
+def _box(config: BuzzerConfig, ports: tuple[str, ...]) -> SerialBuzzers:
+    return SerialBuzzers(ports, seats=len(config.button_pins), reconnect_ms=config.reconnect_ms)

@@ -30,6 +30,7 @@ NOT_ARMED = "not armed"
 OWN_CARD = "own card"
 STUCK = "stuck"
 TOO_LATE = "too late"
+EARLY = "pressed before the card was played"
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,22 @@ class Ignored:
     seat: int
     edge_time: float
     reason: str
+
+
+@dataclass(frozen=True)
+class Contested(Ignored):
+    """A press earlier than the winner's whose signal came only after the decision.
+
+    The decision stands (the table has seen it), but the table deserves to
+    know: ``reason`` says it in words, with both times.
+    """
+
+    winner: int | None  # None when the decision was a tie
+    winner_edge: float
+
+    @property
+    def ahead_ms(self) -> float:
+        return (self.winner_edge - self.edge_time) * 1000
 
 
 @dataclass(frozen=True)
@@ -83,6 +100,12 @@ class Arbiter:
     than ``settle`` seconds after the first edge is "too late": it happened
     after the decision moment, even if it reached us before :meth:`poll`.
     This makes the decision depend on the edges alone, never on arrival order.
+
+    ``opened`` is the moment the window opened, on the edge clock. Events
+    reach us late (lgpio holds them back about 0.5 ms to sort them), so a
+    slap from just before the card was played can arrive after :meth:`arm`;
+    its edge time gives it away. None when the backend cannot read its clock
+    (the keyboard, whose events arrive in order on the UI's own thread).
     """
 
     def __init__(
@@ -92,12 +115,14 @@ class Arbiter:
         settle: float,
         own_card: int | None = None,
         stuck: Iterable[int] = (),
+        opened: float | None = None,
     ) -> None:
         if settle <= 0:
             raise ValueError("settle must be a positive number of seconds")
         self.settle = settle
         self.armed = frozenset(armed) - {own_card}
         self.own_card = own_card
+        self.opened = opened
         self._stuck = set(stuck) & self.armed
         self._presses: dict[int, float] = {}
         self._ignored: list[Ignored] = []
@@ -116,8 +141,10 @@ class Arbiter:
 
     def press(self, seat: int, edge_time: float) -> Ignored | None:
         """Take one press; return why it is ignored, or None if it may win."""
-        reason = self._reason_to_ignore(seat)
+        reason = self._reason_to_ignore(seat, edge_time)
         if reason is None and self._decision is not None:
+            if edge_time < self._decision.first_edge:
+                return self._contested(seat, edge_time, self._decision)
             reason = TOO_LATE
         if reason is not None:
             ignored = Ignored(seat, edge_time, reason)
@@ -139,14 +166,25 @@ class Arbiter:
             self._decision = self._decide(min(self._presses.values()), deadline)
         return self._decision
 
-    def _reason_to_ignore(self, seat: int) -> str | None:
+    def _reason_to_ignore(self, seat: int, edge_time: float) -> str | None:
         if seat == self.own_card:
             return OWN_CARD
         if seat not in self.armed:
             return NOT_ARMED
         if seat in self._stuck:
             return STUCK
+        if self.opened is not None and edge_time < self.opened:
+            return EARLY
         return None
+
+    @staticmethod
+    def _contested(seat: int, edge_time: float, decision: Decision) -> Contested:
+        ahead = format_delay((decision.first_edge - edge_time) * 1000).removeprefix("+")
+        reason = (
+            f"contested: pressed {ahead} before the winning press, "
+            f"but the press reached the referee after the decision"
+        )
+        return Contested(seat, edge_time, reason, decision.winner, decision.first_edge)
 
     def _decide(self, first: float, deadline: float) -> Decision:
         in_time = sorted((edge, seat) for seat, edge in self._presses.items() if edge <= deadline)

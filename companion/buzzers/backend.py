@@ -22,7 +22,9 @@ class Buzzers(ABC):
     """Seat buttons of one kind: GPIO, a USB box or the keyboard.
 
     ``notice`` is a line for the screen when something is not as configured
-    (no GPIO, so the keyboard stands in; the box is unplugged), else "".
+    (no GPIO, so the keyboard stands in; the box is unplugged; timing only as
+    good as callback time), else "". ``opened_at`` is the moment the last
+    :meth:`arm` opened its window, on the edge clock (None when unknown).
     """
 
     notice: str = ""
@@ -32,6 +34,7 @@ class Buzzers(ABC):
         self.seats = seats
         self.on_press: PressHandler | None = None
         self.on_release: PressHandler | None = None
+        self.opened_at: float | None = None
 
     def arm(self, seats: Collection[int]) -> frozenset[int]:
         """Light the armed seats; return the seats whose button is down already.
@@ -39,8 +42,13 @@ class Buzzers(ABC):
         A button down before the window opens is stuck (or leaned on): it
         cannot press again until it comes up, so the caller reports it.
         """
+        self.opened_at = self.edge_clock()
         self._show(seats)
         return self.held()
+
+    def edge_clock(self) -> float | None:
+        """Now, on the clock edge times are given in; None when it cannot be read."""
+        return None
 
     def show_winner(self, seats: Collection[int]) -> None:
         """The winner's light (all tied seats' lights) on, every other off."""

@@ -80,7 +80,7 @@ def run_test(
             except queue.Empty:
                 continue
             if kind == "press":
-                gap = "" if last_press is None else f"   {format_delay((edge - last_press) * 1000)} after the last press"
+                gap = "" if last_press is None else f"   {_gap((edge - last_press) * 1000)}"
                 print(f"seat {seat + 1}  press    at {edge:.6f} s{gap}", file=out)
                 presses[seat] += 1
                 down_at[seat] = last_press = edge
@@ -95,6 +95,13 @@ def run_test(
     _summary(buzzers, presses, stuck, out)
     buzzers.disarm()
     return 0
+
+
+def _gap(ms: float) -> str:
+    """Presses are confirmed one by one, so one may come in before an earlier one."""
+    if ms >= 0:
+        return f"{format_delay(ms)} after the last press"
+    return f"{format_delay(-ms).removeprefix('+')} before the last press"
 
 
 def _summary(buzzers: Buzzers, presses: Counter[int], stuck: frozenset[int], out: TextIO) -> None:

@@ -12,14 +12,52 @@ from collections.abc import Collection, Sequence
 from functools import partial
 from typing import Any
 
-from gpiozero import LED, BadPinFactory, Button, Buzzer, GPIOZeroError, PinFactoryFallback
+from gpiozero import LED, BadPinFactory, Button, Buzzer, Device, GPIOZeroError, PinFactoryFallback
 
 from companion.buzzers.backend import BuzzerError, Buzzers
-from companion.buzzers.debounce import PRESS, RELEASE, Debouncer
+from companion.buzzers.debounce import PRESS, Debouncer
+
+# Factories whose edge ticks are taken by the kernel (lgpio, pigpio) or by the
+# test (mock), not by a Python thread when it gets round to it.
+KERNEL_STAMPED = {"LGPIOFactory": "lgpio", "PiGPIOFactory": "pigpio", "MockFactory": "mock"}
+ANCHOR_EVERY = 60.0  # seconds; pigpio's ticks wrap every 71.6 minutes
 
 
 class NoGpio(BuzzerError):
     """This machine has no GPIO gpiozero can drive (not a Pi, or lgpio missing)."""
+
+
+def pin_factory_timing(pin_factory: Any = None) -> tuple[str, bool]:
+    """The pin factory's short name, and whether its edges carry the kernel's time.
+
+    ``None`` asks gpiozero for the factory it would use (``GPIOZERO_PIN_FACTORY``
+    or the first that loads); raises NoGpio when there is none.
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> pin_factory_timing(MockFactory())
+    ('mock', True)
+    """
+    if pin_factory is None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PinFactoryFallback)
+                pin_factory = Device.pin_factory or Device._default_pin_factory()
+        except BadPinFactory:
+            raise NoGpio(_NO_GPIO) from None
+    name = type(pin_factory).__name__
+    if name in KERNEL_STAMPED:
+        return KERNEL_STAMPED[name], True
+    return name.removesuffix("Factory").lower(), False
+
+
+def callback_time_notice(factory_name: str) -> str:
+    return (
+        f"the {factory_name} pin factory does not stamp edges in the kernel: timing is only "
+        "as good as callback time (install lgpio: pip install 'spicy-companion[pi]')"
+    )
+
+
+_NO_GPIO = "No GPIO found (on a Pi: pip install 'spicy-companion[pi]' for lgpio)"
 
 
 class GpioBuzzers(Buzzers):
@@ -36,14 +74,20 @@ class GpioBuzzers(Buzzers):
 
     ``bounce_time=None``: lgpio's debounce reports an edge only after the
     contact has settled, which moves the timestamp by the debounce time.
-    :class:`Debouncer` keeps the first edge instead.
+    :class:`Debouncer` keeps the first edge instead, and a thread of ours
+    reads each line when the debouncer asks (``confirm_ms`` after a falling
+    edge, ``bounce_ms`` after a report), so glitches are dropped and short
+    taps are released. The same thread re-reads the clock every minute, so
+    ticks that wrap never make a late edge look early.
 
     >>> from gpiozero.pins.mock import MockFactory
     >>> factory = MockFactory()
     >>> buzzers = GpioBuzzers((5, 6), pin_factory=factory)
-    >>> buzzers.on_press = lambda seat, time: print("seat", seat)
+    >>> pressed = threading.Event()
+    >>> buzzers.on_press = lambda seat, time: pressed.set()
     >>> factory.pin(6).drive_low()
-    seat 1
+    >>> pressed.wait(1)
+    True
     >>> buzzers.close()
     """
 
@@ -56,12 +100,18 @@ class GpioBuzzers(Buzzers):
         piezo_pin: int | None = None,
         *,
         bounce_ms: float = 10.0,
+        confirm_ms: float = 1.5,
         pin_factory: Any = None,
     ) -> None:
         super().__init__(len(button_pins))
         self._buttons: list[Button] = []
         self._leds: list[LED] = []
         self._piezo: Buzzer | None = None
+        self._debouncers = [Debouncer(bounce_ms / 1000, confirm_ms / 1000) for _ in button_pins]
+        self._wake = threading.Condition()
+        self._stop = False
+        # Pins hold only a weak reference to their handler: keep ours alive here.
+        self._handlers = [partial(self._edge, seat) for seat in range(self.seats)]
         try:
             with warnings.catch_warnings():  # each factory tried; NoGpio says it in one line
                 warnings.simplefilter("ignore", PinFactoryFallback)
@@ -69,14 +119,23 @@ class GpioBuzzers(Buzzers):
                     self._buttons.append(
                         Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                     )
+            self._factory = self._buttons[0].pin_factory
+            self._origin_ticks = self._factory.ticks()
+            self._origin_seconds = 0.0
+            for button, handler in zip(self._buttons, self._handlers):
+                button.pin.when_changed = handler
             for pin in led_pins:
                 self._leds.append(LED(pin, pin_factory=pin_factory))
             if piezo_pin is not None:
                 self._piezo = Buzzer(piezo_pin, pin_factory=pin_factory)
         except BadPinFactory:
             self.close()
+            raise NoGpio(_NO_GPIO) from None
+        except RuntimeError as exc:  # RPi.GPIO: "Failed to add edge detection" without access
+            self.close()
             raise NoGpio(
-                "No GPIO found (on a Pi: pip install 'spicy-companion[pi]' for lgpio)"
+                f"GPIO cannot watch the buttons ({exc}); add this user to the gpio group, "
+                "or install lgpio: pip install 'spicy-companion[pi]'"
             ) from None
         except GPIOZeroError as exc:
             self.close()
@@ -84,22 +143,18 @@ class GpioBuzzers(Buzzers):
                 f"cannot use the buzzer pins: {exc}; check button_pins, led_pins and "
                 "piezo_pin under [buzzers] in the config (BCM numbers, hardware/README.md)"
             ) from None
-        self._factory = self._buttons[0].pin_factory
-        self._lock = threading.Lock()
-        self._origin_ticks = self._factory.ticks()
-        self._origin_seconds = 0.0
-        self._debouncers = [Debouncer(bounce_ms / 1000) for _ in button_pins]
-        # Pins hold only a weak reference to their handler: keep ours alive here.
-        self._handlers = [partial(self._edge, seat) for seat in range(self.seats)]
-        for button, handler in zip(self._buttons, self._handlers):
-            button.pin.when_changed = handler
+        name, stamped = pin_factory_timing(self._factory)
+        self.notice = "" if stamped else callback_time_notice(name)
+        self._thread = threading.Thread(target=self._run, name="buzzer-gpio", daemon=True)
+        self._thread.start()
 
-    def arm(self, seats: Collection[int]) -> frozenset[int]:
-        with self._lock:  # re-anchor the clock, so ticks never wrap between arm and edge
+    def edge_clock(self) -> float:
+        """Re-anchors the clock, so ticks never wrap between an anchor and an edge."""
+        with self._wake:
             now = self._factory.ticks()
             self._origin_seconds += self._ticks_between(now, self._origin_ticks)
             self._origin_ticks = now
-        return super().arm(seats)
+            return self._origin_seconds
 
     def held(self) -> frozenset[int]:
         return frozenset(seat for seat, button in enumerate(self._buttons) if button.is_pressed)
@@ -107,7 +162,16 @@ class GpioBuzzers(Buzzers):
     def bounces(self) -> dict[int, int]:
         return {seat: d.bounces for seat, d in enumerate(self._debouncers) if d.bounces}
 
+    def glitches(self) -> dict[int, int]:
+        return {seat: d.glitches for seat, d in enumerate(self._debouncers) if d.glitches}
+
     def close(self) -> None:
+        thread = getattr(self, "_thread", None)
+        if thread is not None:
+            with self._wake:
+                self._stop = True
+                self._wake.notify()
+            thread.join()
         for device in (*self._buttons, *self._leds, self._piezo):
             if device is not None:
                 device.close()
@@ -121,13 +185,33 @@ class GpioBuzzers(Buzzers):
             self._piezo.beep(on_time=0.08, off_time=0.08, n=1)
 
     def _edge(self, seat: int, ticks: Any, state: int) -> None:
-        with self._lock:
+        with self._wake:
             edge_time = self._origin_seconds + self._ticks_between(ticks, self._origin_ticks)
-        kind = self._debouncers[seat].edge(not state, edge_time)  # pull-up: low is down
-        if kind == PRESS:
-            self._pressed(seat, edge_time)
-        elif kind == RELEASE:
-            self._released(seat, edge_time)
+            reports = self._debouncers[seat].edge(not state, edge_time)  # pull-up: low is down
+            self._wake.notify()
+        self._report(seat, reports)
+
+    def _run(self) -> None:
+        """Read each line when its debouncer asks; re-anchor the clock at least every minute."""
+        while True:
+            with self._wake:
+                if self._stop:
+                    return
+                dues = [d.due for d in self._debouncers if d.due is not None]
+                wait = ANCHOR_EVERY if not dues else min(dues) - self.edge_clock()
+                if wait > 0:
+                    self._wake.wait(min(wait, ANCHOR_EVERY))
+                now = self.edge_clock()
+                reports = [
+                    (seat, debouncer.check(button.is_pressed, now))
+                    for seat, (button, debouncer) in enumerate(zip(self._buttons, self._debouncers))
+                ]
+            for seat, seat_reports in reports:
+                self._report(seat, seat_reports)
+
+    def _report(self, seat: int, reports: list[tuple[str, float]]) -> None:
+        for kind, edge_time in reports:
+            (self._pressed if kind == PRESS else self._released)(seat, edge_time)
 
     def _ticks_between(self, later: Any, earlier: Any) -> float:
         """Seconds from ``earlier`` to ``later``, negative if ``later`` is earlier.

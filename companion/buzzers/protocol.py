@@ -7,6 +7,8 @@ dataclasses, only builtin annotations.
 
 >>> decode(encode_press(3, 2**32 + 5))
 ('press', 3, 5)
+>>> decode(encode_hello(6, held=0b100, micros=7))
+('hello', 2, 6, 4, 7)
 >>> decode(b"P 3 x")
 Traceback (most recent call last):
 ...
@@ -14,20 +16,37 @@ ValueError: bad number: 'x'
 """
 
 NAME = "spicy-buzzers"
-VERSION = 1
+VERSION = 2
 MAX_LINE = 64  # bytes before the newline; anything longer is noise
 MAX_SEATS = 8
 WRAP = 1 << 32  # the box's microsecond clock is sent modulo 2**32
 
+HEARTBEAT_US = 500000  # the box says "H" this often, pressed or not
+
 HELLO = "hello"
 PRESS = "press"
 RELEASE = "release"
+OPENED = "opened"
+HEARTBEAT = "heartbeat"
 LIGHTS = "lights"
+ARM = "arm"
 QUERY = "query"
 
 
-def encode_hello(seats: int) -> bytes:
-    return ("HELLO %s %d %d\n" % (NAME, VERSION, seats)).encode()
+def encode_hello(seats: int, held: int, micros: int) -> bytes:
+    return ("HELLO %s %d %d %d %d\n" % (NAME, VERSION, seats, held, micros % WRAP)).encode()
+
+
+def encode_opened(micros: int) -> bytes:
+    return ("T %d\n" % (micros % WRAP)).encode()
+
+
+def encode_heartbeat(micros: int, dropped: int) -> bytes:
+    return ("H %d %d\n" % (micros % WRAP, dropped % WRAP)).encode()
+
+
+def encode_arm(mask: int) -> bytes:
+    return ("A %d\n" % mask).encode()
 
 
 def encode_press(seat: int, micros: int) -> bytes:
@@ -55,17 +74,28 @@ def _number(text: str, limit: int) -> int:
 def decode(line: bytes) -> tuple:
     """One line as a tuple whose first item names it.
 
-    Raises ValueError for anything that is not exactly a protocol line.
+    Raises ValueError for anything that is not exactly a protocol line. A
+    ``HELLO`` of another version is only ``(HELLO, version)``: its other
+    fields may mean something else.
     """
     words = line.rstrip(b"\r\n").decode("ascii").split(" ")
     kind = words[0]
-    if kind == "HELLO" and len(words) == 4 and words[1] == NAME:
-        return (HELLO, _number(words[2], 1000), _number(words[3], MAX_SEATS + 1))
+    if kind == "HELLO" and len(words) >= 3 and words[1] == NAME:
+        version = _number(words[2], 1000)
+        if version != VERSION:
+            return (HELLO, version)
+        if len(words) == 6:
+            return (HELLO, version, _number(words[3], MAX_SEATS + 1), _number(words[4], 1 << MAX_SEATS),
+                    _number(words[5], WRAP))
     if kind in ("P", "R") and len(words) == 3:
         name = PRESS if kind == "P" else RELEASE
         return (name, _number(words[1], MAX_SEATS), _number(words[2], WRAP))
-    if kind == "L" and len(words) == 2:
-        return (LIGHTS, _number(words[1], 1 << MAX_SEATS))
+    if kind == "T" and len(words) == 2:
+        return (OPENED, _number(words[1], WRAP))
+    if kind == "H" and len(words) == 3:
+        return (HEARTBEAT, _number(words[1], WRAP), _number(words[2], WRAP))
+    if kind in ("L", "A") and len(words) == 2:
+        return (LIGHTS if kind == "L" else ARM, _number(words[1], 1 << MAX_SEATS))
     if kind == "?" and len(words) == 1:
         return (QUERY,)
     raise ValueError("not a protocol line: %r" % line[:MAX_LINE])

@@ -56,11 +56,17 @@ class Referee:
         self._thread.start()
 
     def arm(self, seats: Iterable[int], own_card: int | None = None) -> None:
-        """Open a window: ``seats`` may challenge; ``own_card`` is the card's player."""
+        """Open a window: ``seats`` may challenge; ``own_card`` is the card's player.
+
+        Presses stamped before this moment (on the backend's edge clock) are
+        refused as "pressed before the card was played".
+        """
         armed = frozenset(seats) - {own_card}
         stuck = self.buzzers.arm(armed)
         with self._wake:
-            self._arbiter = Arbiter(armed, settle=self.settle, own_card=own_card, stuck=stuck)
+            self._arbiter = Arbiter(
+                armed, settle=self.settle, own_card=own_card, stuck=stuck, opened=self.buzzers.opened_at
+            )
             self._offset = float("-inf")
             self._due = None
 

@@ -6,11 +6,17 @@ hardware/PROTOCOL.md. A reader thread keeps the port open: when the box is
 unplugged it retries every ``reconnect_ms`` over the candidate paths (the udev
 rule's stable ``/dev/spicy-buzzers`` first), and anything on the line that is
 not a protocol line is counted and skipped.
+
+After opening a port we send ``?`` and believe nothing until the ``HELLO``
+that answers it: while the port was closed, the Pico's USB serial kept the
+last lines the box wrote, and sends them the moment the port opens. A press
+from seconds ago must not win today's challenge.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Collection, Sequence
 
 import serial
@@ -19,14 +25,45 @@ from companion.buzzers import protocol
 from companion.buzzers.backend import Buzzers
 
 BAUD = 115200  # ignored by the Pico's USB serial; an Arduino's UART needs it
+ASK_EVERY = 1.0  # seconds between questions to a port that has not answered
+ARM_REPLY = 0.25  # seconds to wait for the box's own time of arming
+SILENT_AFTER = 4 * protocol.HEARTBEAT_US / 1e6  # no heartbeat for this long: say so
+
+
+def probe_box(path: str, timeout: float = 1.0) -> tuple | None:
+    """The ``HELLO`` the device at ``path`` answers to ``?``, or None.
+
+    Writes nothing but ``?``, so a device that is not a buzzer box (a
+    printer, a modem, another board) is left alone. Raises nothing: a port
+    that cannot be opened is simply not a box.
+    """
+    try:
+        with serial.Serial(path, BAUD, timeout=0.05) as port:
+            port.reset_input_buffer()
+            port.write(protocol.encode_query())
+            lines = protocol.LineSplitter()
+            end = time.monotonic() + timeout
+            while time.monotonic() < end:
+                for line in lines.feed(port.read(max(1, port.in_waiting))):
+                    try:
+                        message = protocol.decode(line)
+                    except ValueError:
+                        continue
+                    if message[0] == protocol.HELLO:
+                        return message
+    except (serial.SerialException, OSError, ValueError):
+        pass
+    return None
 
 
 class SerialBuzzers(Buzzers):
-    """Presses from a buzzer box on the first of ``ports`` that opens.
+    """Presses from a buzzer box on the first of ``ports`` that opens and answers.
 
     ``stats`` counts what was skipped: ``garbage`` (not a protocol line),
     ``overlong`` (longer than a line may be), ``partial`` (a line cut off when
-    the port vanished) and ``reconnects``.
+    the port vanished), ``stale`` (lines before the box answered our ``?``),
+    ``reconnects``, and ``dropped``: edges the box itself had no room for, as
+    its heartbeat reports them.
     """
 
     kind = "buzzer box"
@@ -34,7 +71,7 @@ class SerialBuzzers(Buzzers):
     def __init__(self, ports: Sequence[str], *, seats: int = 6, reconnect_ms: float = 500.0) -> None:
         super().__init__(seats)
         self.ports = tuple(ports)
-        self.stats = {"garbage": 0, "overlong": 0, "partial": 0, "reconnects": 0}
+        self.stats = {"garbage": 0, "overlong": 0, "partial": 0, "stale": 0, "reconnects": 0, "dropped": 0}
         self.version: int | None = None
         self._retry = reconnect_ms / 1000
         self._waiting = f"waiting for the buzzer box on {' or '.join(self.ports)}: plug it in"
@@ -44,6 +81,11 @@ class SerialBuzzers(Buzzers):
         self._held: set[int] = set()
         self._lights = 0
         self._port: serial.Serial | None = None
+        self._path = ""
+        self._greeted = False
+        self._heard = 0.0  # time.monotonic() of the last line from a greeted box
+        self._opened = threading.Event()
+        self._opened_at: float | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -51,8 +93,21 @@ class SerialBuzzers(Buzzers):
         self._thread.start()
 
     def wait_connected(self, timeout: float) -> bool:
-        """True once a port is open (for the console check and tests)."""
+        """True once a box has answered on an open port (for the console check and tests)."""
         return self._connected.wait(timeout)
+
+    def arm(self, seats: Collection[int]) -> frozenset[int]:
+        """Light the seats with ``A``, so the box stamps the opening on its own clock."""
+        with self._lock:
+            self._lights = sum(1 << seat for seat in set(seats))
+            self._opened.clear()
+            self._opened_at = None
+            if self._greeted:
+                self._send(protocol.encode_arm(self._lights))
+        self._opened.wait(ARM_REPLY if self._greeted else 0)
+        with self._lock:
+            self.opened_at = self._opened_at
+        return self.held()
 
     def held(self) -> frozenset[int]:
         with self._lock:
@@ -65,7 +120,8 @@ class SerialBuzzers(Buzzers):
     def _show(self, seats: Collection[int]) -> None:
         with self._lock:
             self._lights = sum(1 << seat for seat in set(seats))
-            self._send(protocol.encode_lights(self._lights))
+            if self._greeted:
+                self._send(protocol.encode_lights(self._lights))
 
     def _send(self, line: bytes) -> None:
         """Write under ``_lock``; a failed write is left to the reader to notice."""
@@ -89,6 +145,7 @@ class SerialBuzzers(Buzzers):
             finally:
                 with self._lock:
                     self._port = None
+                    self._greeted = False
                     self._held.clear()
                 self._connected.clear()
                 if self._lines.pending:
@@ -103,21 +160,29 @@ class SerialBuzzers(Buzzers):
             except (serial.SerialException, OSError, ValueError):
                 continue
             with self._lock:
-                self._port = port
-                self._clock = protocol.Unwrapper()  # the box may have restarted its clock
+                self._port, self._path = port, path
                 self._send(protocol.encode_query())
-                self._send(protocol.encode_lights(self._lights))
-            self.notice = ""
-            self._connected.set()
             return port
         return None
 
     def _serve(self, port: serial.Serial) -> None:
+        asked = time.monotonic()
         while not self._stop.is_set():
             data = port.read(max(1, port.in_waiting))
             for line in self._lines.feed(data):
                 self._line(line)
             self.stats["overlong"] = self._lines.overlong
+            now = time.monotonic()
+            if not self._greeted and now - asked >= ASK_EVERY:
+                self.notice = f"{self._path} did not answer as a buzzer box (is it flashed? hardware/README.md)"
+                with self._lock:
+                    self._send(protocol.encode_query())
+                asked = now
+            elif self._greeted and now - self._heard >= SILENT_AFTER:
+                self.notice = (
+                    f"the buzzer box on {self._path} has gone silent for {now - self._heard:.0f} s: "
+                    "check its USB cable"
+                )
 
     def _line(self, line: bytes) -> None:
         try:
@@ -127,19 +192,50 @@ class SerialBuzzers(Buzzers):
             return
         kind = message[0]
         if kind == protocol.HELLO:
-            self._hello(message[1], message[2])
-        elif kind in (protocol.PRESS, protocol.RELEASE):
-            seat, edge_time = message[1], self._clock.unwrap(message[2]) / 1e6
+            self._hello(message)
+            return
+        if kind in (protocol.LIGHTS, protocol.ARM, protocol.QUERY):
+            self.stats["garbage"] += 1  # a host-to-box line has no business here
+            return
+        if not self._greeted:
+            self.stats["stale"] += 1  # written before our question: old news
+            return
+        self._heard = time.monotonic()
+        if self.notice.startswith("the buzzer box on"):
+            self.notice = ""
+        edge_time = self._clock.unwrap(message[1 if kind in (protocol.OPENED, protocol.HEARTBEAT) else 2]) / 1e6
+        if kind == protocol.OPENED:
+            with self._lock:
+                self._opened_at = edge_time
+            self._opened.set()
+        elif kind == protocol.HEARTBEAT:
+            self._dropped(message[2])
+        else:
+            seat = message[1]
             with self._lock:
                 (self._held.add if kind == protocol.PRESS else self._held.discard)(seat)
             (self._pressed if kind == protocol.PRESS else self._released)(seat, edge_time)
-        else:
-            self.stats["garbage"] += 1  # a host-to-box line has no business here
 
-    def _hello(self, version: int, seats: int) -> None:
-        self.version, self.seats = version, seats
-        if version != protocol.VERSION:
+    def _hello(self, message: tuple) -> None:
+        self.version = message[1]
+        if self.version != protocol.VERSION:
             self.notice = (
-                f"the buzzer box speaks protocol {version}, this app {protocol.VERSION}: "
+                f"the buzzer box speaks protocol {self.version}, this app {protocol.VERSION}: "
                 "flash hardware/firmware again (hardware/README.md)"
             )
+            return
+        _, _, self.seats, held, micros = message
+        self._clock = protocol.Unwrapper()  # the box may have restarted its clock
+        self._clock.unwrap(micros)
+        with self._lock:
+            self._held = {seat for seat in range(self.seats) if held >> seat & 1}
+            self._greeted = True
+            self._send(protocol.encode_lights(self._lights))
+        self._heard = time.monotonic()
+        self.notice = ""
+        self._connected.set()
+
+    def _dropped(self, dropped: int) -> None:
+        if dropped > self.stats["dropped"]:
+            self.notice = f"the buzzer box had no room for {dropped} edges: presses may be missing"
+        self.stats["dropped"] = dropped

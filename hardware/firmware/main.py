@@ -6,6 +6,12 @@ host does (USB polling, a busy UI) can reorder two presses. The host's
 ``protocol.py`` and ``debounce.py`` are copied beside this file and imported
 as they are: box and host cannot disagree on the wire format or the debounce.
 Protocol: hardware/PROTOCOL.md. Wiring and flashing: hardware/README.md.
+
+Fairness: the rp2 port runs the pins' handlers one after another in pin
+order, so a handler that read its own pin and ``ticks_us()`` would always
+stamp the lower seat first. Instead every handler reads *all* buttons at once
+(one register read) with one timestamp: two slaps inside the same interrupt
+get the same time, and the host reports them as the tie they are.
 """
 
 import select
@@ -13,89 +19,101 @@ import sys
 import time
 from array import array
 
+import machine
 import micropython
 from machine import Pin
 
 import protocol
-from debounce import PRESS, RELEASE, Debouncer
+from debounce import PRESS, Debouncer
 
 BUTTON_PINS = (2, 3, 4, 5, 6, 7)  # GP numbers, seat 0 first; each button to GND
 LED_PINS = (8, 9, 10, 11, 12, 13)  # through a ULN2803A, like the Pi's LEDs
 BOUNCE_US = 10000
+CONFIRM_US = 1500  # a press counts only if the line is still down this long after
 QUEUE_SIZE = 64
+GPIO_IN = 0xD0000004  # SIO GPIO_IN on the RP2040 and RP2350; its low 16 bits hold GP0-GP15
 
 
 class EdgeQueue:
-    """Edges from the interrupt to the main loop, in arrays made up front.
+    """Snapshots of every button's level from the interrupt to the main loop.
 
-    A hard interrupt may not allocate memory: ``put`` only stores small ints.
-    One producer (the interrupt), one consumer (the loop), so no lock.
+    A hard interrupt may not allocate memory: ``put`` only stores small ints
+    in arrays made up front. One producer (the interrupt), one consumer (the
+    loop), so no lock. A snapshot that finds the queue full is counted in
+    ``dropped`` (the host hears the count in every heartbeat); the loop still
+    sees the next snapshot, and the debouncer reads the level when due.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.seats = array("b", [0] * size)
-        self.levels = array("b", [0] * size)
+        self.levels = array("H", [0] * size)
         self.ticks = array("l", [0] * size)
         self.head = 0
         self.tail = 0
         self.dropped = 0
 
-    def put(self, seat: int, level: int, ticks: int) -> None:
+    def put(self, levels: int, ticks: int) -> None:
         following = (self.head + 1) % self.size
         if following == self.tail:
             self.dropped += 1
             return
-        self.seats[self.head] = seat
-        self.levels[self.head] = level
+        self.levels[self.head] = levels
         self.ticks[self.head] = ticks
         self.head = following
 
     def get(self):
-        """The oldest edge as (seat, level, ticks), or None."""
+        """The oldest snapshot as (levels, ticks), or None."""
         if self.tail == self.head:
             return None
         i = self.tail
         self.tail = (i + 1) % self.size
-        return self.seats[i], self.levels[i], self.ticks[i]
+        return self.levels[i], self.ticks[i]
 
 
 class Box:
-    """Everything but the pins' wiring: edges in, protocol lines out, commands in.
+    """Everything but the pins' wiring: snapshots in, protocol lines out, commands in.
 
-    ``ticks_us`` wraps early on MicroPython (2**30 on the Pico), so ticks are
-    turned into a microsecond count that only grows, anchored at every loop;
-    the protocol then sends it modulo 2**32.
+    ``levels`` is a GPIO_IN snapshot: bit ``BUTTON_PINS[seat]`` is 0 while
+    that button is down (pull-up). ``ticks_us`` wraps early on MicroPython
+    (2**30 on the Pico), so ticks are turned into a microsecond count that
+    only grows, anchored at every loop; the protocol then sends it modulo 2**32.
     """
 
-    def __init__(self, seats: int, leds: list, now_ticks: int, ticks_diff, bounce_us: int = BOUNCE_US) -> None:
-        self.seats = seats
+    def __init__(self, pins, leds: list, now_ticks: int, ticks_diff, levels: int) -> None:
+        self.pins = pins
+        self.seats = len(pins)
         self.leds = leds
         self.queue = EdgeQueue(QUEUE_SIZE)
         self._ticks_diff = ticks_diff
-        self._debouncers = [Debouncer(bounce_us) for _ in range(seats)]
+        self._down = self._downs(levels)
+        self._debouncers = [Debouncer(BOUNCE_US, CONFIRM_US, down) for down in self._down]
         self._lines = protocol.LineSplitter()
         self._anchor_ticks = now_ticks
         self._anchor_micros = 0
+        self._heartbeat_at = 0
 
-    def step(self, now_ticks: int) -> list:
-        """Turn the queued edges into press/release lines; re-anchor the clock."""
+    def step(self, now_ticks: int, levels: int) -> list:
+        """Queued snapshots and the levels now in; press, release and heartbeat lines out."""
         out = []
-        edge = self.queue.get()
-        while edge is not None:
-            seat, level, ticks = edge
-            micros = self._anchor_micros + self._ticks_diff(ticks, self._anchor_ticks)
-            kind = self._debouncers[seat].edge(level == 0, micros)  # pull-up: low is down
-            if kind == PRESS:
-                out.append(protocol.encode_press(seat, micros))
-            elif kind == RELEASE:
-                out.append(protocol.encode_release(seat, micros))
-            edge = self.queue.get()
-        self._anchor_micros += self._ticks_diff(now_ticks, self._anchor_ticks)
-        self._anchor_ticks = now_ticks
+        snapshot = self.queue.get()
+        while snapshot is not None:
+            micros = self._micros(snapshot[1])
+            out += self._settle(self._down, micros)  # what was due before this snapshot goes first
+            for seat, down in enumerate(self._downs(snapshot[0])):
+                if down != self._down[seat]:
+                    self._down[seat] = down
+                    out += self._lines_for(seat, self._debouncers[seat].edge(down, micros))
+            snapshot = self.queue.get()
+        now = self._micros(now_ticks)
+        self._down = self._downs(levels)
+        out += self._settle(self._down, now)
+        if now >= self._heartbeat_at:
+            out.append(protocol.encode_heartbeat(now, self.queue.dropped))
+            self._heartbeat_at = now + protocol.HEARTBEAT_US
+        self._anchor_micros, self._anchor_ticks = now, now_ticks
         return out
 
-    def receive(self, data: bytes) -> list:
+    def receive(self, data: bytes, now_ticks: int) -> list:
         """Obey the host's lines; return the replies. Anything else is skipped."""
         out = []
         for line in self._lines.feed(data):
@@ -103,49 +121,54 @@ class Box:
                 message = protocol.decode(line)
             except ValueError:
                 continue
-            if message[0] == protocol.LIGHTS:
+            if message[0] in (protocol.LIGHTS, protocol.ARM):
                 for seat, led in enumerate(self.leds):
                     led.value((message[1] >> seat) & 1)
+            if message[0] == protocol.ARM:
+                out.append(protocol.encode_opened(self._micros(now_ticks)))
             elif message[0] == protocol.QUERY:
-                out.append(protocol.encode_hello(self.seats))
+                held = sum(1 << seat for seat, d in enumerate(self._debouncers) if d.down)
+                out.append(protocol.encode_hello(self.seats, held, self._micros(now_ticks)))
         return out
 
+    def _settle(self, downs: list, now: int) -> list:
+        """Whatever the debouncers were waiting to check by ``now``, at these levels."""
+        out = []
+        for seat, down in enumerate(downs):
+            out += self._lines_for(seat, self._debouncers[seat].check(down, now))
+        return out
 
-def edge_level(pin) -> int:
-    """The level an edge left the pin at, from the trigger that fired.
+    def _micros(self, ticks: int) -> int:
+        return self._anchor_micros + self._ticks_diff(ticks, self._anchor_ticks)
 
-    Reading ``pin.value()`` alone would be wrong during bounce: by the time
-    the handler runs the contact may have bounced back.
-    """
-    flags = pin.irq().flags()
-    if flags == Pin.IRQ_FALLING:
-        return 0
-    if flags == Pin.IRQ_RISING:
-        return 1
-    return pin.value()
+    def _downs(self, levels: int) -> list:
+        return [not (levels >> pin) & 1 for pin in self.pins]
+
+    def _lines_for(self, seat: int, reports: list) -> list:
+        return [
+            (protocol.encode_press if kind == PRESS else protocol.encode_release)(seat, micros)
+            for kind, micros in reports
+        ]
 
 
 def main() -> None:
+    micropython.kbd_intr(-1)  # a stray Ctrl-C byte from the host must not stop the box
     micropython.alloc_emergency_exception_buf(100)
     buttons = [Pin(n, Pin.IN, Pin.PULL_UP) for n in BUTTON_PINS]
     leds = [Pin(n, Pin.OUT, value=0) for n in LED_PINS]
-    box = Box(len(buttons), leds, time.ticks_us(), time.ticks_diff)
+    mem16, ticks_us = machine.mem16, time.ticks_us
+    box = Box(BUTTON_PINS, leds, ticks_us(), time.ticks_diff, mem16[GPIO_IN])
     queue = box.queue
-    for seat, pin in enumerate(buttons):
-        pin.irq(
-            lambda p, s=seat: queue.put(s, edge_level(p), time.ticks_us()),
-            Pin.IRQ_FALLING | Pin.IRQ_RISING,
-            hard=True,
-        )
+    for pin in buttons:
+        pin.irq(lambda p: queue.put(mem16[GPIO_IN], ticks_us()), Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
     host = select.poll()
     host.register(sys.stdin, select.POLLIN)
     out = sys.stdout.buffer
-    out.write(protocol.encode_hello(len(buttons)))
-    while True:
-        for line in box.step(time.ticks_us()):
+    while True:  # no HELLO until asked: one sent now could wait in the USB buffer for a later host
+        for line in box.step(ticks_us(), mem16[GPIO_IN]):
             out.write(line)
         while host.poll(0):
-            for line in box.receive(sys.stdin.buffer.read(1)):
+            for line in box.receive(sys.stdin.buffer.read(1), ticks_us()):
                 out.write(line)
         time.sleep_ms(1)
 
