@@ -65,6 +65,8 @@ def test_console_check_shows_presses_gaps_bounces_and_stuck_buttons() -> None:
             base = factory.ticks()
             factory.pin(BUTTONS[0]).press(at=base)
             factory.pin(BUTTONS[2]).press(at=base + 0.037)
+            factory.pin(BUTTONS[3]).press(at=base + 0.050)  # 3 µs of crosstalk on seat 4
+            factory.pin(BUTTONS[3]).release(at=base + 0.050003)
             threading.Event().wait(0.25)  # the release comes later, as a real one would
             for i in range(1, 6):  # the release bounces
                 pin = factory.pin(BUTTONS[2])
@@ -79,6 +81,7 @@ def test_console_check_shows_presses_gaps_bounces_and_stuck_buttons() -> None:
     assert "seat 3  release  held 163 ms, 4 bounces" in text
     assert "seat 2: 0 presses, 0 bounces  never pressed" in text
     assert "seat 6: 0 presses, 0 bounces  STUCK" in text
+    assert "seat 4: 0 presses, 0 bounces, 1 glitches (too short to be a press)  never pressed" in text
 
 
 def test_command_runs_with_the_keyboard_and_refuses_a_bad_config(
@@ -88,6 +91,11 @@ def test_command_runs_with_the_keyboard_and_refuses_a_bad_config(
     config.write_text("[buzzers]\nbackend = 'keyboard'\n")
     assert main(["--config", str(config), "buzzers", "test", "--seconds", "0.05"]) == 0
     assert "keyboard: all 6 seats armed" in capsys.readouterr().out
+
+    config.write_text("[buzzers]\nbutton_pins = [4, 5, 6]\nled_pins = [17, 27, 4]\n")
+    assert main(["--config", str(config), "buzzers", "test", "--seconds", "0.05"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a pin is used twice" in err
 
     config.write_text("[buzzers]\nbutton_pins = [5, 6, 40]\nled_pins = []\n")
     assert main(["--config", str(config), "buzzers", "test", "--seconds", "0.05"]) == 2

@@ -62,6 +62,10 @@ class Buzzers(ABC):
         """Bounce edges swallowed so far, by seat (only GPIO sees them)."""
         return {}
 
+    def glitches(self) -> dict[int, int]:
+        """Falling edges not confirmed as presses so far, by seat (only GPIO sees them)."""
+        return {}
+
     @abstractmethod
     def held(self) -> frozenset[int]:
         """Seats whose button is down right now."""

@@ -114,7 +114,9 @@ def _summary(buzzers: Buzzers, presses: Counter[int], stuck: frozenset[int], out
             note = "  STUCK: still held down"
         elif not presses[seat]:
             note = "  never pressed: check its wiring"
-        print(f"  seat {seat + 1}: {presses[seat]} presses, {bounces.get(seat, 0)} bounces{note}", file=out)
+        glitches = buzzers.glitches().get(seat, 0)
+        noise = f", {glitches} glitches (too short to be a press)" if glitches else ""
+        print(f"  seat {seat + 1}: {presses[seat]} presses, {bounces.get(seat, 0)} bounces{noise}{note}", file=out)
 
 
 @contextmanager

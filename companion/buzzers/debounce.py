@@ -56,6 +56,7 @@ class Debouncer:
         self.down = down  # what the last report said (at first: the level at start)
         self._state = _IDLE
         self._candidate = 0
+        self._ringing = 0
         self._level = down  # the level the latest edge left, and its time
         self._last_edge = 0
         self._went = [None, None]  # time of the latest edge up, down, while settling
@@ -66,11 +67,14 @@ class Debouncer:
         while self.due is not None and time >= self.due:
             reports += self.check(self._level, self.due)
         self._level, self._last_edge = down, time
-        if self._state != _IDLE:
+        if self._state == _CONFIRMING:
+            self._ringing += 1  # bounce if the press is confirmed, part of the glitch if not
+        elif self._state == _SETTLING:
             self.bounces += 1
             self._went[down] = time
         elif down and self.confirm > 0:
             self._state, self._candidate, self.due = _CONFIRMING, time, time + self.confirm
+            self._ringing = 0
         else:
             reports.append(self._report(down, time))
         return reports
@@ -82,6 +86,7 @@ class Debouncer:
         self._level = down  # edges may have been missed: the level is the truth
         if self._state == _CONFIRMING:
             if down:
+                self.bounces += self._ringing
                 return [self._report(True, self._candidate)]
             if now - self._last_edge < self.confirm:  # up, but still bouncing: look again
                 self.due = self._last_edge + self.confirm
