@@ -1,28 +1,37 @@
-"""Edge-time arbitration against "first callback wins", on the same shuffled deliveries.
+"""Edge-time arbitration against "first callback wins", under the deliveries real backends make.
 
-Each trial: 2 to 5 of the five armed seats press within 15 ms of each other;
-each callback reaches us 0 to 20 ms after its edge, at random. Both handlers
-see every callback at the same moment. We count wrong winners (not the
-earliest edge) and time each handler from the first callback, the one that
-decides the naive handler and starts our settle timer, to its decision.
+Part 1 (real time): each trial, 2 to 5 of the five armed seats press within
+15 ms of each other; each callback reaches us 0 to 20 ms after its edge, at
+random. Both handlers see every callback at the same moment, through a Referee
+on the keyboard backend (real thread, real locks): the cost of the referee
+itself beyond its settle wait.
 
-Part 1 replays the deliveries in real time through a Referee on the keyboard
-backend (real timer thread, real locks). Part 2 replays 10,000 trials through
-the pure Arbiter with simulated time, for the wrong-winner rate alone.
+Part 2 (simulated time, 10,000 trials per model): the same slaps delivered as
+each backend delivers them. ``lgpio``: kernel stamps, events held back 0.5 ms
+and handed over sorted, jitter up to 1 ms. ``box``: the Pico's one-snapshot
+stamps, lines sent by its 1 ms loop in seat order over 1 ms USB frames.
+``worst case``: callbacks 0-20 ms late and one in twenty later than the settle
+time. One trial in ten has a seat that slapped 0-3 ms before the card was
+played; one in ten has two seats within 30 µs. Three handlers: first callback
+wins; edge time without the arm-time cutoff and confirmation (as before); and
+ours. Wrong winner: a single winner who was not the first to slap after the
+card. A tie shown is not a wrong winner: the table decides it. Latency runs
+from the first slap to the decision.
 
-    python benchmarks/buzzers.py [--trials 300] [--settle-ms 30] [--seed 1]
+    python benchmarks/buzzers.py [--trials 300] [--sim-trials 10000] [--settle-ms 30] [--seed 1]
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import threading
 import time
 
 from companion.buzzers import KeyboardBuzzers, Referee
-from companion.buzzers.arbiter import Arbiter, Decision
+from companion.buzzers.arbiter import Arbiter, Contested, Decision
 
 SEATS = 6
 OWN_CARD = 0
@@ -87,16 +96,123 @@ def real_time(trials: list[Trial], settle_ms: float) -> dict[str, tuple[int, lis
     return {name: (wrong[name], latency[name]) for name in wrong}
 
 
-def simulated(trials: list[Trial], settle_ms: float) -> dict[str, int]:
-    wrong = {"naive": 0, "ours": 0}
-    for trial in trials:
-        arbiter = Arbiter(ARMED, settle=settle_ms / 1000, own_card=OWN_CARD)
-        for _, seat, edge in trial:
-            arbiter.press(seat, edge)
-        decision = arbiter.poll(trial[0][0] + settle_ms / 1000)
-        wrong["naive"] += trial[0][1] != earliest(trial)
-        wrong["ours"] += decision is None or decision.winner != earliest(trial)
-    return wrong
+# Part 2: delivery models. Times in seconds; the window opens (arm) at 0.
+CONFIRM = 0.0015  # confirm_ms: our backends report a press this long after its edge at the earliest
+IRQ_LATENCY = 10e-6  # the Pico's interrupt reads every button this long after the first edge
+Delivery = tuple[float, int, float]  # (callback arrival, seat, edge stamp)
+
+
+def make_slaps(rng: random.Random) -> tuple[list[tuple[int, float]], tuple[int, float] | None]:
+    """Physical presses after the card is played, and maybe one slap just before it.
+
+    2-4 seats press; the first 5-300 ms after arming, each other one a few ms
+    later (exponential, mean 6 ms), and one in ten trials a second seat within
+    30 µs of the first (a true near-tie). One trial in ten, another seat jumped
+    the gun 0-3 ms before the card was played.
+    """
+    seats = rng.sample(list(ARMED), rng.randint(2, 4) + 1)
+    early_seat = seats.pop()
+    first = rng.uniform(0.005, 0.300)
+    times = [first] + [first + rng.expovariate(1 / 0.006) for _ in seats[1:]]
+    if rng.random() < 0.1:
+        times[1] = first + rng.uniform(0, 30e-6)
+    early = (early_seat, -rng.uniform(0, 0.003)) if rng.random() < 0.1 else None
+    return list(zip(seats, times)), early
+
+
+def lgpio(slaps: list[tuple[int, float]], rng: random.Random) -> tuple[list[Delivery], list[Delivery]]:
+    """Kernel stamps; lgpio holds events back 0.5 ms and hands them over sorted, jitter up to 1 ms."""
+    stamped = sorted((time, seat) for seat, time in slaps)
+    naive, arrival = [], float("-inf")
+    for time, seat in stamped:
+        arrival = max(arrival, time + 0.0005 + rng.uniform(0, 0.001))
+        naive.append((arrival, seat, time))
+    ours = [(max(arrival, stamp + CONFIRM), seat, stamp) for arrival, seat, stamp in naive]
+    return naive, ours
+
+
+def box(slaps: list[tuple[int, float]], rng: random.Random) -> tuple[list[Delivery], list[Delivery]]:
+    """The Pico: one snapshot per interrupt, lines sent by its 1 ms loop in seat order, 1 ms USB frames."""
+    stamped: list[tuple[float, int]] = []
+    group_stamp = float("-inf")
+    for time, seat in sorted((time, seat) for seat, time in slaps):
+        if time > group_stamp:
+            group_stamp = time + IRQ_LATENCY
+        stamped.append((group_stamp, seat))
+    deliveries = []
+    for stamp, seat in sorted(stamped):
+        sent = math.ceil((stamp + CONFIRM) * 1000) / 1000  # the loop after the press is confirmed
+        deliveries.append((math.ceil(sent * 1000 + rng.random()) / 1000 + 0.0001, seat, stamp))
+    deliveries.sort()
+    return deliveries, deliveries
+
+
+def worst(slaps: list[tuple[int, float]], rng: random.Random) -> tuple[list[Delivery], list[Delivery]]:
+    """A loaded Pi: callbacks 0-20 ms late, and one in twenty 30-80 ms late (past the settle time)."""
+    naive = []
+    for seat, time in slaps:
+        late = rng.uniform(0, 0.020) + (rng.uniform(0.030, 0.080) if rng.random() < 0.05 else 0)
+        naive.append((time + late, seat, time))
+    naive.sort()
+    return naive, sorted((max(arrival, stamp + CONFIRM), seat, stamp) for arrival, seat, stamp in naive)
+
+
+MODELS = {"lgpio": lgpio, "box": box, "worst case": worst}
+
+
+def referee(deliveries: list[Delivery], settle: float, opened: float) -> tuple[Decision, float, int]:
+    """The Referee's timing on simulated time: its settle wait, its clock offset, the real Arbiter.
+
+    Returns the decision, its moment, and how many presses came in contested after it.
+    """
+    arbiter = Arbiter(ARMED, settle=settle, own_card=OWN_CARD, opened=opened)
+    offset, due, decided_at, contested = float("-inf"), None, None, 0
+    pending = list(deliveries)
+    while pending or decided_at is None:
+        if decided_at is None and due is not None and (not pending or pending[0][0] >= due):
+            now = due + offset
+            decision = arbiter.poll(now)
+            if decision is not None:
+                decided_at = due
+                continue
+            due += max(arbiter.deadline - now, 1e-9)  # type: ignore[operator]  # the Referee's clock moves on
+            continue
+        if not pending:
+            raise RuntimeError("no valid press: nothing to decide")
+        arrival, seat, stamp = pending.pop(0)
+        if isinstance(arbiter.press(seat, stamp), Contested):
+            contested += 1
+        elif arbiter.decision is None and seat != OWN_CARD and stamp >= opened:
+            offset = max(offset, stamp - arrival)
+            due = arrival + settle if due is None else due
+    assert arbiter.decision is not None and decided_at is not None
+    return arbiter.decision, decided_at, contested
+
+
+def simulated(trials: int, settle: float, rng: random.Random) -> dict[str, dict[str, dict[str, float | list[float]]]]:
+    results: dict[str, dict[str, dict[str, float | list[float]]]] = {}
+    for name, model in MODELS.items():
+        naive = {"wrong": 0.0, "tie": 0.0, "contested": 0.0, "latency": []}
+        uncut = {"wrong": 0.0, "tie": 0.0, "contested": 0.0, "latency": []}
+        ours = {"wrong": 0.0, "tie": 0.0, "contested": 0.0, "latency": []}
+        for _ in range(trials):
+            slaps, early = make_slaps(rng)
+            truth_time, truth = min((time, seat) for seat, time in slaps)
+            naive_deliveries, our_deliveries = model(slaps + ([early] if early else []), rng)
+            first = next(d for d in naive_deliveries if d[0] >= 0)  # callbacks before arming are dropped
+            naive["wrong"] += first[1] != truth
+            naive["latency"].append(first[0] - truth_time)  # type: ignore[union-attr]
+            for figures, deliveries, opened in (
+                (uncut, naive_deliveries, float("-inf")),  # before: no cutoff at arming, no confirm wait
+                (ours, our_deliveries, 0.0),
+            ):
+                decision, decided_at, contested = referee(deliveries, settle, opened)
+                figures["tie"] += bool(decision.tie)
+                figures["wrong"] += not decision.tie and decision.winner != truth
+                figures["contested"] += contested > 0
+                figures["latency"].append(decided_at - truth_time)  # type: ignore[union-attr]
+        results[name] = {"first callback wins": naive, "edge time, no cutoff": uncut, "edge time (ours)": ours}
+    return results
 
 
 def ms(seconds: float) -> str:
@@ -108,6 +224,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=300)
     parser.add_argument("--settle-ms", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sim-trials", type=int, default=10_000)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     live = [make_trial(rng) for _ in range(args.trials)]
@@ -120,12 +237,17 @@ def main() -> None:
         p95 = statistics.quantiles(latency, n=20)[-1]
         extra = f" (settle +{ms(median - args.settle_ms / 1000)})" if name == "ours" else ""
         print(f"{label:<24}{wrong / args.trials:>13.1%}{ms(median) + extra:>30}{ms(p95):>12}")
-    many = [make_trial(rng) for _ in range(10_000)]
-    wrong = simulated(many, args.settle_ms)
-    print("Part 2: 10,000 simulated trials, same generator")
-    print(f"first callback wins: {wrong['naive'] / len(many):.1%} wrong; "
-          f"edge-time arbitration: {wrong['ours'] / len(many):.1%} wrong")
-
+    results2 = simulated(args.sim_trials, args.settle_ms / 1000, rng)
+    print(f"Part 2: {args.sim_trials:,} simulated trials per delivery model, settle {args.settle_ms:g} ms")
+    print(f"{'model':<12}{'handler':<22}{'wrong winner':>13}{'tie shown':>11}{'contested':>11}"
+          f"{'slap to decision':>18}{'p95':>11}")
+    for model, handlers in results2.items():
+        for handler, figures in handlers.items():
+            latency = figures["latency"]
+            assert isinstance(latency, list)
+            rates = [f"{figures[key] / args.sim_trials:>10.2%}" for key in ("wrong", "tie", "contested")]
+            print(f"{model:<12}{handler:<22}{rates[0]:>13}{rates[1]:>11}{rates[2]:>11}"
+                  f"{ms(statistics.median(latency)):>18}{ms(statistics.quantiles(latency, n=20)[-1]):>11}")
 
 if __name__ == "__main__":
     main()
