@@ -143,36 +143,35 @@ def test_waits_with_a_notice_when_no_port_opens(tmp_path: Path) -> None:
         buzzers.close()
 
 
-def test_an_old_box_gets_a_notice_and_is_not_believed(link: Path, box: PtyPair) -> None:
+@pytest.fixture
+def asking(link: Path, box: PtyPair) -> Iterator[tuple[SerialBuzzers, Recorder]]:
+    """A host that has opened the port and asked ``?``, with no answer yet."""
     buzzers = SerialBuzzers([str(link)], reconnect_ms=20)
-    try:
-        presses = Recorder()
-        buzzers.on_press = presses
-        box.read_until(b"?\n")
-        box.write(b"HELLO spicy-buzzers 1 6\n" + encode_press(0, 1))
-        assert presses.empty_after(0.2)
-        assert buzzers.notice == (
-            "the buzzer box speaks protocol 1, this app 2: flash hardware/firmware again (hardware/README.md)"
-        )
-    finally:
-        buzzers.close()
+    presses = Recorder()
+    buzzers.on_press = presses
+    box.read_until(b"?\n")
+    yield buzzers, presses
+    buzzers.close()
 
 
-def test_presses_left_over_from_before_the_reconnect_do_not_count(link: Path, box: PtyPair) -> None:
-    buzzers = SerialBuzzers([str(link)], reconnect_ms=20)
-    try:
-        presses = Recorder()
-        buzzers.on_press = presses
-        box.read_until(b"?\n")
-        # The USB buffer kept these while the port was closed: 2.5 s old, sent as the port opens.
-        box.write(encode_press(2, micros(7.5)) + encode_release(2, micros(7.6)))
-        box.write(encode_hello(6, held=0b10000, micros=micros(10.0)) + encode_press(1, micros(10.040)))
-        assert presses.next() == (1, 10.040)  # the first press the host hears is today's
-        assert presses.empty_after(0.05)
-        assert buzzers.held() == {1, 4}  # HELLO said seat 4 was down already
-        assert buzzers.stats["stale"] == 2
-    finally:
-        buzzers.close()
+def test_an_old_box_gets_a_notice_and_is_not_believed(box: PtyPair, asking) -> None:
+    buzzers, presses = asking
+    box.write(b"HELLO spicy-buzzers 1 6\n" + encode_press(0, 1))
+    assert presses.empty_after(0.2)
+    assert buzzers.notice == (
+        "the buzzer box speaks protocol 1, this app 2: flash hardware/firmware again (hardware/README.md)"
+    )
+
+
+def test_presses_left_over_from_before_the_reconnect_do_not_count(box: PtyPair, asking) -> None:
+    buzzers, presses = asking
+    # The USB buffer kept these while the port was closed: 2.5 s old, sent as the port opens.
+    box.write(encode_press(2, micros(7.5)) + encode_release(2, micros(7.6)))
+    box.write(encode_hello(6, held=0b10000, micros=micros(10.0)) + encode_press(1, micros(10.040)))
+    assert presses.next() == (1, 10.040)  # the first press the host hears is today's
+    assert presses.empty_after(0.05)
+    assert buzzers.held() == {1, 4}  # HELLO said seat 4 was down already
+    assert buzzers.stats["stale"] == 2
 
 
 def test_a_press_from_before_the_box_armed_is_refused(box: PtyPair, buzzers: SerialBuzzers) -> None:
