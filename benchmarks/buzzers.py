@@ -29,6 +29,7 @@ import random
 import statistics
 import threading
 import time
+from dataclasses import dataclass, field
 
 from companion.buzzers import KeyboardBuzzers, Referee
 from companion.buzzers.arbiter import Arbiter, Contested, Decision
@@ -189,28 +190,36 @@ def referee(deliveries: list[Delivery], settle: float, opened: float) -> tuple[D
     return arbiter.decision, decided_at, contested
 
 
-def simulated(trials: int, settle: float, rng: random.Random) -> dict[str, dict[str, dict[str, float | list[float]]]]:
-    results: dict[str, dict[str, dict[str, float | list[float]]]] = {}
+@dataclass
+class Tally:
+    """One handler's figures under one delivery model."""
+
+    wrong: int = 0
+    tie: int = 0
+    contested: int = 0
+    latency: list[float] = field(default_factory=list)
+
+
+def simulated(trials: int, settle: float, rng: random.Random) -> dict[str, dict[str, Tally]]:
+    results = {}
     for name, model in MODELS.items():
-        naive = {"wrong": 0.0, "tie": 0.0, "contested": 0.0, "latency": []}
-        uncut = {"wrong": 0.0, "tie": 0.0, "contested": 0.0, "latency": []}
-        ours = {"wrong": 0.0, "tie": 0.0, "contested": 0.0, "latency": []}
+        naive, uncut, ours = Tally(), Tally(), Tally()
         for _ in range(trials):
             slaps, early = make_slaps(rng)
             truth_time, truth = min((time, seat) for seat, time in slaps)
             naive_deliveries, our_deliveries = model(slaps + ([early] if early else []), rng)
             first = next(d for d in naive_deliveries if d[0] >= 0)  # callbacks before arming are dropped
-            naive["wrong"] += first[1] != truth
-            naive["latency"].append(first[0] - truth_time)  # type: ignore[union-attr]
-            for figures, deliveries, opened in (
+            naive.wrong += first[1] != truth
+            naive.latency.append(first[0] - truth_time)
+            for tally, deliveries, opened in (
                 (uncut, naive_deliveries, float("-inf")),  # before: no cutoff at arming, no confirm wait
                 (ours, our_deliveries, 0.0),
             ):
                 decision, decided_at, contested = referee(deliveries, settle, opened)
-                figures["tie"] += bool(decision.tie)
-                figures["wrong"] += not decision.tie and decision.winner != truth
-                figures["contested"] += contested > 0
-                figures["latency"].append(decided_at - truth_time)  # type: ignore[union-attr]
+                tally.tie += bool(decision.tie)
+                tally.wrong += not decision.tie and decision.winner != truth
+                tally.contested += contested > 0
+                tally.latency.append(decided_at - truth_time)
         results[name] = {"first callback wins": naive, "edge time, no cutoff": uncut, "edge time (ours)": ours}
     return results
 
@@ -242,12 +251,10 @@ def main() -> None:
     print(f"{'model':<12}{'handler':<22}{'wrong winner':>13}{'tie shown':>11}{'contested':>11}"
           f"{'slap to decision':>18}{'p95':>11}")
     for model, handlers in results2.items():
-        for handler, figures in handlers.items():
-            latency = figures["latency"]
-            assert isinstance(latency, list)
-            rates = [f"{figures[key] / args.sim_trials:>10.2%}" for key in ("wrong", "tie", "contested")]
+        for handler, tally in handlers.items():
+            rates = [f"{count / args.sim_trials:>10.2%}" for count in (tally.wrong, tally.tie, tally.contested)]
             print(f"{model:<12}{handler:<22}{rates[0]:>13}{rates[1]:>11}{rates[2]:>11}"
-                  f"{ms(statistics.median(latency)):>18}{ms(statistics.quantiles(latency, n=20)[-1]):>11}")
+                  f"{ms(statistics.median(tally.latency)):>18}{ms(statistics.quantiles(tally.latency, n=20)[-1]):>11}")
 
 if __name__ == "__main__":
     main()

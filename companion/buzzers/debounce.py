@@ -52,7 +52,7 @@ class Debouncer:
         self.confirm = confirm
         self.bounces = 0
         self.glitches = 0
-        self.due = None  # when :meth:`check` wants the line's level
+        self.due = None  # type: float | None  # when :meth:`check` wants the line's level
         self.down = down  # what the last report said (at first: the level at start)
         self._state = _IDLE
         self._candidate = 0

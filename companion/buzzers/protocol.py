@@ -159,7 +159,7 @@ class Unwrapper:
     """
 
     def __init__(self) -> None:
-        self._last = None
+        self._last = None  # type: int | None
 
     def unwrap(self, raw: int) -> int:
         if self._last is None:
