@@ -47,7 +47,8 @@ class Translator(Observable):
             try:
                 func(args[0], None, None)
             except ReferenceError:  # the widget that read the text is gone
-                self._observers.remove(observer)
+                # By identity: comparing a dead weak proxy raises ReferenceError again.
+                self._observers = [kept for kept in self._observers if kept is not observer]
 
     # The three methods Kivy's kv compiler calls on what an expression reads.
     def fbind(self, name: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
