@@ -246,6 +246,8 @@ def test_config_refuses_a_bad_pin_number() -> None:
 
     with pytest.raises(ConfigError, match="99 is not a usable BCM pin"):
         BuzzerConfig(button_pins=(5, 99), led_pins=())
+    with pytest.raises(ConfigError, match="confirm_ms must be at least 0 and below 10 and settle_ms"):
+        BuzzerConfig(confirm_ms=12)
     with pytest.raises(ConfigError, match="used twice"):
         BuzzerConfig(led_pins=(5, 27, 22, 23, 24, 25))
 

@@ -217,3 +217,14 @@ def test_auto_takes_the_box_that_answers(box: PtyPair) -> None:
     with open_buzzers(config, pin_factory=MockFactory()) as buzzers:
         replier.join()
         assert isinstance(buzzers, SerialBuzzers) and buzzers.ports[0] == box.path
+
+
+def test_heartbeats_keep_the_box_clock_right_after_40_idle_minutes(box: PtyPair, buzzers: SerialBuzzers) -> None:
+    presses = Recorder()
+    buzzers.on_press = presses
+    box.write(encode_press(0, micros(1.0)))
+    for minute in range(1, 41):  # no press for 40 minutes: past the 35.8-minute half-wrap
+        box.write(encode_heartbeat(micros(1.0 + minute * 60), dropped=0))
+    box.write(encode_press(1, micros(1.0 + 2400.5)))
+    (_, first), (_, second) = presses.next(), presses.next()
+    assert second - first == pytest.approx(2400.5)
