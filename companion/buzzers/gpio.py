@@ -110,6 +110,7 @@ class GpioBuzzers(Buzzers):
         self._debouncers = [Debouncer(bounce_ms / 1000, confirm_ms / 1000) for _ in button_pins]
         self._wake = threading.Condition()
         self._stop = False
+        self._thread: threading.Thread | None = None  # started once every pin is ours
         # Pins hold only a weak reference to their handler: keep ours alive here.
         self._handlers = [partial(self._edge, seat) for seat in range(self.seats)]
         try:
@@ -166,12 +167,11 @@ class GpioBuzzers(Buzzers):
         return {seat: d.glitches for seat, d in enumerate(self._debouncers) if d.glitches}
 
     def close(self) -> None:
-        thread = getattr(self, "_thread", None)
-        if thread is not None:
+        if self._thread is not None:
             with self._wake:
                 self._stop = True
                 self._wake.notify()
-            thread.join()
+            self._thread.join()
         for device in (*self._buttons, *self._leds, self._piezo):
             if device is not None:
                 device.close()
