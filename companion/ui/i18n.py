@@ -47,7 +47,8 @@ class Translator(Observable):
             try:
                 func(args[0], None, None)
             except ReferenceError:  # the widget that read the text is gone
-                self._observers.remove(observer)
+                # By identity: comparing tuples would touch other dead widgets' proxies and raise again.
+                self._observers = [o for o in self._observers if o is not observer]
 
     # The three methods Kivy's kv compiler calls on what an expression reads.
     def fbind(self, name: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
