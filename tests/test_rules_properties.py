@@ -76,7 +76,7 @@ def assert_counts_sane(state: State) -> None:
     for seat in state.seats:
         assert min(seat.hand, seat.won, seat.trophies, seat.universals, seat.won_universals) >= 0
         assert seat.universals <= seat.hand and seat.won_universals <= seat.won
-    assert min(state.deck, state.stack, state.universal_pile, state.stack_universals) >= 0
+    assert min(state.draw_pile, state.stack, state.universal_pile, state.stack_universals) >= 0
     assert state.trophies_left >= 0
 
 
@@ -182,7 +182,7 @@ def test_property_adjust_sets_exactly_one_count(data: st.DataObject, profile_id:
     before = game.state
     assert getattr(after.seats[seat], count) == value
     assert after.seats[:seat] + after.seats[seat + 1 :] == before.seats[:seat] + before.seats[seat + 1 :]
-    assert (after.deck, after.stack, after.turn, after.top, after.claim) == (
-        before.deck, before.stack, before.turn, before.top, before.claim
+    assert (after.draw_pile, after.stack, after.turn, after.window, after.claim) == (
+        before.draw_pile, before.stack, before.turn, before.window, before.claim
     )
     assert_counts_sane(after)

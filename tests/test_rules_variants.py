@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from rules_helpers import refused, seat, state
+
+from companion.rules import TranscriptError, replay_transcript
 
 
 def with_variants(*variants: str) -> str:
@@ -10,9 +13,19 @@ def with_variants(*variants: str) -> str:
     return "\n".join(lines)
 
 
-def test_variants_at_most_two_and_known_by_name() -> None:
-    assert "at most 2" in str(refused(header=with_variants("copy-cat", "turn-it-up", "start-it-up")))
-    assert "unknown variant" in str(refused(header=with_variants("hot-sauce")))
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ("rules spicy\nvariant copy-cat\nvariant turn-it-up\nvariant start-it-up\nseats Ana Ben", 4, "at most 2"),
+        ("rules spicy\nvariant copy-cat\nvariant copy-cat\nseats Ana Ben", 3, "copy-cat variant card is already"),
+        ("rules five-spices\nseats Ana Ben\nvariant copy-cat\ndraw Ana", 3, "not five-spices"),
+        ("rules spicy\nvariant hot-sauce\nseats Ana Ben\npass Ana", 2, "unknown variant 'hot-sauce'"),
+    ],
+)
+def test_a_bad_variant_line_is_refused_at_that_line(text: str, line: int, reason: str) -> None:
+    with pytest.raises(TranscriptError) as caught:
+        replay_transcript(text)
+    assert (caught.value.line, reason in caught.value.reason) == (line, True), caught.value
 
 
 def test_start_it_up_after_8_9_or_10_a_1_to_3_of_the_same_spice() -> None:
@@ -49,7 +62,7 @@ def test_spice_raider_declaring_a_4_changes_no_count() -> None:
     header = with_variants("spice-raider")
     s = state("play Ana chili 2", "play Ben chili 4", header=header)
     plain = state("play Ana chili 2", "play Ben chili 4")
-    assert (s.seats, s.stack, s.deck) == (plain.seats, plain.stack, plain.deck)
+    assert (s.seats, s.stack, s.draw_pile) == (plain.seats, plain.stack, plain.draw_pile)
     assert s.raider == 1
 
 
@@ -94,7 +107,7 @@ def test_we_love_chili_not_when_a_higher_number_is_due() -> None:
 
 def test_change_your_luck_tuck_under_a_declared_5_and_draw_as_many() -> None:
     s = state("play Ana chili 2", "play Ben chili 5 tuck 2", header=with_variants("change-your-luck"))
-    assert (seat(s, "Ben").hand, s.stack, s.deck) == (5, 4, 53)
+    assert (seat(s, "Ben").hand, s.stack, s.draw_pile) == (5, 4, 53)
     assert s.cards_accounted() == 100
 
 

@@ -137,7 +137,7 @@ def test_transcript_without_first_the_first_listed_seat_starts() -> None:
         ("rules spicy\nseats Ana Ben\nshuffle", 3, "unknown keyword 'shuffle'"),
         ("rules spicy\nseats Ana Ben\npass Dan", 3, "no seat is named Dan; the seats are Ana, Ben"),
         ("rules spicy\nseats Ana Ben\npass Ana\nfirst Ben", 4, "must come before the first action"),
-        ("rules spicy\nseats Ana Ana\npass Ana", 3, "same name"),
+        ("rules spicy\nseats Ana Ana\npass Ana", 2, "same name"),
         ("rules spicy\nseats Ana Ben\nfirst Cy\npass Ana", 4, "first names Cy, who has no seat"),
         ("rules spicy\nseats Ana Ben\nend-card 89\npass Ana", 4, "0 to 88"),
         ("rules spicy\nseats Ana Ben\nend-card 20\nend-card 21", 4, "end-card is given twice"),
@@ -156,3 +156,32 @@ def test_transcript_bad_lines_are_refused_with_their_line_number(text: str, line
     assert caught.value.line == line
     assert reason in caught.value.reason
     assert str(caught.value).startswith(f"line {line}: ")
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "reason"),
+    [
+        ("play Ben chili 1\npass Zed", 3, "it is Ana's turn"),  # RULES.md 6: not line 4's unknown seat
+        ("play Ben chili 1\nshuffle", 3, "it is Ana's turn"),
+        ("pass Ana\nplay Ana chili 1\nplay Ben chili one", 4, "it is Ben's turn"),
+        ("pass Ana\nundo\nundo\nplay 'Ana", 5, "nothing to undo"),
+        ("pass Ana\nplay Zed chili 1\nundo\nundo\nundo", 4, "no seat is named Zed"),
+    ],
+)
+def test_the_first_refused_line_is_reported_whether_wording_or_rules(body: str, line: int, reason: str) -> None:
+    with pytest.raises(TranscriptError) as caught:
+        replay_transcript("rules spicy\nseats Ana Ben\n" + body)
+    assert caught.value.line == line
+    assert reason in caught.value.reason
+
+
+def test_reading_a_transcript_parses_each_action_line_only_when_it_is_reached() -> None:
+    transcript = read_transcript(["rules spicy", "seats Ana Ben", "pass Ana", "pass Zed"])
+    assert next(transcript.actions) == (3, Pass(0))
+    with pytest.raises(TranscriptError, match="line 4: no seat is named Zed"):
+        next(transcript.actions)
+
+
+def test_a_bad_seats_line_is_refused_at_that_line() -> None:
+    with pytest.raises(TranscriptError, match="line 2: Spicy needs 2 to 6 seats, not 1"):
+        replay_transcript("rules spicy\nseats Ana\nend-card 20\npass Ana")

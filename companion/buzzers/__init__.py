@@ -17,7 +17,7 @@ from companion.buzzers.gpio import GpioBuzzers, NoGpio
 from companion.buzzers.keyboard import KeyboardBuzzers
 from companion.buzzers.referee import Referee
 from companion.buzzers.serialbox import SerialBuzzers
-from companion.config import BuzzerConfig
+from companion.config import Backend, BuzzerConfig
 
 __all__ = [
     "BuzzerError",
@@ -41,10 +41,10 @@ def open_buzzers(config: BuzzerConfig, *, pin_factory: Any = None) -> Buzzers:
     A missing GPIO is not an error (the same config runs on a laptop); a
     GPIO that exists but refuses our pins is, and raises BuzzerError.
     """
-    if config.backend == "keyboard":
+    if config.backend == Backend.KEYBOARD:
         return KeyboardBuzzers(config.keys)
-    if config.backend == "serial" or (
-        config.backend == "auto" and any(os.path.exists(port) for port in config.serial_ports)
+    if config.backend == Backend.SERIAL or (
+        config.backend == Backend.AUTO and any(os.path.exists(port) for port in config.serial_ports)
     ):
         return SerialBuzzers(
             config.serial_ports, seats=len(config.button_pins), reconnect_ms=config.reconnect_ms
