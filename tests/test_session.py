@@ -79,3 +79,20 @@ def test_resume_picks_the_unfinished_game_and_rebuilds_it_from_its_log(tmp_path:
         assert resumed is not None and resumed.game_id == game_id
         assert resumed.game == Game.replay(played.setup, played.log)
         assert resumed.state.to_json() == played.state.to_json()
+
+
+def test_a_store_in_memory_keeps_a_session_and_writes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with Store.memory() as store:
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben"]))
+        session.apply(Play(0, "chili", 2))
+        session.apply(Undo())
+        resumed = Session.resume(store)
+        assert resumed is not None and resumed.game == session.game
+        assert [entry.action for entry in store.load(session.game_id).log] == [Play(0, "chili", 2), Undo()]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_session_options_are_keyword_only() -> None:
+    with Store.memory() as store, pytest.raises(TypeError):
+        Session.new(store, new_setup(SPICY, ["Ana", "Ben"]), lambda: "2025")
