@@ -91,7 +91,8 @@ def main() -> None:
     parse_text = median_seconds(lambda: list(read_transcript(text.splitlines()).actions), repeat=15, number=3)
     print(f"replay a 1,000-action game median {replay_log * 1e3:8.1f} ms")
     print(f"  the same from transcript median {replay_text * 1e3:8.1f} ms")
-    print(f"  baseline: parse only     median {parse_text * 1e3:8.1f} ms   replay/parse = {replay_text / parse_text:.1f}x")
+    print(f"  baseline: parse only     median {parse_text * 1e3:8.1f} ms   "
+          f"replay/parse = {replay_text / parse_text:.1f}x")
 
     short_text, long_text = play_undo(ACTIONS), play_undo(LONG)
     per_short = median_seconds(lambda: replay_transcript(short_text), repeat=15, number=3) / ACTIONS

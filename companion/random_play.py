@@ -11,26 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from companion.rules import (
-    FIVE_SPICES,
-    PROFILES,
-    VARIANTS,
-    Action,
-    Challenge,
-    Copy,
-    Draw,
-    Game,
-    Pass,
-    Play,
-    Redo,
-    Resolve,
-    Reveal,
-    Setup,
-    TakeUniversal,
-    Undo,
-    legal_actions,
-    new_setup,
-)
+from companion.rules import FIVE_SPICES, PROFILES, VARIANTS, Action, Challenge, Copy, Draw, Game, Pass, Play, Redo
+from companion.rules import Resolve, Reveal, Setup, TakeUniversal, Undo, legal_actions, new_setup
 
 WEIGHTS: Mapping[type[Action], float] = {
     Play: 6, Copy: 0.3, Pass: 1, Draw: 1, Challenge: 1.5, Reveal: 3, Resolve: 1, TakeUniversal: 1,

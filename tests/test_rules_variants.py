@@ -2,30 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from rules_helpers import refused, seat, state
-
-from companion.rules import TranscriptError, replay_transcript
 
 
 def with_variants(*variants: str) -> str:
     lines = ["rules spicy", *(f"variant {v}" for v in variants), "seats Ana Ben Cy", "end-card 27"]
     return "\n".join(lines)
-
-
-@pytest.mark.parametrize(
-    ("text", "line", "reason"),
-    [
-        ("rules spicy\nvariant copy-cat\nvariant turn-it-up\nvariant start-it-up\nseats Ana Ben", 4, "at most 2"),
-        ("rules spicy\nvariant copy-cat\nvariant copy-cat\nseats Ana Ben", 3, "copy-cat variant card is already"),
-        ("rules five-spices\nseats Ana Ben\nvariant copy-cat\ndraw Ana", 3, "not five-spices"),
-        ("rules spicy\nvariant hot-sauce\nseats Ana Ben\npass Ana", 2, "unknown variant 'hot-sauce'"),
-    ],
-)
-def test_a_bad_variant_line_is_refused_at_that_line(text: str, line: int, reason: str) -> None:
-    with pytest.raises(TranscriptError) as caught:
-        replay_transcript(text)
-    assert (caught.value.line, reason in caught.value.reason) == (line, True), caught.value
 
 
 def test_start_it_up_after_8_9_or_10_a_1_to_3_of_the_same_spice() -> None:

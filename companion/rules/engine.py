@@ -11,16 +11,22 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.rules import five_spices, numbered
-from companion.rules.actions import Action, Adjust, Resolve, Reveal, TakeUniversal
+from companion.rules.actions import Action, Adjust, Copy, Draw, EndCardDrawn, Pass, Resolve, Reveal, TakeUniversal
 from companion.rules.errors import IllegalAction
 from companion.rules.state import State
 from companion.rules.steps import Rule, RuleTable, end_words
 
-_FAMILIES: dict[bool, tuple[RuleTable, dict[type[Action], str]]] = {
-    True: (numbered.RULES, numbered.NOT_HERE),
-    False: (five_spices.RULES, five_spices.NOT_HERE),
+_FAMILIES: dict[bool, RuleTable] = {True: numbered.RULES, False: five_spices.RULES}
+"""The rule table, by ``profile.numbered``."""
+
+_NOT_IN_FAMILY: dict[type[Action], str] = {
+    Draw: "in {profile} a seat that does not play passes (and draws 1)",
+    Pass: "pass (draw a card instead) is not part of five-spices",
+    Copy: "copying a card needs the copy-cat variant",
+    TakeUniversal: "five-spices has no universal cards",
+    EndCardDrawn: "the World's End card is not part of five-spices",
 }
-"""By ``profile.numbered``: the rule table, and the refusal for each action the family does not have."""
+"""Why a game action is missing from the table of the game being played."""
 
 _WHILE_CHALLENGED = (Reveal, Resolve, Adjust)
 
@@ -29,9 +35,8 @@ def check(state: State, action: Action) -> Rule[Action]:
     """Refuse ``action`` with the reason, or return the rule that carries it out; builds no state."""
     if state.ended:
         raise IllegalAction(f"the game is over ({end_words(state)}); only undo can reopen it")
-    rules, not_here = _FAMILIES[state.profile.numbered]
-    rule = rules.get(type(action))
-    if rule is None and type(action) not in not_here:
+    rule = _FAMILIES[state.profile.numbered].get(type(action))
+    if rule is None and type(action) not in _NOT_IN_FAMILY:
         raise IllegalAction(f"{action.keyword or type(action).__name__} is not a game action here")
     if state.challenge is not None and not isinstance(action, _WHILE_CHALLENGED):
         raise IllegalAction(
@@ -39,7 +44,7 @@ def check(state: State, action: Action) -> Rule[Action]:
             "or tell who was right first"
         )
     if rule is None:
-        raise IllegalAction(not_here[type(action)].format(profile=state.profile.id))
+        raise IllegalAction(_NOT_IN_FAMILY[type(action)].format(profile=state.profile.id))
     rule.check(state, action)
     return rule
 

@@ -8,36 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.actions import (
-    Action,
-    Adjust,
-    Challenge,
-    Copy,
-    Draw,
-    EndCardDrawn,
-    Pass,
-    Play,
-    Resolve,
-    Reveal,
-    TakeUniversal,
-)
+from companion.rules.actions import Action, Adjust, Challenge, Draw, Play, Resolve, Reveal
 from companion.rules.cards import Card, Claim
 from companion.rules.errors import IllegalAction
 from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
-from companion.rules.steps import (
-    ADJUST,
-    Rule,
-    RuleTable,
-    check_resolve,
-    check_reveal,
-    check_seat,
-    check_spice,
-    check_turn,
-    draw_cards,
-    end,
-    pending,
-    tell,
-)
+from companion.rules.steps import ADJUST, Rule, RuleTable, check_resolve, check_reveal, check_seat, check_spice
+from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, tell
 
 
 def _chains(state: State, seat: int) -> bool:
@@ -90,17 +66,8 @@ def _close_window(state: State) -> State:
     return replace(state, window=None)
 
 
-def check_draw(state: State, action: Draw) -> None:
-    check_turn(state, action.seat)
-
-
 def draw(state: State, action: Draw) -> State:
-    state = _close_window(state)
-    if state.ended:
-        return state
-    state = tell(state, EventKind.DRAW, action.seat, 1, f"{state.name(action.seat)} draws")
-    state = draw_cards(state, action.seat, 1, EventKind.DRAW)
-    return replace(state, turn=state.next_seat(action.seat))
+    return draw_one(_close_window(state), action.seat, EventKind.DRAW, f"{state.name(action.seat)} draws")
 
 
 def check_challenge(state: State, action: Challenge) -> None:
@@ -154,20 +121,12 @@ def _settle(state: State, challenger_wins: bool, how: str) -> State:
 
 RULES: RuleTable = {
     Play: Rule(check_play, play),
-    Draw: Rule(check_draw, draw),
+    Draw: Rule(check_turn_of, draw),
     Challenge: Rule(check_challenge, challenge),
     Reveal: Rule(check_reveal, reveal),
     Resolve: Rule(check_resolve, resolve),
     Adjust: ADJUST,
 }
-
-NOT_HERE: dict[type[Action], str] = {
-    Pass: "pass (draw a card instead) is not part of five-spices",
-    Copy: "copying a card needs the copy-cat variant",
-    TakeUniversal: "five-spices has no universal cards",
-    EndCardDrawn: "the World's End card is not part of five-spices",
-}
-
 
 def candidates(state: State) -> list[Action]:
     """Every action that may be legal now, but the table's corrections; ``engine`` checks each."""

@@ -6,39 +6,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.actions import (
-    Action,
-    Adjust,
-    Challenge,
-    Copy,
-    Draw,
-    EndCardDrawn,
-    Pass,
-    Play,
-    Resolve,
-    Reveal,
-    TakeUniversal,
-)
+from companion.rules.actions import Action, Adjust, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
+from companion.rules.actions import TakeUniversal
 from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
 from companion.rules.errors import IllegalAction
 from companion.rules.profiles import StartAfterChallenge, Variant
 from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
-from companion.rules.steps import (
-    ADJUST,
-    Rule,
-    RuleTable,
-    check_resolve,
-    check_reveal,
-    check_seat,
-    check_spice,
-    check_turn,
-    draw_cards,
-    end,
-    pending,
-    take_trophy,
-    tell,
-    win_stack,
-)
+from companion.rules.steps import ADJUST, Rule, RuleTable, check_resolve, check_reveal, check_seat, check_spice
+from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, take_trophy, tell
+from companion.rules.steps import win_stack
 
 PENALTY_CARDS = 2
 """The loser of a challenge draws 2 at once."""
@@ -208,19 +184,9 @@ def _survived_last_card(state: State, window: Window) -> State:
 # Pass
 
 
-def check_pass(state: State, action: Pass) -> None:
-    check_turn(state, action.seat)
-
-
 def pass_turn(state: State, action: Pass) -> State:
-    state = _close_window(state)
-    if state.ended:
-        return state
-    state = tell(state, EventKind.PASS, action.seat, 1, f"{state.name(action.seat)} passes and draws 1")
-    state = draw_cards(state, action.seat, 1, EventKind.DRAW)
-    if state.ended:
-        return state
-    return replace(state, turn=state.next_seat(action.seat))
+    text = f"{state.name(action.seat)} passes and draws 1"
+    return draw_one(_close_window(state), action.seat, EventKind.PASS, text)
 
 
 # --------------------------------------------------------------------------
@@ -246,7 +212,8 @@ def challenge(state: State, action: Challenge) -> State:
     assert window is not None
     challenger, player = state.name(action.seat), state.name(window.player)
     what = "not that spice!" if action.attribute == "spice" else "not that number!"
-    state = tell(state, EventKind.CHALLENGE, action.seat, 0, f"{challenger} challenges {player}'s {window.claim}: {what}")
+    text = f"{challenger} challenges {player}'s {window.claim}: {what}"
+    state = tell(state, EventKind.CHALLENGE, action.seat, 0, text)
     state = replace(state, challenge=PendingChallenge(action.seat, action.attribute))
     if window.universal:
         return _settle(state, challenger_wins=False, how="a universal card always survives")
@@ -324,17 +291,13 @@ def end_card_drawn(state: State, action: EndCardDrawn) -> State:
 RULES: RuleTable = {
     Play: Rule(check_play, play),
     Copy: Rule(check_copy, copy),
-    Pass: Rule(check_pass, pass_turn),
+    Pass: Rule(check_turn_of, pass_turn),
     Challenge: Rule(check_challenge, challenge),
     Reveal: Rule(check_reveal, reveal),
     Resolve: Rule(check_resolve, resolve),
     TakeUniversal: Rule(check_take_universal, take_universal),
     EndCardDrawn: Rule(check_end_card_drawn, end_card_drawn),
     Adjust: ADJUST,
-}
-
-NOT_HERE: dict[type[Action], str] = {
-    Draw: "in {profile} a seat that does not play passes (and draws 1)",
 }
 
 def candidates(state: State) -> list[Action]:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
-from companion.rules.actions import Action, Adjust, Reveal
+from companion.rules.actions import Action, Adjust, Draw, Pass, Reveal
 from companion.rules.cards import NUMBERS
 from companion.rules.errors import IllegalAction
 from companion.rules.state import (
@@ -56,6 +56,10 @@ def check_turn(state: State, seat: int) -> None:
     if state.turn != seat:
         assert state.turn is not None
         raise IllegalAction(f"it is {state.name(state.turn)}'s turn, not {state.name(seat)}'s")
+
+
+def check_turn_of(state: State, action: Pass | Draw) -> None:
+    check_turn(state, action.seat)
 
 
 def check_spice(state: State, spice: str | None) -> None:
@@ -118,7 +122,8 @@ def adjust(state: State, action: Adjust) -> State:
     else:
         seat = replace(seat, won=action.value, won_universals=min(seat.won_universals, action.value))
     state = replace(state, seats=with_seat(state.seats, action.seat, seat))
-    return tell(state, EventKind.ADJUST, action.seat, action.value, f"{seat.name}'s {action.count} set to {action.value}")
+    text = f"{seat.name}'s {action.count} set to {action.value}"
+    return tell(state, EventKind.ADJUST, action.seat, action.value, text)
 
 
 ADJUST = Rule(check_adjust, adjust)
@@ -167,6 +172,19 @@ def draw_cards(state: State, seat: int, count: int, kind: EventKind) -> State:
     if kind in _DRAW_WORDS and drawn:
         state = tell(state, kind, seat, drawn, f"{player.name} " + _DRAW_WORDS[kind].format(n=drawn))
     return end(state, EndReason.END_CARD) if reached_end else state
+
+
+def draw_one(closed: State, seat: int, kind: EventKind, text: str) -> State:
+    """A pass, or a five-spices draw: one card, then the next seat's turn.
+
+    ``closed`` is the state once the last window closed; when closing it ended
+    the game, the pass or draw is not carried out.
+    """
+    if closed.ended:
+        return closed
+    state = tell(closed, kind, seat, 1, text)
+    state = draw_cards(state, seat, 1, EventKind.DRAW)
+    return state if state.ended else replace(state, turn=state.next_seat(seat))
 
 
 def win_stack(state: State, seat: int, kind: EventKind) -> State:
