@@ -16,6 +16,7 @@ from companion.rules.actions import Action, Adjust, Draw, Pass, Reveal
 from companion.rules.cards import NUMBERS
 from companion.rules.errors import IllegalAction
 from companion.rules.state import (
+    TROPHY_POINTS,
     EndReason,
     Event,
     EventKind,
@@ -168,7 +169,7 @@ def draw_cards(state: State, seat: int, count: int, kind: EventKind) -> State:
         seats=with_seat(state.seats, seat, replace(player, hand=player.hand + drawn)),
     )
     if reshuffled:
-        state = tell(state, EventKind.RESHUFFLE, None, 0, "the face-up pile but its top card becomes the new deck")
+        state = tell(state, EventKind.RESHUFFLE, None, 0, "the face-up pile but its top card becomes the new draw pile")
     if kind in _DRAW_WORDS and drawn:
         state = tell(state, kind, seat, drawn, f"{player.name} " + _DRAW_WORDS[kind].format(n=drawn))
     return end(state, EndReason.END_CARD) if reached_end else state
@@ -205,7 +206,7 @@ def take_trophy(state: State, seat: int) -> State:
     player = state.seats[seat]
     player = replace(player, trophies=player.trophies + 1)
     state = replace(state, seats=with_seat(state.seats, seat, player), trophies_left=state.trophies_left - 1)
-    state = tell(state, EventKind.TROPHY, seat, 1, f"{player.name} takes a trophy (+10)")
+    state = tell(state, EventKind.TROPHY, seat, 1, f"{player.name} takes a trophy (+{TROPHY_POINTS})")
     if player.trophies >= 2:
         return end(state, EndReason.SECOND_TROPHY, (seat,))
     if state.trophies_left == 0:
