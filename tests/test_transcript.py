@@ -154,6 +154,10 @@ def test_transcript_without_first_the_first_listed_seat_starts() -> None:
         ("rules spicy\nseats Ana Ben\npass Ana\nplay Ana chili 1\nplay Ben chili one", 4, "it is Ben's turn"),
         ("rules spicy\nseats Ana Ben\npass Ana\nundo\nundo\nplay 'Ana", 5, "nothing to undo"),
         ("rules spicy\nseats Ana Ben\npass Ana\nplay Zed chili 1\nundo\nundo\nundo", 4, "no seat is named Zed"),
+        # Wording the parser leaves to the engine, so each refusal is written once.
+        ("rules spicy\nseats Ana Ben\nadjust Ana pile 3", 3, "adjust sets hand or won"),
+        ("rules spicy\nseats Ana Ben\nplay Ana chili", 3, "declared with a spice and a number"),
+        ("rules spicy\nseats Ana Ben\nplay Ana chili 2\nchallenge Ben", 4, "must name spice or number"),
         # Header lines are refused at their own line.
         ("rules spicy\nseats Ana\nend-card 20\npass Ana", 2, "Spicy needs 2 to 6 seats, not 1"),
         ("rules spicy\noption start-after-challenge nobody\nseats Ana Ben", 2, "loser or winner"),
