@@ -124,7 +124,7 @@ def check_copy(state: State, action: Copy) -> None:
         raise IllegalAction(f"{state.name(seat)} has no spice card to copy with")
 
 
-def copy(state: State, action: Copy) -> State:
+def copy_card(state: State, action: Copy) -> State:
     assert state.window is not None
     return _lay_card(state, action.seat, state.window.claim, False, 0)
 
@@ -290,7 +290,7 @@ def end_card_drawn(state: State, action: EndCardDrawn) -> State:
 
 RULES: RuleTable = {
     Play: Rule(check_play, play),
-    Copy: Rule(check_copy, copy),
+    Copy: Rule(check_copy, copy_card),
     Pass: Rule(check_turn_of, pass_turn),
     Challenge: Rule(check_challenge, challenge),
     Reveal: Rule(check_reveal, reveal),

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
-from companion.rules.actions import Action, Adjust, Draw, Pass, Reveal
+from companion.rules.actions import Action, Adjust, Draw, Pass, Resolve, Reveal
 from companion.rules.cards import NUMBERS
 from companion.rules.errors import IllegalAction
 from companion.rules.state import (
@@ -96,7 +96,7 @@ def check_reveal(state: State, action: Reveal) -> None:
         raise IllegalAction("five-spices cards have no numbers")
 
 
-def check_resolve(state: State, action: Action) -> None:
+def check_resolve(state: State, action: Resolve) -> None:
     pending(state)
 
 
