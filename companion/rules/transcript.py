@@ -33,6 +33,7 @@ from companion.rules.profiles import Profile, StartAfterChallenge, profile_named
 from companion.rules.setup import checked_names, checked_variants, new_setup, start_after_challenge_named
 from companion.rules.state import Setup
 
+
 class TranscriptError(IllegalAction):
     """A refused line: ``str(exc)`` reads ``line N: reason``."""
 
@@ -86,46 +87,45 @@ class _Header:
         self.start_after_challenge = StartAfterChallenge.LOSER
 
     def take(self, words: list[str]) -> None:
-        keyword, args = words[0], words[1:]
-        if keyword != "rules" and self.profile is None:
+        if words[0] != "rules" and self.profile is None:
             raise IllegalAction("the transcript must start with a rules line")
-        _HEADERS[keyword](self, args, words)
+        _HEADERS[words[0]](self, words)
 
-    def rules(self, args: list[str], words: list[str]) -> None:
+    def rules(self, words: list[str]) -> None:
         if self.profile is not None:
             raise IllegalAction("rules is given twice")
         _arity(words, 1)
-        self.profile = profile_named(args[0])
+        self.profile = profile_named(words[1])
 
-    def option(self, args: list[str], words: list[str]) -> None:
+    def option(self, words: list[str]) -> None:
         _arity(words, 2)
-        if args[0] != "start-after-challenge":
+        if words[1] != "start-after-challenge":
             raise IllegalAction("the only option is: start-after-challenge loser|winner")
-        self.start_after_challenge = start_after_challenge_named(args[1])
+        self.start_after_challenge = start_after_challenge_named(words[2])
 
-    def variant(self, args: list[str], words: list[str]) -> None:
+    def variant(self, words: list[str]) -> None:
         _arity(words, 1)
         assert self.profile is not None
-        checked_variants(self.profile, [*self.variants, args[0]])
-        self.variants.append(args[0])
+        checked_variants(self.profile, [*self.variants, words[1]])
+        self.variants.append(words[1])
 
-    def seats(self, args: list[str], words: list[str]) -> None:
+    def seats(self, words: list[str]) -> None:
         if self.names is not None:
             raise IllegalAction("seats is given twice")
         assert self.profile is not None
-        self.names = checked_names(self.profile, args)
+        self.names = checked_names(self.profile, words[1:])
 
-    def end_card_line(self, args: list[str], words: list[str]) -> None:
+    def end_card_line(self, words: list[str]) -> None:
         if self.end_card is not None:
             raise IllegalAction("end-card is given twice")
         _arity(words, 1)
-        self.end_card = _number(args[0], "the cards under the World's End card")
+        self.end_card = _number(words[1], "the cards under the World's End card")
 
-    def first_line(self, args: list[str], words: list[str]) -> None:
+    def first_line(self, words: list[str]) -> None:
         if self.first is not None:
             raise IllegalAction("first is given twice")
         _arity(words, 1)
-        self.first = args[0]
+        self.first = words[1]
 
     def setup(self) -> Setup:
         if self.profile is None:
@@ -142,7 +142,7 @@ class _Header:
         )
 
 
-_HEADERS: dict[str, Callable[[_Header, list[str], list[str]], None]] = {
+_HEADERS: dict[str, Callable[[_Header, list[str]], None]] = {
     "rules": _Header.rules,
     "option": _Header.option,
     "variant": _Header.variant,
@@ -170,7 +170,7 @@ def _play(setup: Setup, words: list[str]) -> Action:
     if len(rest) > 2 and rest[-2] == "tuck":
         tuck = _number(rest[-1], "the tucked cards")
         rest = rest[:-2]
-    if not args or len(rest) not in (1, 2):
+    if len(rest) not in (1, 2):
         raise IllegalAction("write play NAME SPICE NUMBER (universal before the spice, tuck T after; "
                             "five-spices: play NAME SPICE)")
     number = _number(rest[1], "the number") if len(rest) == 2 else None
