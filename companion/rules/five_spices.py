@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.actions import Action, Adjust, Challenge, Draw, Play, Resolve, Reveal
+from companion.rules.actions import Action, Challenge, Draw, Play, Resolve, Reveal
 from companion.rules.cards import Card, Claim
 from companion.rules.errors import IllegalAction
 from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
-from companion.rules.steps import ADJUST, Rule, RuleTable, check_resolve, check_reveal, check_seat, check_spice
+from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
 from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, tell
 
 
@@ -123,10 +123,9 @@ RULES: RuleTable = {
     Play: Rule(check_play, play),
     Draw: Rule(check_turn_of, draw),
     Challenge: Rule(check_challenge, challenge),
-    Reveal: Rule(check_reveal, reveal),
-    Resolve: Rule(check_resolve, resolve),
-    Adjust: ADJUST,
+    **shared_rules(reveal, resolve),
 }
+
 
 def candidates(state: State) -> list[Action]:
     """Every action that may be legal now, but the table's corrections; ``engine`` checks each."""

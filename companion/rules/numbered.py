@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.actions import Action, Adjust, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
+from companion.rules.actions import Action, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
 from companion.rules.actions import TakeUniversal
 from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
 from companion.rules.errors import IllegalAction
 from companion.rules.profiles import StartAfterChallenge, Variant
 from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
-from companion.rules.steps import ADJUST, Rule, RuleTable, check_resolve, check_reveal, check_seat, check_spice
+from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
 from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, take_trophy, tell
 from companion.rules.steps import win_stack
 
@@ -293,11 +293,9 @@ RULES: RuleTable = {
     Copy: Rule(check_copy, copy_card),
     Pass: Rule(check_turn_of, pass_turn),
     Challenge: Rule(check_challenge, challenge),
-    Reveal: Rule(check_reveal, reveal),
-    Resolve: Rule(check_resolve, resolve),
     TakeUniversal: Rule(check_take_universal, take_universal),
     EndCardDrawn: Rule(check_end_card_drawn, end_card_drawn),
-    Adjust: ADJUST,
+    **shared_rules(reveal, resolve),
 }
 
 def candidates(state: State) -> list[Action]:

@@ -127,7 +127,18 @@ def adjust(state: State, action: Adjust) -> State:
     return tell(state, EventKind.ADJUST, action.seat, action.value, text)
 
 
-ADJUST = Rule(check_adjust, adjust)
+
+
+def shared_rules(
+    reveal: Callable[[State, Reveal], State], resolve: Callable[[State, Resolve], State]
+) -> dict[type[Action], Rule[Any]]:
+    """The rows every game's table has: a challenge is decided by the card or by the table's word, checked
+    the same way everywhere (only what follows differs), and a count is adjusted the same way everywhere."""
+    return {
+        Reveal: Rule(check_reveal, reveal),
+        Resolve: Rule(check_resolve, resolve),
+        Adjust: Rule(check_adjust, adjust),
+    }
 
 
 # --------------------------------------------------------------------------
