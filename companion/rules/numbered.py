@@ -45,7 +45,10 @@ def allowed_numbers(state: State, spice: str) -> tuple[int, ...]:
 
 
 def legal_claims(state: State) -> dict[str, tuple[int, ...]]:
-    """Which numbers each spice may be declared with on this stack (the claim pad), the stack's spice first."""
+    """Which numbers each spice may be declared with on this stack (the claim pad), the stack's spice first.
+
+    Spicy and Sweet & Spicy only: in five-spices any spice may be declared, with no number.
+    """
     spices = state.profile.spices
     if state.claim is not None:
         spices = (state.claim.spice, *(s for s in spices if s != state.claim.spice))
