@@ -19,7 +19,8 @@ from pathlib import Path
 from companion.rules import Game
 from companion.session import Session
 from companion.store import Store
-from companion.store.simulate import long_game, simulate
+from companion.random_play import long_game
+from companion.store.simulate import simulate
 
 
 def ms(seconds: float) -> str:
@@ -41,7 +42,7 @@ def timed(fn: Callable[[], object], repeat: int) -> list[float]:
 
 def commit_one_action(folder: Path, game: Game) -> None:
     with Store.open(folder / "commit.db") as store:
-        session = Session.new(store, game.setup.profile, game.setup.names)
+        session = Session.new(store, game.setup)
         times = []
         for action in game.log:
             start = time.perf_counter()
@@ -68,7 +69,7 @@ def commit_one_action(folder: Path, game: Game) -> None:
 def resume(folder: Path, game: Game) -> None:
     path = folder / "resume.db"
     with Store.open(path) as store:
-        session = Session.new(store, game.setup.profile, game.setup.names)
+        session = Session.new(store, game.setup)
         for action in game.log:
             session.apply(action)
 

@@ -1,8 +1,9 @@
 """The ``spicy-companion`` command: one entry point, a sub-command per job.
 
 Each area registers its own sub-commands (``add_commands(subparsers)``) so this
-file stays a table of contents. Errors a user can fix are printed as one line on
-stderr with exit status 2, never as a traceback.
+file stays a table of contents. Every error a user can fix is a ``CompanionError``,
+caught here once: one line ``spicy-companion: <message>`` on stderr, exit status 2,
+never a traceback. A new command raises and gets this for free.
 """
 
 from __future__ import annotations
@@ -15,16 +16,13 @@ from pathlib import Path
 
 from companion import __version__
 from companion.buzzers import cli as buzzers_cli
-from companion.config import ConfigError, load_config
-from companion.report import describe_state
-from companion.rules import TranscriptError, replay_transcript
+from companion.config import load_config
+from companion.errors import CompanionError
+from companion.report import describe_state, read_input
+from companion.rules import replay_transcript
 from companion.store import cli as store_cli
 
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
-
-
-class UsageError(Exception):
-    """A mistake the user can fix; the message says how."""
 
 
 def add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,26 +38,12 @@ def add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else read_text(Path(args.file))
-    try:
-        state = replay_transcript(text).state
-    except TranscriptError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    state = replay_transcript(read_input(args.file)).state
     if args.json:
         print(json.dumps(state.to_json(), ensure_ascii=False))
     else:
         print(describe_state(state))
     return 0
-
-
-def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"no file {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
 
 
 def open_app(args: argparse.Namespace) -> int:
@@ -97,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             return open_app(args)
         return int(args.handler(args) or 0)
-    except (UsageError, ConfigError) as exc:
+    except CompanionError as exc:
         print(f"spicy-companion: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

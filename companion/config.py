@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+from companion.errors import CompanionError
+
 APP_NAME = "spicy-companion"
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionError, ValueError):
     """The config file cannot be used; the message says where and why."""
 
 
@@ -36,11 +39,20 @@ class StoreConfig:
     """Seconds to wait for another program's write before giving up with a clear error."""
 
 
+class Backend(StrEnum):
+    """Which buttons are the buzzers; ``auto`` takes the USB box when plugged in, else GPIO."""
+
+    AUTO = "auto"
+    GPIO = "gpio"
+    SERIAL = "serial"
+    KEYBOARD = "keyboard"
+
+
 @dataclass(frozen=True)
 class BuzzerConfig:
     """Challenge buzzers; pins are BCM numbers (hardware/README.md), seats count from 0."""
 
-    backend: str = "auto"  # auto | gpio | serial | keyboard
+    backend: Backend = Backend.AUTO
     settle_ms: float = 30.0  # wait after the first edge for earlier edges reported late
     bounce_ms: float = 10.0  # edges this soon after a press or release are contact bounce
     confirm_ms: float = 1.5  # a press counts only if the line is still down this long after
@@ -56,8 +68,9 @@ class BuzzerConfig:
         def fail(message: str) -> None:
             raise ConfigError(f"[buzzers] {message}")
 
-        if self.backend not in ("auto", "gpio", "serial", "keyboard"):
+        if self.backend not in tuple(Backend):
             fail(f"backend must be auto, gpio, serial or keyboard, not {self.backend!r}")
+        object.__setattr__(self, "backend", Backend(self.backend))
         if not 1 <= self.settle_ms <= 500:
             fail(f"settle_ms must be between 1 and 500, not {self.settle_ms}")
         if not 0 <= self.bounce_ms <= 100:
@@ -146,6 +159,9 @@ def _section(cls: type, name: str, raw: Any) -> Any:
             value = tuple(value)
         elif isinstance(default, float) and isinstance(value, int):
             value = float(value)
+        elif isinstance(default, StrEnum) and isinstance(value, str):
+            pass  # the section checks the word itself
+
         elif default is not None and not isinstance(value, type(default)):
             raise ConfigError(
                 f"[{name}] {key} must be {type(default).__name__}, not {type(value).__name__}"
@@ -157,7 +173,7 @@ def _section(cls: type, name: str, raw: Any) -> Any:
 def load_config(path: Path | None = None) -> Config:
     """Read the config file, or return the defaults when there is none.
 
-    >>> load_config(Path("/nonexistent/config.toml")).buzzers.backend
+    >>> load_config(Path("/nonexistent/config.toml")).buzzers.backend.value
     'auto'
     """
     path = path or default_config_path()

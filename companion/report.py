@@ -1,10 +1,26 @@
-"""Plain-text tables for the terminal commands (replay, games, stats)."""
+"""The terminal commands' text: what they read (a file or standard input) and the tables they print."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from companion.errors import UsageError
 from companion.rules import State
+
+
+def read_input(name: str) -> str:
+    """The whole text of file ``name``, or of standard input for ``-``; one way for every command."""
+    if name == "-":
+        return sys.stdin.read()
+    path = Path(name)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"no file {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
 
 
 def table(rows: Sequence[Sequence[str]]) -> str:
@@ -29,7 +45,7 @@ def describe_state(state: State) -> str:
         for i, seat in enumerate(state.seats)
     ]
     claim = "empty" if state.claim is None else str(state.claim)
-    lines = [table(rows), "", f"rules {state.profile.id}; stack {state.stack} ({claim}); draw pile {state.deck}"]
+    lines = [table(rows), "", f"rules {state.profile.id}; stack {state.stack} ({claim}); draw pile {state.draw_pile}"]
     if state.profile.numbered:
         lines.append(f"trophies left {state.trophies_left}")
     if state.ended:

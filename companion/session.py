@@ -7,44 +7,33 @@ Resuming is replaying the saved log with the same ``Game.replay`` as always.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
-from companion.rules import Action, Game, Profile, State, new_setup
+from companion.rules import Action, Game, Setup, State
 from companion.store import Store, now
 
 
 class Session:
-    def __init__(self, store: Store, game_id: int, game: Game, clock: Callable[[], str] = now) -> None:
+    def __init__(self, store: Store, game_id: int, game: Game, *, clock: Callable[[], str] = now) -> None:
         self.store = store
         self.game_id = game_id
         self.game = game
         self.clock = clock
 
     @classmethod
-    def new(
-        cls,
-        store: Store,
-        profile: Profile,
-        names: Iterable[str],
-        end_card: int | None = None,
-        first: int = 0,
-        variants: frozenset[str] = frozenset(),
-        start_after_challenge: str = "loser",
-        clock: Callable[[], str] = now,
-    ) -> Session:
-        """Start and save a new game; bad seats raise IllegalAction (or StoreError) and save nothing."""
-        setup = new_setup(profile, list(names), end_card, first, variants, start_after_challenge)
+    def new(cls, store: Store, setup: Setup, *, clock: Callable[[], str] = now) -> Session:
+        """Start and save a new game (``rules.new_setup`` has checked the set-up); StoreError saves nothing."""
         game_id = store.new_game(setup, clock())
-        return cls(store, game_id, Game.start(setup), clock)
+        return cls(store, game_id, Game.start(setup), clock=clock)
 
     @classmethod
-    def resume(cls, store: Store, game_id: int | None = None, clock: Callable[[], str] = now) -> Session | None:
+    def resume(cls, store: Store, game_id: int | None = None, *, clock: Callable[[], str] = now) -> Session | None:
         """The given game, or else the unfinished one, rebuilt from its log; None when there is none."""
         if game_id is None:
             game_id = store.unfinished_game()
             if game_id is None:
                 return None
-        return cls(store, game_id, store.load(game_id).game(), clock)
+        return cls(store, game_id, store.load(game_id).game(), clock=clock)
 
     @property
     def state(self) -> State:

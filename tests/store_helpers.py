@@ -49,7 +49,7 @@ def crash_child(db: str, plan_path: str) -> None:
     """Resume (or start) the planned game and print ``ack N`` once action N is committed."""
     setup, actions = read_plan(Path(plan_path))
     store = Store.open(Path(db))
-    session = Session.resume(store) or Session.new(store, setup.profile, setup.names)
+    session = Session.resume(store) or Session.new(store, setup)
     for action in actions[len(session.game.log):]:
         session.apply(action)
         print(f"ack {len(session.game.log)}", flush=True)

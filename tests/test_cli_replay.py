@@ -83,7 +83,7 @@ def test_replay_bad_transcript_exits_2_with_line_and_reason(tmp_path: Path, body
     done = replay(tmp_path, BASE + body, "--json")
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.startswith(f"line {line}: ")
+    assert done.stderr.startswith(f"spicy-companion: line {line}: ")
     assert reason in done.stderr
     assert "Traceback" not in done.stderr
 

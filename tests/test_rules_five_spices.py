@@ -10,7 +10,7 @@ FIVE = "rules five-spices\nseats Ana Ben Cy"
 def test_five_spices_110_cards_deal_5_and_one_starts_the_pile() -> None:
     s = state(header=FIVE)
     assert [x.hand for x in s.seats] == [5, 5, 5]
-    assert (s.stack, s.deck, s.claim) == (1, 110 - 15 - 1, None)
+    assert (s.stack, s.draw_pile, s.claim) == (1, 110 - 15 - 1, None)
     assert s.cards_accounted() == 110
 
 
@@ -29,7 +29,7 @@ def test_five_spices_play_names_any_spice() -> None:
 
 def test_five_spices_draw_is_a_turn_and_pass_does_not_exist() -> None:
     s = state("draw Ana", header=FIVE)
-    assert (seat(s, "Ana").hand, s.deck, s.turn) == (6, 93, 1)
+    assert (seat(s, "Ana").hand, s.draw_pile, s.turn) == (6, 93, 1)
     assert "not part of five-spices" in str(refused("pass Ana", header=FIVE))
     assert "passes" in str(refused("draw Ana"))
 
@@ -71,7 +71,7 @@ def test_five_spices_last_card_wins_when_the_next_seat_acts_without_challenging(
     before = state("adjust Ana hand 1", "play Ana salt", header=FIVE)
     s = state("adjust Ana hand 1", "play Ana salt", "draw Ben", header=FIVE)
     assert (s.ended, s.end_reason, s.winners) == (True, "empty-hand", (0,))
-    assert (seat(s, "Ben").hand, s.deck) == (5, before.deck)  # the draw was not carried out
+    assert (seat(s, "Ben").hand, s.draw_pile) == (5, before.draw_pile)  # the draw was not carried out
 
 
 def test_five_spices_last_card_wins_when_the_challenge_proves_it_true() -> None:
@@ -89,9 +89,9 @@ def test_five_spices_empty_deck_the_pile_but_its_top_becomes_the_deck() -> None:
     names = ["Ana", "Ben", "Cy"]
     draws = [f"draw {names[i % 3]}" for i in range(94)]
     s = state(*plays, *draws, header=FIVE)
-    assert (s.deck, s.stack) == (0, 4)
+    assert (s.draw_pile, s.stack) == (0, 4)
     s = state(*plays, *draws, "draw Ben", header=FIVE)
-    assert (s.deck, s.stack, seat(s, "Ben").hand) == (2, 1, 4 + 31 + 1)
+    assert (s.draw_pile, s.stack, seat(s, "Ben").hand) == (2, 1, 4 + 31 + 1)
     assert any(e.kind == "reshuffle" for e in s.events)
 
 
@@ -99,7 +99,7 @@ def test_five_spices_empty_deck_and_nothing_to_reshuffle_draws_nothing() -> None
     names = ["Ana", "Ben", "Cy"]
     draws = [f"draw {names[i % 3]}" for i in range(94)]
     s = state(*draws, header=FIVE)
-    assert (s.deck, s.stack) == (0, 1)
+    assert (s.draw_pile, s.stack) == (0, 1)
     hands = [x.hand for x in s.seats]
     after = state(*draws, f"draw {names[94 % 3]}", header=FIVE)
     assert [x.hand for x in after.seats] == hands
@@ -107,4 +107,4 @@ def test_five_spices_empty_deck_and_nothing_to_reshuffle_draws_nothing() -> None
 
 
 def test_five_spices_has_no_variant_cards() -> None:
-    assert "not five-spices" in str(refused("variant copy-cat", header=FIVE))
+    assert "not five-spices" in str(refused(header=FIVE + "\nvariant copy-cat"))

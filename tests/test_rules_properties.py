@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from contextlib import suppress
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,15 +13,24 @@ from companion.rules import (
     VARIANTS,
     Action,
     Adjust,
+    Card,
+    Challenge,
+    Copy,
+    Draw,
     EndCardDrawn,
     Game,
     IllegalAction,
     Pass,
     Play,
     Redo,
+    Resolve,
+    Reveal,
     Setup,
     State,
+    TakeUniversal,
     Undo,
+    apply,
+    is_legal,
     legal_actions,
     new_setup,
     replay_transcript,
@@ -76,7 +86,7 @@ def assert_counts_sane(state: State) -> None:
     for seat in state.seats:
         assert min(seat.hand, seat.won, seat.trophies, seat.universals, seat.won_universals) >= 0
         assert seat.universals <= seat.hand and seat.won_universals <= seat.won
-    assert min(state.deck, state.stack, state.universal_pile, state.stack_universals) >= 0
+    assert min(state.draw_pile, state.stack, state.universal_pile, state.stack_universals) >= 0
     assert state.trophies_left >= 0
 
 
@@ -182,7 +192,45 @@ def test_property_adjust_sets_exactly_one_count(data: st.DataObject, profile_id:
     before = game.state
     assert getattr(after.seats[seat], count) == value
     assert after.seats[:seat] + after.seats[seat + 1 :] == before.seats[:seat] + before.seats[seat + 1 :]
-    assert (after.deck, after.stack, after.turn, after.top, after.claim) == (
-        before.deck, before.stack, before.turn, before.top, before.claim
+    assert (after.draw_pile, after.stack, after.turn, after.window, after.claim) == (
+        before.draw_pile, before.stack, before.turn, before.window, before.claim
     )
     assert_counts_sane(after)
+
+
+ALL_SPICES = sorted({spice for profile in PROFILES.values() for spice in profile.spices})
+
+
+def every_action(seats: int) -> list[Action]:
+    """Every action a table of ``seats`` could be told, legal or not, in any game (table corrections aside)."""
+    found: list[Action] = [Resolve(True), Resolve(False), Reveal(Card.wild_spice()), Reveal(Card.wild_number())]
+    found += [Reveal(Card(spice, number)) for spice in ALL_SPICES for number in (None, 0, *range(1, 12))]
+    for seat in range(seats + 1):  # one seat too many
+        found += [Pass(seat), Draw(seat), Copy(seat), TakeUniversal(seat)]
+        found += [Challenge(seat, attribute) for attribute in (None, "spice", "number")]
+        for spice in ALL_SPICES:
+            for number in (None, 0, *range(1, 12)):
+                found += [Play(seat, spice, number), Play(seat, spice, number, universal=True)]
+            found += [Play(seat, spice, 5, tuck=tuck) for tuck in (1, 2, 3)]
+    return found
+
+
+def accepted(state: State, action: Action) -> bool:
+    """The oracle: whether apply itself takes the action."""
+    with suppress(IllegalAction):
+        return apply(state, action) is not None
+    return False
+
+
+@PROPERTY
+@given(st.data(), PROFILE_IDS)
+def test_property_the_cheap_legality_check_agrees_with_apply(data: st.DataObject, profile_id: str) -> None:
+    """``is_legal`` and ``legal_actions`` say yes exactly where ``apply`` does, on every action a table could say."""
+    setup = data.draw(setups(profile_id))
+    universe = every_action(len(setup.names))
+    games = random_game(data.draw, setup, 80)
+    for game in games[:: max(1, len(games) // 4)] + games[-1:]:
+        state = game.state
+        verdicts = {action: is_legal(state, action) for action in universe}
+        assert all(verdicts[action] == accepted(state, action) for action in universe)
+        assert set(legal_actions(state)) == {action for action, ok in verdicts.items() if ok}

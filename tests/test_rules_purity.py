@@ -38,3 +38,10 @@ def test_the_purity_check_catches_impure_imports(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import random\nfrom companion.store.db import Store\nfrom dataclasses import replace\n")
     assert impure(imported_modules(sample)) == {"random", "companion.store.db"}
+
+
+def test_the_engine_benchmark_gets_its_games_without_the_store() -> None:
+    benchmark = RULES.parents[1] / "benchmarks" / "engine.py"
+    modules = imported_modules(benchmark)
+    assert "companion.random_play" in modules
+    assert not {m for m in modules if m.startswith("companion.store")}

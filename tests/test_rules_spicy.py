@@ -28,11 +28,11 @@ def test_setup_default_end_card_one_third_from_the_bottom(seats: int, under: int
     names = " ".join(f"P{i}" for i in range(seats))
     s = state(header=f"rules spicy\nseats {names}")
     assert s.setup.end_card == under
-    assert s.deck == 100 - 6 * seats - under
+    assert s.draw_pile == 100 - 6 * seats - under
 
 
 def test_setup_draw_pile_counts_cards_above_the_end_card() -> None:
-    assert state(header="rules spicy\nseats Ana Ben Cy\nend-card 10").deck == 100 - 18 - 10
+    assert state(header="rules spicy\nseats Ana Ben Cy\nend-card 10").draw_pile == 100 - 18 - 10
 
 
 def test_setup_first_player_given_or_first_listed() -> None:
@@ -62,7 +62,7 @@ def test_play_a_seat_with_0_cards_cannot_play() -> None:
 def test_pass_draws_1_and_the_turn_moves_clockwise() -> None:
     s = state("pass Ana", "pass Ben", "pass Cy")
     assert [x.hand for x in s.seats] == [7, 7, 7]
-    assert (s.deck, s.turn) == (52, 0)
+    assert (s.draw_pile, s.turn) == (52, 0)
 
 
 def test_turn_only_the_seat_to_play_may_play_or_pass() -> None:
@@ -127,7 +127,7 @@ def test_challenge_must_name_exactly_spice_or_number() -> None:
 def test_challenge_window_closes_when_the_next_seat_plays() -> None:
     s = state("adjust Ana hand 1", "play Ana chili 2", "play Ben chili 3")
     assert seat(s, "Ana").trophies == 1  # Ana's last card went through unchallenged
-    assert s.top is not None and s.top.player == 1  # only Ben's card can be challenged now
+    assert s.window is not None and s.window.player == 1  # only Ben's card can be challenged now
 
 
 def test_challenge_window_closes_when_the_next_seat_passes() -> None:
@@ -180,7 +180,7 @@ def test_challenge_double_lie_loses_to_a_challenge_on_the_true_attribute() -> No
 def test_challenge_winner_takes_the_whole_stack_loser_draws_2() -> None:
     s = state("play Ana chili 1", "play Ben chili 2", "play Cy chili 3", "challenge Ana number", "reveal chili 9")
     assert (seat(s, "Ana").won, s.stack, s.claim) == (3, 0, None)
-    assert (seat(s, "Cy").hand, s.deck) == (7, 53)
+    assert (seat(s, "Cy").hand, s.draw_pile) == (7, 53)
 
 
 def test_challenge_loser_starts_the_next_stack() -> None:
@@ -218,7 +218,7 @@ LAST = ("adjust Ana hand 1", "play Ana chili 2")
 
 def test_last_card_is_announced_to_the_table() -> None:
     s = state(*LAST)
-    assert s.top is not None and s.top.last_card
+    assert s.window is not None and s.window.last_card
     assert any(e.kind == "last-card" and "Ana" in e.text for e in s.events)
 
 
@@ -226,7 +226,7 @@ def test_last_card_unchallenged_takes_a_trophy_and_draws_6() -> None:
     s = state(*LAST, "pass Ben")
     ana = seat(s, "Ana")
     assert (ana.trophies, ana.hand, s.trophies_left) == (1, 6, 2)
-    assert s.deck == 55 - 6 - 1
+    assert s.draw_pile == 55 - 6 - 1
     assert scores(s)["Ana"] == 10 - 6
 
 
@@ -289,13 +289,13 @@ def test_end_trophy_ending_the_game_means_the_closing_play_is_not_carried_out() 
 
 def test_end_world_end_card_told_by_the_table() -> None:
     s = state("play Ana chili 1", "end-card-drawn")
-    assert (s.ended, s.end_reason, s.deck, s.turn) == (True, "end-card", 0, None)
+    assert (s.ended, s.end_reason, s.draw_pile, s.turn) == (True, "end-card", 0, None)
 
 
 def test_end_world_end_card_reached_by_the_count() -> None:
     header = "rules spicy\nseats Ana Ben\nend-card 87"  # 100 - 12 - 87 = 1 card above it
     s = state("pass Ana", header=header)
-    assert (s.deck, s.ended) == (0, False)  # drawing the last card above it does not end the game
+    assert (s.draw_pile, s.ended) == (0, False)  # drawing the last card above it does not end the game
     s = state("pass Ana", "pass Ben", header=header)
     assert (s.ended, s.end_reason) == (True, "end-card")
     assert seat(s, "Ben").hand == 6
@@ -304,7 +304,7 @@ def test_end_world_end_card_reached_by_the_count() -> None:
 def test_end_cards_drawn_before_the_end_card_in_the_same_draw_count() -> None:
     header = "rules spicy\nseats Ana Ben\nend-card 87"
     s = state("play Ana chili 1", "challenge Ben spice", "reveal chili 1", header=header)
-    assert (s.end_reason, seat(s, "Ben").hand, s.deck) == ("end-card", 7, 0)
+    assert (s.end_reason, seat(s, "Ben").hand, s.draw_pile) == ("end-card", 7, 0)
 
 
 def test_end_refill_reaching_the_end_card_stops_the_closing_pass() -> None:
@@ -407,7 +407,7 @@ def test_adjust_sets_one_count_and_nothing_else() -> None:
     before = state("play Ana chili 1")
     s = state("play Ana chili 1", "adjust Ben won 4", "adjust Cy hand 9")
     assert (seat(s, "Ben").won, seat(s, "Cy").hand) == (4, 9)
-    assert (s.deck, s.stack, s.turn, s.top) == (before.deck, before.stack, before.turn, before.top)
+    assert (s.draw_pile, s.stack, s.turn, s.window) == (before.draw_pile, before.stack, before.turn, before.window)
     assert s.cards_accounted() == 100 + 4 + 3
 
 

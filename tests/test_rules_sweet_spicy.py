@@ -16,7 +16,7 @@ def test_sweet_spicy_each_seat_starts_with_6_spice_cards_and_1_universal() -> No
     s = state(header=SWEET)
     assert [(x.hand, x.universals) for x in s.seats] == [(7, 1)] * 3
     assert s.universal_pile == 3  # 6 - seats
-    assert s.deck == 100 - 18 - 27  # spice cards only
+    assert s.draw_pile == 100 - 18 - 27  # spice cards only
 
 
 def test_sweet_spicy_universal_played_as_any_legal_claim() -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import SPICY, Card, Challenge, Game, IllegalAction, Play, Redo, Reveal, Undo
+from companion.rules import SPICY, Card, Challenge, Game, IllegalAction, Play, Redo, Reveal, Undo, new_setup
 from companion.session import Session
 from companion.store import Store
-from companion.store.simulate import long_game
+from companion.random_play import long_game
 
 
 def saved_actions(path: Path) -> list[tuple[int, str]]:
@@ -24,7 +24,8 @@ def saved_actions(path: Path) -> list[tuple[int, str]]:
 def test_each_accepted_action_is_committed_before_apply_returns(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with Store.open(path) as store:
-        session = Session.new(store, SPICY, ["Ana", "Ben", "Cy"], end_card=27, clock=lambda: "2025-01-01T20:00")
+        setup = new_setup(SPICY, ["Ana", "Ben", "Cy"], end_card=27)
+        session = Session.new(store, setup, clock=lambda: "2025-01-01T20:00")
         session.apply(Play(0, "chili", 2))
         assert saved_actions(path) == [(1, "play")]
         session.apply(Play(1, "chili", 6))
@@ -37,7 +38,7 @@ def test_each_accepted_action_is_committed_before_apply_returns(tmp_path: Path) 
 def test_a_refused_action_writes_nothing_and_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with Store.open(path) as store:
-        session = Session.new(store, SPICY, ["Ana", "Ben"])
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben"]))
         session.apply(Play(0, "chili", 2))
         before = session.game
         with pytest.raises(IllegalAction, match="must declare"):
@@ -51,7 +52,7 @@ def test_a_refused_action_writes_nothing_and_changes_nothing(tmp_path: Path) -> 
 def test_undo_and_redo_are_logged_and_resume_to_the_same_place(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with Store.open(path) as store:
-        session = Session.new(store, SPICY, ["Ana", "Ben"])
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben"]))
         for action in (Play(0, "chili", 2), Play(1, "chili", 5), Undo(), Undo(), Redo()):
             session.apply(action)
         expected = session.game
@@ -69,7 +70,7 @@ def test_resume_picks_the_unfinished_game_and_rebuilds_it_from_its_log(tmp_path:
     played = long_game(150)
     with Store.open(tmp_path / "games.db") as store:
         assert Session.resume(store) is None
-        session = Session.new(store, played.setup.profile, played.setup.names)
+        session = Session.new(store, played.setup)
         for action in played.log:
             session.apply(action)
         game_id = session.game_id
@@ -78,3 +79,20 @@ def test_resume_picks_the_unfinished_game_and_rebuilds_it_from_its_log(tmp_path:
         assert resumed is not None and resumed.game_id == game_id
         assert resumed.game == Game.replay(played.setup, played.log)
         assert resumed.state.to_json() == played.state.to_json()
+
+
+def test_a_store_in_memory_keeps_a_session_and_writes_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with Store.memory() as store:
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben"]))
+        session.apply(Play(0, "chili", 2))
+        session.apply(Undo())
+        resumed = Session.resume(store)
+        assert resumed is not None and resumed.game == session.game
+        assert [entry.action for entry in store.load(session.game_id).log] == [Play(0, "chili", 2), Undo()]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_session_options_are_keyword_only() -> None:
+    with Store.memory() as store, pytest.raises(TypeError):
+        Session.new(store, new_setup(SPICY, ["Ana", "Ben"]), lambda: "2025")

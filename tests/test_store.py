@@ -11,7 +11,7 @@ import pytest
 from sqlite_utils import Database
 from store_helpers import KNOWN, KNOWN_FACTS
 
-from companion.rules import SPICY, EndCardDrawn, IllegalAction, Play, Undo, Redo, replay_transcript
+from companion.rules import SPICY, EndCardDrawn, IllegalAction, Play, Redo, Undo, new_setup, replay_transcript
 from companion.session import Session
 from companion.store import BUSY, Recorded, Store, StoreError
 from companion.store.schema import MIGRATIONS
@@ -140,7 +140,7 @@ def test_a_finished_game_keeps_each_seats_breakdown(store: Store) -> None:
 
 
 def test_undo_of_the_end_reopens_the_game_and_redo_ends_it_again(store: Store) -> None:
-    session = Session.new(store, SPICY, ["Ana", "Ben"])
+    session = Session.new(store, new_setup(SPICY, ["Ana", "Ben"]))
     session.apply(Play(0, "chili", 1))
     session.apply(EndCardDrawn())
     game_id = session.game_id
@@ -167,7 +167,7 @@ AWKWARD = [
 
 def test_awkward_names_are_stored_and_returned_exactly(store: Store) -> None:
     for table in (AWKWARD[:6], AWKWARD[6:]):
-        session = Session.new(store, SPICY, table)
+        session = Session.new(store, new_setup(SPICY, table))
         session.apply(Play(0, "chili", 1))
     assert set(store.players()) == set(AWKWARD)
     listed = [name for game in store.list_games() for name in game.names]
@@ -181,13 +181,13 @@ def test_awkward_names_are_stored_and_returned_exactly(store: Store) -> None:
 @pytest.mark.parametrize("names", [["Ana", ""], ["Ana", "   "], ["Ana", "Ana"]])
 def test_empty_or_duplicate_seat_names_are_refused_and_nothing_saved(store: Store, names: list[str]) -> None:
     with pytest.raises(IllegalAction, match="name"):
-        Session.new(store, SPICY, names)
+        Session.new(store, new_setup(SPICY, names))
     assert store.query("SELECT count(*) FROM games") == [(0,)]
 
 
 def test_a_name_with_a_line_break_is_refused(store: Store) -> None:
     with pytest.raises(IllegalAction, match="one line"):
-        Session.new(store, SPICY, ["Ana", "Ben\nCy"])
+        Session.new(store, new_setup(SPICY, ["Ana", "Ben\nCy"]))
     assert store.query("SELECT count(*) FROM games") == [(0,)]
     assert store.players() == []
 
@@ -201,8 +201,8 @@ def test_players_last_across_games_and_are_unique_by_exact_name(store: Store) ->
     with pytest.raises(StoreError, match="one line of text"):
         store.add_player("Ana\nBen")
     store.add_player("ana")
-    Session.new(store, SPICY, ["Ana", "Ben"])
-    Session.new(store, SPICY, ["Ben", "Ana"])
+    Session.new(store, new_setup(SPICY, ["Ana", "Ben"]))
+    Session.new(store, new_setup(SPICY, ["Ben", "Ana"]))
     assert store.players() == ["Ana", "ana", "Ben"]
     seats = store.query("SELECT game_id, seat, players.name FROM game_seats JOIN players ON players.id = player_id"
                         " ORDER BY game_id, seat")
@@ -220,7 +220,7 @@ def test_a_damaged_file_is_moved_aside_and_a_fresh_database_started(tmp_path: Pa
     with Store.open(path) as store:
         assert store.notice is not None and "damaged" in store.notice and "moved" in store.notice
         assert store.list_games() == []
-        Session.new(store, SPICY, ["Ana", "Ben"]).apply(Play(0, "chili", 1))
+        Session.new(store, new_setup(SPICY, ["Ana", "Ben"])).apply(Play(0, "chili", 1))
     (moved,) = tmp_path.glob("games.db.corrupt-*")
     assert re.fullmatch(r"games\.db\.corrupt-\d{8}-\d{6}", moved.name)
     assert moved.name in (store.notice or "")
@@ -234,7 +234,7 @@ def test_a_damaged_file_is_moved_aside_and_a_fresh_database_started(tmp_path: Pa
 def test_a_busy_database_is_retried_then_refused_and_nothing_is_half_written(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     store = Store.open(path, busy_timeout=0.2)
-    session = Session.new(store, SPICY, ["Ana", "Ben"])
+    session = Session.new(store, new_setup(SPICY, ["Ana", "Ben"]))
     session.apply(Play(0, "chili", 1))
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")

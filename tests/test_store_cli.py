@@ -12,7 +12,7 @@ import pytest
 from store_helpers import KNOWN
 
 from companion.cli import main
-from companion.rules import SPICY, Play, replay_transcript
+from companion.rules import SPICY, Play, new_setup, replay_transcript
 from companion.session import Session
 from companion.store import Store
 
@@ -51,7 +51,7 @@ def test_every_command_has_help(capsys: pytest.CaptureFixture[str], command: lis
 def test_games_lists_date_players_winner_and_scores(capsys, db: Path) -> None:
     imported(capsys, db, KNOWN)
     with Store.open(db) as store:
-        Session.new(store, SPICY, ["Dee", "Eli"]).apply(Play(0, "chili", 1))
+        Session.new(store, new_setup(SPICY, ["Dee", "Eli"])).apply(Play(0, "chili", 1))
     code, out, _ = run(capsys, "games", "--db", str(db))
     unfinished, known = out.splitlines()
     assert code == 0
@@ -101,7 +101,7 @@ def test_export_json_and_csv_hold_every_logged_action(capsys, db: Path) -> None:
 def test_awkward_names_survive_export_and_import(capsys, db: Path) -> None:
     names = ["[b]Ana[/b]", "O'Brien \"Bob\"", "x'); DROP TABLE games;--", "🌶️ 🔥", "مريم שָׁלוֹם", "é" * 200]
     with Store.open(db) as store:
-        session = Session.new(store, SPICY, names)
+        session = Session.new(store, new_setup(SPICY, names))
         session.apply(Play(0, "chili", 1))
     _, transcript, _ = run(capsys, "games", "export", "1", "--db", str(db))
     again = imported(capsys, db, transcript)

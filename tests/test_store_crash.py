@@ -12,7 +12,7 @@ from store_helpers import read_plan, write_plan
 
 from companion.rules import Game
 from companion.store import Store
-from companion.store.simulate import long_game
+from companion.random_play import long_game
 
 HELPERS = Path(__file__).with_name("store_helpers.py")
 

@@ -137,7 +137,7 @@ def test_transcript_without_first_the_first_listed_seat_starts() -> None:
         ("rules spicy\nseats Ana Ben\nshuffle", 3, "unknown keyword 'shuffle'"),
         ("rules spicy\nseats Ana Ben\npass Dan", 3, "no seat is named Dan; the seats are Ana, Ben"),
         ("rules spicy\nseats Ana Ben\npass Ana\nfirst Ben", 4, "must come before the first action"),
-        ("rules spicy\nseats Ana Ana\npass Ana", 3, "same name"),
+        ("rules spicy\nseats Ana Ana\npass Ana", 2, "same name"),
         ("rules spicy\nseats Ana Ben\nfirst Cy\npass Ana", 4, "first names Cy, who has no seat"),
         ("rules spicy\nseats Ana Ben\nend-card 89\npass Ana", 4, "0 to 88"),
         ("rules spicy\nseats Ana Ben\nend-card 20\nend-card 21", 4, "end-card is given twice"),
@@ -148,6 +148,23 @@ def test_transcript_without_first_the_first_listed_seat_starts() -> None:
         ("rules spicy\noption speed fast\nseats Ana Ben", 2, "only option"),
         ("rules spicy\nseats Ana Ben\nplay Ana chili 1\nchallenge Ben spice\nreveal chili", 5, "1 to 10"),
         ("rules five-spices\nseats Ana Ben\ndraw Ana\nend-card-drawn", 4, "not part of five-spices"),
+        # RULES.md 6: lines are checked in order, wording and rules alike.
+        ("rules spicy\nseats Ana Ben\nplay Ben chili 1\npass Zed", 3, "it is Ana's turn"),
+        ("rules spicy\nseats Ana Ben\nplay Ben chili 1\nshuffle", 3, "it is Ana's turn"),
+        ("rules spicy\nseats Ana Ben\npass Ana\nplay Ana chili 1\nplay Ben chili one", 4, "it is Ben's turn"),
+        ("rules spicy\nseats Ana Ben\npass Ana\nundo\nundo\nplay 'Ana", 5, "nothing to undo"),
+        ("rules spicy\nseats Ana Ben\npass Ana\nplay Zed chili 1\nundo\nundo\nundo", 4, "no seat is named Zed"),
+        # Wording the parser leaves to the engine, so each refusal is written once.
+        ("rules spicy\nseats Ana Ben\nadjust Ana pile 3", 3, "adjust sets hand or won"),
+        ("rules spicy\nseats Ana Ben\nplay Ana chili", 3, "declared with a spice and a number"),
+        ("rules spicy\nseats Ana Ben\nplay Ana chili 2\nchallenge Ben", 4, "must name spice or number"),
+        # Header lines are refused at their own line.
+        ("rules spicy\nseats Ana\nend-card 20\npass Ana", 2, "Spicy needs 2 to 6 seats, not 1"),
+        ("rules spicy\noption start-after-challenge nobody\nseats Ana Ben", 2, "loser or winner"),
+        ("rules spicy\nvariant copy-cat\nvariant turn-it-up\nvariant start-it-up\nseats Ana Ben", 4, "at most 2"),
+        ("rules spicy\nvariant copy-cat\nvariant copy-cat\nseats Ana Ben", 3, "copy-cat variant card is already"),
+        ("rules five-spices\nseats Ana Ben\nvariant copy-cat\ndraw Ana", 3, "not five-spices"),
+        ("rules spicy\nvariant hot-sauce\nseats Ana Ben\npass Ana", 2, "unknown variant 'hot-sauce'"),
     ],
 )
 def test_transcript_bad_lines_are_refused_with_their_line_number(text: str, line: int, reason: str) -> None:
@@ -156,3 +173,10 @@ def test_transcript_bad_lines_are_refused_with_their_line_number(text: str, line
     assert caught.value.line == line
     assert reason in caught.value.reason
     assert str(caught.value).startswith(f"line {line}: ")
+
+
+def test_reading_a_transcript_parses_each_action_line_only_when_it_is_reached() -> None:
+    transcript = read_transcript(["rules spicy", "seats Ana Ben", "pass Ana", "pass Zed"])
+    assert next(transcript.actions) == (3, Pass(0))
+    with pytest.raises(TranscriptError, match="line 4: no seat is named Zed"):
+        next(transcript.actions)

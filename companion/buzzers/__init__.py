@@ -17,7 +17,7 @@ from companion.buzzers.gpio import GpioBuzzers, NoGpio, pin_factory_timing
 from companion.buzzers.keyboard import KeyboardBuzzers
 from companion.buzzers.referee import Referee
 from companion.buzzers.serialbox import SerialBuzzers, probe_box
-from companion.config import BuzzerConfig
+from companion.config import Backend, BuzzerConfig
 
 __all__ = [
     "BuzzerError",
@@ -46,15 +46,15 @@ def open_buzzers(config: BuzzerConfig, *, pin_factory: Any = None) -> Buzzers:
     missing GPIO is not an error (the same config runs on a laptop); a GPIO
     that exists but refuses our pins is, and raises BuzzerError.
     """
-    if config.backend == "keyboard":
+    if config.backend == Backend.KEYBOARD:
         return KeyboardBuzzers(config.keys)
     notices = []
-    if config.backend == "auto":
+    if config.backend == Backend.AUTO:
         for port in (port for port in config.serial_ports if os.path.exists(port)):
             if probe_box(port) is not None:
                 return _box(config, (port,) + tuple(p for p in config.serial_ports if p != port))
             notices.append(f"{port} did not answer as a buzzer box; using GPIO")
-    if config.backend == "serial":
+    if config.backend == Backend.SERIAL:
         return _box(config, config.serial_ports)
     try:
         buzzers: Buzzers = GpioBuzzers(

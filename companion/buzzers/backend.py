@@ -11,10 +11,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
 
+from companion.errors import CompanionError
+
 PressHandler = Callable[[int, float], None]
 
 
-class BuzzerError(Exception):
+class BuzzerError(CompanionError):
     """The buzzers cannot start; the message says what to do."""
 
 

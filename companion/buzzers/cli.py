@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import TextIO
 
-from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, format_delay, open_buzzers
-from companion.config import load_config
+from companion.buzzers import Buzzers, KeyboardBuzzers, format_delay, open_buzzers
+from companion.config import Backend, load_config
 
 
 def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +33,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     test.add_argument("--seconds", type=float, help="stop after this long (default: at Ctrl-C)")
     test.add_argument(
-        "--backend", choices=("gpio", "serial", "keyboard"), help="instead of the config's backend"
+        "--backend", choices=[b.value for b in Backend if b != Backend.AUTO], help="instead of the config's backend"
     )
     test.set_defaults(handler=_test)
 
@@ -42,11 +42,7 @@ def _test(args: argparse.Namespace) -> int:
     config = load_config(args.config).buzzers
     if args.backend:
         config = replace(config, backend=args.backend)
-    try:
-        buzzers = open_buzzers(config)
-    except BuzzerError as exc:
-        print(f"spicy-companion: {exc}", file=sys.stderr)
-        return 2
+    buzzers = open_buzzers(config)
     with buzzers, _terminal_keys(buzzers):
         return run_test(buzzers, sys.stdout, seconds=args.seconds)
 

@@ -27,11 +27,24 @@ from companion.rules.actions import (
     action_from_dict,
 )
 from companion.rules.cards import Card, Claim
-from companion.rules.engine import apply, check_name, legal_actions, legal_claims, new_setup, start
-from companion.rules.errors import IllegalAction
-from companion.rules.game import Game
-from companion.rules.profiles import FIVE_SPICES, PROFILES, SPICY, SWEET_SPICY, VARIANTS, Profile, profile_named
-from companion.rules.state import Event, Seat, Setup, State
+from companion.rules.engine import apply, is_legal, legal_actions
+from companion.rules.errors import CompanionError, IllegalAction
+from companion.rules.game import Game, Step
+from companion.rules.numbered import legal_claims
+from companion.rules.profiles import (
+    FIVE_SPICES,
+    PROFILES,
+    SPICY,
+    SWEET_SPICY,
+    VARIANTS,
+    Profile,
+    ProfileId,
+    StartAfterChallenge,
+    Variant,
+    profile_named,
+)
+from companion.rules.setup import check_name, new_setup, start
+from companion.rules.state import EndReason, Event, EventKind, Seat, Setup, State, Window
 from companion.rules.transcript import (
     Transcript,
     TranscriptError,
@@ -42,10 +55,10 @@ from companion.rules.transcript import (
 )
 
 __all__ = [
-    "Action", "Adjust", "Card", "Challenge", "Claim", "Copy", "Draw", "EndCardDrawn", "Event",
-    "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass", "Play", "Profile", "Redo", "Resolve",
-    "Reveal", "SPICY", "SWEET_SPICY", "Seat", "Setup", "State", "TakeUniversal", "Transcript",
-    "TranscriptError", "Undo", "VARIANTS", "action_from_dict", "apply", "check_name", "format_action", "legal_actions",
-    "legal_claims", "new_setup", "profile_named", "read_transcript", "replay_transcript", "start",
-    "write_transcript",
+    "Action", "Adjust", "Card", "Challenge", "Claim", "CompanionError", "Copy", "Draw", "EndCardDrawn", "EndReason",
+    "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass", "Play", "Profile", "ProfileId",
+    "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "Seat", "Setup", "StartAfterChallenge", "State", "Step",
+    "TakeUniversal", "Transcript", "TranscriptError", "Undo", "VARIANTS", "Variant", "Window", "action_from_dict",
+    "apply", "check_name", "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "profile_named",
+    "read_transcript", "replay_transcript", "start", "write_transcript",
 ]

@@ -19,10 +19,7 @@ class Action:
     keyword: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        if isinstance(self, Reveal):
-            data["card"] = asdict(self.card)
-        return {"action": self.keyword, **data}
+        return {"action": self.keyword, **asdict(self)}
 
 
 @dataclass(frozen=True, slots=True)

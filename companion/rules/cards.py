@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from companion.rules.errors import IllegalAction
+
 NUMBERS = range(1, 11)
 """Spice cards run from 1 to 10."""
 
@@ -13,6 +15,16 @@ STARTING_NUMBERS = (1, 2, 3)
 
 Attribute = Literal["spice", "number"]
 ATTRIBUTES: tuple[Attribute, ...] = ("spice", "number")
+
+
+
+def attribute_named(word: str) -> Attribute:
+    """A challenge names one attribute: "not that spice!" or "not that number!"."""
+    for attribute in ATTRIBUTES:
+        if word == attribute:
+            return attribute
+    raise IllegalAction(f"a challenge names spice or number, not {word!r}")
+
 
 WILD_SPICE = "wild-spice"
 WILD_NUMBER = "wild-number"

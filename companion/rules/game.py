@@ -1,34 +1,103 @@
 """A game as a timeline: the log of everything said, and the states it folds to.
 
-Undo and redo move a cursor along the states; a new action after an undo drops
+Undo and redo move along the standing moves; a new action after an undo drops
 what could have been redone. Nothing is ever recomputed by hand: a state is only
 ever made by ``engine.apply``, so replaying the log always gives the same game.
+
+Every ``Game`` is immutable to its holders, yet one action costs the same at
+the thousandth move as at the first: the standing moves and the undone ones are
+linked lists that share their tails, and the log is a list that only ever grows
+and that each ``Game`` reads up to its own length.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import overload
 
 from companion.rules import engine
 from companion.rules.actions import Action, Redo, Undo
 from companion.rules.errors import IllegalAction
+from companion.rules.setup import start
 from companion.rules.state import Setup, State
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
+class Step:
+    """One standing move: the state it made, the move, and the log entry that made it."""
+
+    state: State
+    move: Action | None
+    """None for the start of the game."""
+    entry: int
+    """Index in ``Game.log`` of the action that made this step (a redo keeps the original); -1 for the start."""
+    before: Step | None = field(default=None, repr=False)
+    depth: int = 0
+    """How many moves stand up to here (the cursor)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Undone:
+    """The steps that can be redone, the next one first."""
+
+    step: Step
+    rest: _Undone | None
+
+
+class Log(Sequence[Action]):
+    """A read-only view of the first ``length`` actions of a list that only ever grows."""
+
+    __slots__ = ("_actions", "_length")
+
+    def __init__(self, actions: list[Action], length: int) -> None:
+        self._actions = actions
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return self._actions[: self._length][index]
+        if not -self._length <= index < self._length:
+            raise IndexError("the log has no such entry")
+        return self._actions[index % self._length]
+
+    def __iter__(self) -> Iterator[Action]:
+        return islice(self._actions, self._length)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Log({list(self)!r})"
+
+    def appended(self, action: Action) -> Log:
+        """This log and one more action; the list is copied only when another game already grew it."""
+        actions = self._actions
+        if len(actions) != self._length:
+            actions = actions[: self._length]
+        actions.append(action)
+        return Log(actions, self._length + 1)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Game:
     setup: Setup
-    states: tuple[State, ...]
-    """``states[i]`` follows the first ``i`` moves; those past the cursor can be redone."""
-    moves: tuple[Action, ...]
-    cursor: int
-    log: tuple[Action, ...] = ()
+    current: Step
+    undone: _Undone | None
+    log: Log
     """Every action accepted, undo and redo included, in order: what the store saves."""
 
     @classmethod
     def start(cls, setup: Setup) -> Game:
-        return cls(setup, (engine.start(setup),), (), 0)
+        return cls(setup, Step(start(setup), None, -1), None, Log([], 0))
 
     @classmethod
     def replay(cls, setup: Setup, log: Iterable[Action]) -> Game:
@@ -39,27 +108,48 @@ class Game:
 
     @property
     def state(self) -> State:
-        return self.states[self.cursor]
+        return self.current.state
+
+    @property
+    def cursor(self) -> int:
+        """How many moves stand: undo lowers it, redo and new moves raise it."""
+        return self.current.depth
 
     @property
     def can_undo(self) -> bool:
-        return self.cursor > 0
+        return self.current.before is not None
 
     @property
     def can_redo(self) -> bool:
-        return self.cursor < len(self.states) - 1
+        return self.undone is not None
+
+    def steps(self) -> list[Step]:
+        """The standing moves from the start (``steps()[0]``, no move) to now."""
+        found: list[Step] = []
+        step: Step | None = self.current
+        while step is not None:
+            found.append(step)
+            step = step.before
+        return found[::-1]
 
     def apply(self, action: Action) -> Game:
         """The game after ``action``, or IllegalAction with the reason; ``self`` never changes."""
-        log = self.log + (action,)
+        current = self.current
         if isinstance(action, Undo):
-            if not self.can_undo:
+            if current.before is None:
                 raise IllegalAction("nothing to undo: the game is at its start")
-            return Game(self.setup, self.states, self.moves, self.cursor - 1, log)
+            return Game(self.setup, current.before, _Undone(current, self.undone), self.log.appended(action))
         if isinstance(action, Redo):
-            if not self.can_redo:
+            if self.undone is None:
                 raise IllegalAction("nothing to redo")
-            return Game(self.setup, self.states, self.moves, self.cursor + 1, log)
-        state = engine.apply(self.state, action)
-        keep = self.cursor + 1
-        return Game(self.setup, self.states[:keep] + (state,), self.moves[: self.cursor] + (action,), keep, log)
+            return Game(self.setup, self.undone.step, self.undone.rest, self.log.appended(action))
+        state = engine.apply(current.state, action)
+        step = Step(state, action, len(self.log), current, current.depth + 1)
+        return Game(self.setup, step, None, self.log.appended(action))
+
+    def __eq__(self, other: object) -> bool:
+        """A game is its set-up and its log: the rest is a fold of them."""
+        return isinstance(other, Game) and self.setup == other.setup and self.log == other.log
+
+    def __hash__(self) -> int:
+        return hash((self.setup, len(self.log)))

@@ -1,19 +1,26 @@
 """The three rule profiles and the "Spice it up!" variant cards.
 
-A profile is data, not a subclass: the engine asks it what the deck holds, how
-many cards are dealt and which spices exist, so one engine reads every game.
+A profile is data, not a subclass: the engine asks it what the draw pile holds,
+how many cards are dealt and which spices exist, so one engine reads every game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from companion.rules.errors import IllegalAction
 
 
+class ProfileId(StrEnum):
+    SPICY = "spicy"
+    SWEET_SPICY = "sweet-spicy"
+    FIVE_SPICES = "five-spices"
+
+
 @dataclass(frozen=True, slots=True)
 class Profile:
-    id: str
+    id: ProfileId
     title: str
     spices: tuple[str, ...]
     numbered: bool
@@ -44,7 +51,7 @@ class Profile:
 
 
 SPICY = Profile(
-    id="spicy",
+    id=ProfileId.SPICY,
     title="Spicy",
     spices=("chili", "wasabi", "pepper"),
     numbered=True,
@@ -53,7 +60,7 @@ SPICY = Profile(
 )
 
 SWEET_SPICY = Profile(
-    id="sweet-spicy",
+    id=ProfileId.SWEET_SPICY,
     title="Sweet & Spicy",
     spices=("chili", "lemon", "pepper"),
     numbered=True,
@@ -63,7 +70,7 @@ SWEET_SPICY = Profile(
 )
 
 FIVE_SPICES = Profile(
-    id="five-spices",
+    id=ProfileId.FIVE_SPICES,
     title="Five Spices",
     spices=("pepper", "salt", "sugar", "garlic", "cinnamon"),
     numbered=False,
@@ -79,29 +86,36 @@ PROFILES: dict[str, Profile] = {p.id: p for p in (SPICY, SWEET_SPICY, FIVE_SPICE
 MIN_SEATS = 2
 MAX_SEATS = 6
 
-# The variant cards of "Spice it up!"; the last three are the common reading of
-# cards whose text is not public, and the app marks them so.
-START_IT_UP = "start-it-up"
-TURN_IT_UP = "turn-it-up"
-SPICE_RAIDER = "spice-raider"
-WE_LOVE_CHILI = "we-love-chili"
-CHANGE_YOUR_LUCK = "change-your-luck"
-COPY_CAT = "copy-cat"
 
-VARIANTS: dict[str, bool] = {
-    START_IT_UP: False,
-    TURN_IT_UP: False,
-    SPICE_RAIDER: False,
-    WE_LOVE_CHILI: True,
-    CHANGE_YOUR_LUCK: True,
-    COPY_CAT: True,
+class Variant(StrEnum):
+    """The variant cards of "Spice it up!"."""
+
+    START_IT_UP = "start-it-up"
+    TURN_IT_UP = "turn-it-up"
+    SPICE_RAIDER = "spice-raider"
+    WE_LOVE_CHILI = "we-love-chili"
+    CHANGE_YOUR_LUCK = "change-your-luck"
+    COPY_CAT = "copy-cat"
+
+
+VARIANTS: dict[Variant, bool] = {
+    Variant.START_IT_UP: False,
+    Variant.TURN_IT_UP: False,
+    Variant.SPICE_RAIDER: False,
+    Variant.WE_LOVE_CHILI: True,
+    Variant.CHANGE_YOUR_LUCK: True,
+    Variant.COPY_CAT: True,
 }
-"""Variant id -> whether its rule is a reading rather than the printed text."""
+"""Variant -> whether its rule is a reading rather than the printed text (the app marks those)."""
 
 MAX_VARIANTS = 2
 
-START_AFTER_CHALLENGE = ("loser", "winner")
-"""Who starts the next stack after a challenge; the official rule first."""
+
+class StartAfterChallenge(StrEnum):
+    """Who starts the next stack after a challenge (a house option; the official rule is the loser)."""
+
+    LOSER = "loser"
+    WINNER = "winner"
 
 
 def profile_named(name: str) -> Profile:

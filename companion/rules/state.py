@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from companion.rules.cards import Attribute, Claim
-from companion.rules.profiles import Profile
+from companion.rules.profiles import Profile, StartAfterChallenge, Variant
+
+TROPHY_POINTS = 10
+UNIVERSAL_POINTS = 5
+"""A universal card counts 5 in a won pile and -5 in a hand (Sweet & Spicy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +28,8 @@ class Setup:
     end_card: int
     """Cards under the World's End card; they never come into play."""
     first: int = 0
-    variants: frozenset[str] = frozenset()
-    start_after_challenge: str = "loser"
+    variants: frozenset[Variant] = frozenset()
+    start_after_challenge: StartAfterChallenge = StartAfterChallenge.LOSER
 
     def seat_named(self, name: str) -> int | None:
         try:
@@ -50,8 +55,8 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
-class TopCard:
-    """The card just played, while its challenge window is open."""
+class Window:
+    """The card just played, open to a challenge until the next seat plays or passes."""
 
     player: int
     claim: Claim
@@ -67,15 +72,36 @@ class PendingChallenge:
     attribute: Attribute | None
 
 
+class EventKind(StrEnum):
+    PLAY = "play"
+    LAST_CARD = "last-card"
+    PASS = "pass"
+    DRAW = "draw"
+    CHALLENGE = "challenge"
+    CHALLENGE_WON = "challenge-won"
+    STACK_WON = "stack-won"
+    PENALTY = "penalty"
+    REFILL = "refill"
+    TROPHY = "trophy"
+    RAID = "raid"
+    UNIVERSAL = "universal"
+    RESHUFFLE = "reshuffle"
+    ADJUST = "adjust"
+    END = "end"
+
+
+class EndReason(StrEnum):
+    SECOND_TROPHY = "second-trophy"
+    ALL_TROPHIES = "all-trophies"
+    END_CARD = "end-card"
+    EMPTY_HAND = "empty-hand"
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something the table should be told happened, in words and as data.
+    """Something the table should be told happened, in words (for the screen) and as data."""
 
-    ``kind`` is one of: play, last-card, pass, draw, challenge, challenge-won,
-    stack-won, penalty, refill, trophy, raid, universal, reshuffle, adjust, end.
-    """
-
-    kind: str
+    kind: EventKind
     seat: int | None
     count: int
     text: str
@@ -86,22 +112,22 @@ class State:
     setup: Setup
     seats: tuple[Seat, ...]
     turn: int | None
-    deck: int
-    """Cards that can still be drawn before the World's End card shows."""
+    draw_pile: int
+    """Cards that can still be drawn before the World's End card shows (the JSON's ``deck``)."""
     stack: int = 0
     """Cards on the stack (five-spices: the face-up pile)."""
     stack_universals: int = 0
     claim: Claim | None = None
     universal_pile: int = 0
     trophies_left: int = 0
-    top: TopCard | None = None
+    window: Window | None = None
     challenge: PendingChallenge | None = None
     raider: int | None = None
     """A seat whose declared 4 (spice-raider) will take the stack on the next play."""
     may_take_universal: int | None = None
     """The loser of the challenge just decided, who may take a universal card."""
     ended: bool = False
-    end_reason: str | None = None
+    end_reason: EndReason | None = None
     winners: tuple[int, ...] = ()
     events: tuple[Event, ...] = ()
 
@@ -124,13 +150,18 @@ class State:
             return None
         s = self.seats[seat]
         won_spice = s.won - s.won_universals
-        hand_spice = s.hand - s.universals
-        return won_spice + 5 * s.won_universals + 10 * s.trophies - hand_spice - 5 * s.universals
+        return (
+            won_spice
+            + UNIVERSAL_POINTS * s.won_universals
+            + TROPHY_POINTS * s.trophies
+            - s.spice_cards
+            - UNIVERSAL_POINTS * s.universals
+        )
 
     def cards_accounted(self) -> int:
         """Every card the companion can place; equals the profile total unless adjusted."""
         return (
-            self.deck
+            self.draw_pile
             + self.stack
             + sum(s.hand + s.won for s in self.seats)
             + self.setup.end_card
@@ -150,18 +181,18 @@ class State:
             "claim": None
             if self.claim is None
             else {"spice": self.claim.spice, "number": self.claim.number},
-            "deck": self.deck,
+            "deck": self.draw_pile,
             "trophies_left": self.trophies_left if numbered else None,
             "universal_pile": self.universal_pile,
             "end_card": self.setup.end_card,
             "variants": sorted(self.setup.variants),
             "window": None
-            if self.top is None
+            if self.window is None
             else {
-                "player": self.name(self.top.player),
-                "claim": str(self.top.claim),
-                "last_card": self.top.last_card,
-                "universal": self.top.universal,
+                "player": self.name(self.window.player),
+                "claim": str(self.window.claim),
+                "last_card": self.window.last_card,
+                "universal": self.window.universal,
             },
             "challenge": None
             if self.challenge is None
@@ -192,6 +223,7 @@ def top_scorers(state: State) -> tuple[int, ...]:
     return tuple(i for i, s in enumerate(scores) if s == best)
 
 
-def names(state: State, seats: Iterable[int]) -> str:
+def joined_names(state: State, seats: Iterable[int]) -> str:
+    """"Ana", "Ana and Ben", "Ana, Ben and Cy": how the end of a game names its winners."""
     listed = [state.name(i) for i in seats]
     return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]

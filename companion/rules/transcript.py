@@ -7,12 +7,11 @@ Names are single words; a name with a space or a ``#`` in it is written quoted
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
-from companion.rules import engine
 from companion.rules.actions import (
-    ACTION_TYPES,
     Action,
     Adjust,
     Challenge,
@@ -27,13 +26,12 @@ from companion.rules.actions import (
     TakeUniversal,
     Undo,
 )
-from companion.rules.cards import ATTRIBUTES, WILD_NUMBER, WILD_SPICE, Card
+from companion.rules.cards import WILD_NUMBER, WILD_SPICE, Card, attribute_named
 from companion.rules.errors import IllegalAction
 from companion.rules.game import Game
-from companion.rules.profiles import START_AFTER_CHALLENGE, profile_named
+from companion.rules.profiles import Profile, StartAfterChallenge, profile_named
+from companion.rules.setup import checked_names, checked_variants, new_setup, start_after_challenge_named
 from companion.rules.state import Setup
-
-HEADER_KEYWORDS = ("rules", "option", "variant", "seats", "end-card", "first")
 
 
 class TranscriptError(IllegalAction):
@@ -48,12 +46,14 @@ class TranscriptError(IllegalAction):
 @dataclass(frozen=True)
 class Transcript:
     setup: Setup
-    actions: tuple[tuple[int, Action], ...]
-    """Each action with the line it came from."""
+    actions: Iterator[tuple[int, Action]]
+    """Each action with the line it came from, read as it is asked for: a badly
+    written line is refused only when the reader gets there."""
 
 
 # --------------------------------------------------------------------------
-# Reading
+# Reading: one parser a keyword. Each checks a line's wording only; whether the
+# action is allowed is the engine's to say, so no refusal is written twice.
 
 
 def _words(line: str) -> list[str]:
@@ -61,70 +61,6 @@ def _words(line: str) -> list[str]:
         return shlex.split(line, comments=True)
     except ValueError:
         raise IllegalAction("a quote is not closed") from None
-
-
-class _Header:
-    """Collects header lines; the setup is built when the first action arrives."""
-
-    def __init__(self) -> None:
-        self.rules: str | None = None
-        self.names: list[str] | None = None
-        self.end_card: int | None = None
-        self.first: str | None = None
-        self.variants: list[str] = []
-        self.start_after_challenge = "loser"
-
-    def take(self, words: list[str]) -> None:
-        keyword, args = words[0], words[1:]
-        if keyword != "rules" and self.rules is None:
-            raise IllegalAction("the transcript must start with a rules line")
-        if keyword == "rules":
-            if self.rules is not None:
-                raise IllegalAction("rules is given twice")
-            _arity(words, 1)
-            profile_named(args[0])
-            self.rules = args[0]
-        elif keyword == "option":
-            _arity(words, 2)
-            if args[0] != "start-after-challenge" or args[1] not in START_AFTER_CHALLENGE:
-                raise IllegalAction("the only option is: start-after-challenge loser|winner")
-            self.start_after_challenge = args[1]
-        elif keyword == "variant":
-            _arity(words, 1)
-            self.variants.append(args[0])
-        elif keyword == "seats":
-            if self.names is not None:
-                raise IllegalAction("seats is given twice")
-            self.names = args
-        elif keyword == "end-card":
-            if self.end_card is not None:
-                raise IllegalAction("end-card is given twice")
-            _arity(words, 1)
-            self.end_card = _number(args[0], "the cards under the World's End card")
-        elif keyword == "first":
-            if self.first is not None:
-                raise IllegalAction("first is given twice")
-            _arity(words, 1)
-            self.first = args[0]
-
-    def setup(self) -> Setup:
-        if self.rules is None:
-            raise IllegalAction("the transcript must start with a rules line")
-        if self.names is None:
-            raise IllegalAction("a seats line must come before the first action")
-        first = 0
-        if self.first is not None:
-            if self.first not in self.names:
-                raise IllegalAction(f"first names {self.first}, who has no seat: {', '.join(self.names)}")
-            first = self.names.index(self.first)
-        return engine.new_setup(
-            profile_named(self.rules),
-            self.names,
-            self.end_card,
-            first,
-            frozenset(self.variants),
-            self.start_after_challenge,
-        )
 
 
 def _arity(words: list[str], *counts: int) -> None:
@@ -139,6 +75,84 @@ def _number(word: str, what: str) -> int:
     return int(word)
 
 
+class _Header:
+    """Collects header lines, each checked as it comes; the set-up is built when the first action arrives."""
+
+    def __init__(self) -> None:
+        self.profile: Profile | None = None
+        self.names: tuple[str, ...] | None = None
+        self.end_card: int | None = None
+        self.first: str | None = None
+        self.variants: list[str] = []
+        self.start_after_challenge = StartAfterChallenge.LOSER
+
+    def take(self, words: list[str]) -> None:
+        if words[0] != "rules" and self.profile is None:
+            raise IllegalAction("the transcript must start with a rules line")
+        _HEADERS[words[0]](self, words)
+
+    def rules(self, words: list[str]) -> None:
+        if self.profile is not None:
+            raise IllegalAction("rules is given twice")
+        _arity(words, 1)
+        self.profile = profile_named(words[1])
+
+    def option(self, words: list[str]) -> None:
+        _arity(words, 2)
+        if words[1] != "start-after-challenge":
+            raise IllegalAction("the only option is: start-after-challenge loser|winner")
+        self.start_after_challenge = start_after_challenge_named(words[2])
+
+    def variant(self, words: list[str]) -> None:
+        _arity(words, 1)
+        assert self.profile is not None
+        checked_variants(self.profile, [*self.variants, words[1]])
+        self.variants.append(words[1])
+
+    def seats(self, words: list[str]) -> None:
+        if self.names is not None:
+            raise IllegalAction("seats is given twice")
+        assert self.profile is not None
+        self.names = checked_names(self.profile, words[1:])
+
+    def end_card_line(self, words: list[str]) -> None:
+        if self.end_card is not None:
+            raise IllegalAction("end-card is given twice")
+        _arity(words, 1)
+        self.end_card = _number(words[1], "the cards under the World's End card")
+
+    def first_line(self, words: list[str]) -> None:
+        if self.first is not None:
+            raise IllegalAction("first is given twice")
+        _arity(words, 1)
+        self.first = words[1]
+
+    def setup(self) -> Setup:
+        if self.profile is None:
+            raise IllegalAction("the transcript must start with a rules line")
+        if self.names is None:
+            raise IllegalAction("a seats line must come before the first action")
+        first = 0
+        if self.first is not None:
+            if self.first not in self.names:
+                raise IllegalAction(f"first names {self.first}, who has no seat: {', '.join(self.names)}")
+            first = self.names.index(self.first)
+        return new_setup(
+            self.profile, self.names, self.end_card, first, self.variants, self.start_after_challenge
+        )
+
+
+_HEADERS: dict[str, Callable[[_Header, list[str]], None]] = {
+    "rules": _Header.rules,
+    "option": _Header.option,
+    "variant": _Header.variant,
+    "seats": _Header.seats,
+    "end-card": _Header.end_card_line,
+    "first": _Header.first_line,
+}
+HEADER_KEYWORDS = tuple(_HEADERS)
+
+
 def _seat(setup: Setup, name: str) -> int:
     seat = setup.seat_named(name)
     if seat is None:
@@ -146,99 +160,137 @@ def _seat(setup: Setup, name: str) -> int:
     return seat
 
 
-def parse_action(setup: Setup, words: list[str]) -> Action:
-    """One action line, already split into words, against the game's seats."""
-    keyword, args = words[0], words[1:]
-    if keyword in HEADER_KEYWORDS:
-        raise IllegalAction(f"{keyword} is a header line and must come before the first action")
-    if keyword not in ACTION_TYPES:
-        raise IllegalAction(f"unknown keyword {keyword!r}")
-    numbered = setup.profile.numbered
-    if keyword == "play":
-        if not numbered:
-            if len(args) != 2:
-                raise IllegalAction("write play NAME SPICE: in five-spices a card is declared by its spice alone")
-            return Play(_seat(setup, args[0]), args[1])
-        universal = len(args) > 1 and args[1] == "universal"
-        rest = args[2:] if universal else args[1:]
-        tuck = 0
-        if len(rest) == 4 and rest[2] == "tuck":
-            tuck = _number(rest[3], "the tucked cards")
-            rest = rest[:2]
-        if len(rest) != 2:
-            raise IllegalAction("write play NAME SPICE NUMBER (universal before the spice, tuck T after)")
-        return Play(_seat(setup, args[0]), rest[0], _number(rest[1], "the number"), universal, tuck)
-    if keyword in ("copy", "pass", "draw", "take-universal"):
-        _arity(words, 1)
-        cls = {"copy": Copy, "pass": Pass, "draw": Draw, "take-universal": TakeUniversal}[keyword]
-        return cls(_seat(setup, args[0]))
-    if keyword == "challenge":
-        if not numbered:
-            if len(args) != 1:
-                raise IllegalAction("a five-spices challenge names no attribute: write challenge NAME")
-            return Challenge(_seat(setup, args[0]))
-        if len(args) == 1:
-            raise IllegalAction('a challenge must name spice or number: "not that spice!" or "not that number!"')
-        _arity(words, 2)
-        if args[1] not in ATTRIBUTES:
-            raise IllegalAction(f"a challenge names spice or number, not {args[1]!r}")
-        return Challenge(_seat(setup, args[0]), args[1])  # type: ignore[arg-type]
-    if keyword == "reveal":
-        return Reveal(_card(args))
-    if keyword == "resolve":
-        _arity(words, 1)
-        if args[0] not in ("challenger", "player"):
-            raise IllegalAction("resolve challenger (the challenger was right) or resolve player")
-        return Resolve(args[0] == "challenger")
-    if keyword == "adjust":
-        _arity(words, 3)
-        if args[1] not in ("hand", "won"):
-            raise IllegalAction("adjust sets hand or won")
-        return Adjust(_seat(setup, args[0]), args[1], _number(args[2], "the count"))
-    _arity(words, 0)
-    return {"end-card-drawn": EndCardDrawn, "undo": Undo, "redo": Redo}[keyword]()
+def _play(setup: Setup, words: list[str]) -> Action:
+    """play NAME [universal] SPICE [NUMBER] [tuck T]: the engine says which of these the game allows."""
+    args = words[1:]
+    rest = args[1:]
+    universal = rest[:1] == ["universal"]
+    rest = rest[1:] if universal else rest
+    tuck = 0
+    if len(rest) > 2 and rest[-2] == "tuck":
+        tuck = _number(rest[-1], "the tucked cards")
+        rest = rest[:-2]
+    if len(rest) not in (1, 2):
+        raise IllegalAction("write play NAME SPICE NUMBER (universal before the spice, tuck T after; "
+                            "five-spices: play NAME SPICE)")
+    number = _number(rest[1], "the number") if len(rest) == 2 else None
+    return Play(_seat(setup, args[0]), rest[0], number, universal, tuck)
 
 
-def _card(args: list[str]) -> Card:
+def _seat_only(cls: type[Copy | Pass | Draw | TakeUniversal]) -> Callable[[Setup, list[str]], Action]:
+    def parse(setup: Setup, words: list[str]) -> Action:
+        _arity(words, 1)
+        return cls(_seat(setup, words[1]))
+
+    return parse
+
+
+def _no_words(cls: type[EndCardDrawn | Undo | Redo]) -> Callable[[Setup, list[str]], Action]:
+    def parse(setup: Setup, words: list[str]) -> Action:
+        _arity(words, 0)
+        return cls()
+
+    return parse
+
+
+def _challenge(setup: Setup, words: list[str]) -> Action:
+    """challenge NAME [spice|number]: five-spices names no attribute, the others must (the engine says so)."""
+    _arity(words, 1, 2)
+    return Challenge(_seat(setup, words[1]), attribute_named(words[2]) if len(words) == 3 else None)
+
+
+def _reveal(setup: Setup, words: list[str]) -> Action:
+    args = words[1:]
     if args in ([WILD_SPICE], [WILD_NUMBER]):
-        return Card(None, None, args[0])
+        return Reveal(Card(None, None, args[0]))
     if len(args) == 1:
-        return Card(args[0], None)
+        return Reveal(Card(args[0], None))
     if len(args) == 2:
-        return Card(args[0], _number(args[1], "the number"))
+        return Reveal(Card(args[0], _number(args[1], "the number")))
     raise IllegalAction("write reveal SPICE NUMBER, reveal wild-spice or reveal wild-number")
 
 
+def _resolve(setup: Setup, words: list[str]) -> Action:
+    _arity(words, 1)
+    if words[1] not in ("challenger", "player"):
+        raise IllegalAction("resolve challenger (the challenger was right) or resolve player")
+    return Resolve(words[1] == "challenger")
+
+
+def _adjust(setup: Setup, words: list[str]) -> Action:
+    _arity(words, 3)
+    return Adjust(_seat(setup, words[1]), words[2], _number(words[3], "the count"))
+
+
+_PARSERS: dict[str, Callable[[Setup, list[str]], Action]] = {
+    "play": _play,
+    "copy": _seat_only(Copy),
+    "pass": _seat_only(Pass),
+    "draw": _seat_only(Draw),
+    "take-universal": _seat_only(TakeUniversal),
+    "challenge": _challenge,
+    "reveal": _reveal,
+    "resolve": _resolve,
+    "adjust": _adjust,
+    "end-card-drawn": _no_words(EndCardDrawn),
+    "undo": _no_words(Undo),
+    "redo": _no_words(Redo),
+}
+
+
+def parse_action(setup: Setup, words: list[str]) -> Action:
+    """One action line, already split into words, against the game's seats."""
+    keyword = words[0]
+    if keyword in _HEADERS:
+        raise IllegalAction(f"{keyword} is a header line and must come before the first action")
+    parser = _PARSERS.get(keyword)
+    if parser is None:
+        raise IllegalAction(f"unknown keyword {keyword!r}")
+    return parser(setup, words)
+
+
 def read_transcript(lines: Iterable[str]) -> Transcript:
-    """Parse every line (each checked for form, not yet for the rules)."""
+    """The header now (each line checked as it comes); the actions as they are read.
+
+    Reading stops at the first action line: ``Transcript.actions`` goes on from
+    there, so whoever applies each action as it comes sees the first refused
+    line first, whether it is badly written or against the rules.
+    """
+    numbered = enumerate(lines, start=1)
     header = _Header()
-    setup: Setup | None = None
-    actions: list[tuple[int, Action]] = []
     last = 0
-    for number, line in enumerate(lines, start=1):
+    for number, line in numbered:
         last = number
         try:
             words = _words(line)
             if not words:
                 continue
-            if setup is None and words[0] in HEADER_KEYWORDS:
+            if words[0] in _HEADERS:
                 header.take(words)
                 continue
-            if setup is None:
-                setup = header.setup()
-            actions.append((number, parse_action(setup, words)))
+            setup = header.setup()
+            first = (number, parse_action(setup, words))
         except IllegalAction as exc:
             raise TranscriptError(number, str(exc)) from None
-    if setup is None:
+        return Transcript(setup, chain([first], _actions(setup, numbered)))
+    try:
+        return Transcript(header.setup(), iter(()))
+    except IllegalAction as exc:
+        raise TranscriptError(max(last, 1), str(exc)) from None
+
+
+def _actions(setup: Setup, numbered: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Action]]:
+    for number, line in numbered:
         try:
-            setup = header.setup()
+            words = _words(line)
+            if words:
+                yield number, parse_action(setup, words)
         except IllegalAction as exc:
-            raise TranscriptError(max(last, 1), str(exc)) from None
-    return Transcript(setup, tuple(actions))
+            raise TranscriptError(number, str(exc)) from None
 
 
 def replay_transcript(text: str) -> Game:
-    """The game a transcript describes; the first refused line raises TranscriptError."""
+    """The game a transcript describes; the first refused line, for any reason, raises TranscriptError."""
     transcript = read_transcript(text.splitlines())
     game = Game.start(transcript.setup)
     for number, action in transcript.actions:

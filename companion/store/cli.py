@@ -18,17 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import load_config
-from companion.report import describe_state, score_text, table
-from companion.rules import IllegalAction, TranscriptError, format_action, replay_transcript, write_transcript
-from companion.store.db import GameSummary, Recorded, Store, StoreError, now
-from companion.store.facts import standing_log
+from companion.errors import UsageError
+from companion.report import describe_state, read_input, score_text, table
+from companion.rules import EventKind, TranscriptError, format_action, replay_transcript, write_transcript
+from companion.store.db import GameSummary, Recorded, Store, now
 from companion.store.simulate import simulate
 
-TIMELINE_KINDS = frozenset({"last-card", "challenge", "challenge-won", "stack-won", "raid", "trophy", "end"})
-
-
-class Refused(Exception):
-    """What the user asked cannot be done; printed as one line, exit status 2."""
+TIMELINE_KINDS = frozenset({
+    EventKind.LAST_CARD, EventKind.CHALLENGE, EventKind.CHALLENGE_WON, EventKind.STACK_WON, EventKind.RAID,
+    EventKind.TROPHY, EventKind.END,
+})
 
 
 def add_commands(subparsers: Any) -> None:
@@ -56,7 +55,7 @@ def add_commands(subparsers: Any) -> None:
         "import", parents=[db_option], help="save a game from a transcript file",
         description="Save a game from a table transcript. A refused line prints 'line N: reason' and nothing is saved.",
     )
-    import_.add_argument("file", type=Path, help="the transcript; - reads standard input")
+    import_.add_argument("file", help="the transcript; - reads standard input")
     import_.set_defaults(handler=_handler(run_import))
 
     resume = commands.add_parser("resume", parents=[db_option], help="rebuild the unfinished game from its log")
@@ -79,18 +78,14 @@ def add_commands(subparsers: Any) -> None:
 
 
 def _handler(run: Any) -> Any:
-    """Open the store for the command and turn refusals into one line on stderr."""
+    """Open the store for the command (refusals are ``cli.main``'s to print)."""
 
     def handle(args: argparse.Namespace) -> int:
-        try:
-            config = load_config(args.config).store
-            with Store.open(args.db or config.db, config.busy_timeout) as store:
-                if store.notice:
-                    print(f"spicy-companion: {store.notice}", file=sys.stderr)
-                return int(run(store, args))
-        except (StoreError, Refused, IllegalAction) as exc:
-            print(f"spicy-companion: {exc}", file=sys.stderr)
-            return 2
+        config = load_config(args.config).store
+        with Store.open(args.db or config.db, config.busy_timeout) as store:
+            if store.notice:
+                print(f"spicy-companion: {store.notice}", file=sys.stderr)
+            return int(run(store, args))
 
     return handle
 
@@ -128,10 +123,10 @@ def run_show(store: Store, args: argparse.Namespace) -> int:
     if setup.profile.end_card:
         lines.append(f"World's End card: {setup.end_card} cards under it")
     lines.append("")
-    for n, entry in enumerate(standing_log(saved.log), start=1):
-        for event in game.states[n].events:
+    for step in game.steps()[1:]:
+        for event in step.state.events:
             if event.kind in TIMELINE_KINDS:
-                lines.append(f"{_when(entry.at)}  {n:>4}. {event.text}")
+                lines.append(f"{_when(saved.log[step.entry].at)}  {step.depth:>4}. {event.text}")
     state = game.state
     rows = [("seat", "won", "won universals", "trophies", "hand", "universals", "score")]
     rows += [
@@ -175,13 +170,9 @@ def run_export(store: Store, args: argparse.Namespace) -> int:
 
 def run_import(store: Store, args: argparse.Namespace) -> int:
     try:
-        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise Refused(f"cannot read {args.file}: {exc}") from None
-    try:
-        game = replay_transcript(text)
+        game = replay_transcript(read_input(args.file))
     except TranscriptError as exc:
-        raise Refused(f"{args.file}: {exc}; nothing was saved") from None
+        raise UsageError(f"{args.file}: {exc}; nothing was saved") from None
     at = now()
     (game_id,) = store.save([Recorded(game, at, [at] * len(game.log))])
     print(f"saved game #{game_id} ({len(game.log)} actions)")
@@ -218,7 +209,7 @@ def run_stats(store: Store, args: argparse.Namespace) -> int:
 
 def run_simulate(store: Store, args: argparse.Namespace) -> int:
     if args.games < 1:
-        raise Refused("--games must be at least 1")
+        raise UsageError("--games must be at least 1")
     started = time.perf_counter()
     ids = simulate(store, args.games, args.seed, datetime.now(timezone.utc) - timedelta(hours=args.games))
     print(f"saved {len(ids)} games (#{ids[0]}–#{ids[-1]}) in {time.perf_counter() - started:.1f} s")

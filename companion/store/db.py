@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from companion.errors import CompanionError
 from companion.rules import Action, Game, IllegalAction, Setup, check_name
 from companion.store.facts import challenge_facts
 from companion.store.records import SavedGame, logged_from_row, setup_from_row, setup_row, to_json
@@ -28,7 +29,7 @@ from companion.store.schema import MIGRATIONS
 BUSY = "the database is busy: another program is writing to it; close it and try again"
 
 
-class StoreError(Exception):
+class StoreError(CompanionError):
     """The database cannot do what was asked; the message says why, for a person."""
 
 
@@ -100,6 +101,12 @@ class Store:
             return cls(_connect(path, busy_timeout), path, notice)
         except sqlite3.Error as exc:
             raise _error(exc, path) from None
+
+    @classmethod
+    def memory(cls) -> Store:
+        """A fresh database that lives in memory, like sqlite-utils' ``Database(memory=True)``: for fast tests."""
+        path = Path(":memory:")
+        return cls(_connect(path, 0.0), path)
 
     def close(self) -> None:
         self.db.close()

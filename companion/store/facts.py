@@ -5,11 +5,9 @@ Only the moves that stand count: a challenge that was undone never happened.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
-from companion.rules import Game, Redo, Undo
-from companion.store.records import Logged
+from companion.rules import EventKind, Game
 
 
 class ChallengeFacts(NamedTuple):
@@ -27,13 +25,13 @@ def challenge_facts(game: Game) -> list[ChallengeFacts]:
     seats = len(game.setup.names)
     made, won, caught, survived = ([0] * seats for _ in range(4))
     pending: tuple[int, int] | None = None
-    states = game.states[: game.cursor + 1]
-    for before, after in zip(states, states[1:]):
-        for event in after.events:
-            if event.kind == "challenge" and event.seat is not None and before.top is not None:
-                pending = (event.seat, before.top.player)
+    steps = game.steps()
+    for before, after in zip(steps, steps[1:]):
+        for event in after.state.events:
+            if event.kind == EventKind.CHALLENGE and event.seat is not None and before.state.window is not None:
+                pending = (event.seat, before.state.window.player)
                 made[event.seat] += 1
-            elif event.kind == "challenge-won" and pending is not None:
+            elif event.kind == EventKind.CHALLENGE_WON and pending is not None:
                 challenger, player = pending
                 if event.seat == challenger:
                     won[challenger] += 1
@@ -42,22 +40,3 @@ def challenge_facts(game: Game) -> list[ChallengeFacts]:
                     survived[player] += 1
                 pending = None
     return [ChallengeFacts(*facts) for facts in zip(made, won, caught, survived)]
-
-
-def standing_log(log: Sequence[Logged]) -> list[Logged]:
-    """The logged moves that stand after every undo and redo, in game order.
-
-    ``standing_log(log)[i]`` made ``game.states[i + 1]``.
-    """
-    moves: list[Logged] = []
-    cursor = 0
-    for entry in log:
-        if isinstance(entry.action, Undo):
-            cursor -= 1
-        elif isinstance(entry.action, Redo):
-            cursor += 1
-        else:
-            del moves[cursor:]
-            moves.append(entry)
-            cursor += 1
-    return moves[:cursor]

@@ -63,8 +63,7 @@ class SpicyApp(App):
     def start_game(self, setup: Setup) -> None:
         """Save a new game from ``setup`` and show its table."""
         assert self.store is not None
-        self.show_table(Session.new(self.store, setup.profile, setup.names, setup.end_card, setup.first,
-                                    setup.variants, setup.start_after_challenge))
+        self.show_table(Session.new(self.store, setup))
 
     def show_table(self, session: Session) -> None:
         self.session = session

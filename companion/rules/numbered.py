@@ -1,0 +1,330 @@
+"""Spicy and Sweet & Spicy: numbered claims on a stack, challenges on spice or number,
+trophies for a last card, and the variant cards of "Spice it up!".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.rules.actions import Action, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
+from companion.rules.actions import TakeUniversal
+from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
+from companion.rules.errors import IllegalAction
+from companion.rules.profiles import StartAfterChallenge, Variant
+from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
+from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
+from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, take_trophy, tell
+from companion.rules.steps import win_stack
+
+PENALTY_CARDS = 2
+"""The loser of a challenge draws 2 at once."""
+RAID_NUMBER = 4
+"""spice-raider: a declared 4 puts the seat's hand on the stack."""
+TUCK_NUMBER = 5
+"""change-your-luck: cards may be tucked only under a declared 5."""
+MAX_TUCK = 2
+
+# --------------------------------------------------------------------------
+# Claims
+
+
+def allowed_numbers(state: State, spice: str) -> tuple[int, ...]:
+    """The numbers ``spice`` may be declared with on this stack; () when it may not be declared at all."""
+    claim = state.claim
+    if claim is None:
+        return STARTING_NUMBERS
+    assert claim.number is not None
+    variants = state.setup.variants
+    restart = claim.number == 10 or (Variant.START_IT_UP in variants and claim.number >= 8)
+    if spice == claim.spice:
+        higher = tuple(range(claim.number + 1, 11))
+        return STARTING_NUMBERS + higher if restart else higher
+    if restart and spice == "chili" and Variant.WE_LOVE_CHILI in variants:
+        return STARTING_NUMBERS
+    return ()
+
+
+def legal_claims(state: State) -> dict[str, tuple[int, ...]]:
+    """Which numbers each spice may be declared with on this stack (the claim pad), the stack's spice first.
+
+    Spicy and Sweet & Spicy only: in five-spices any spice may be declared, with no number.
+    """
+    spices = state.profile.spices
+    if state.claim is not None:
+        spices = (state.claim.spice, *(s for s in spices if s != state.claim.spice))
+    return {spice: numbers for spice in spices if (numbers := allowed_numbers(state, spice))}
+
+
+def _refuse_claim(state: State, seat: int) -> IllegalAction:
+    allowed = legal_claims(state)
+    if state.claim is None:
+        why = "a new stack starts"
+    else:
+        why = f"the stack is {state.claim.spice} and stands at {state.claim.number}"
+    ranges = {spice: describe_numbers(list(ns)) for spice, ns in allowed.items()}
+    if len(ranges) == len(state.profile.spices) and len(set(ranges.values())) == 1:
+        options = f"any spice {next(iter(ranges.values()))}"
+    else:
+        options = " or ".join(f"{spice} {r}" for spice, r in ranges.items())
+    return IllegalAction(f"{state.name(seat)} must declare {options}: {why}")
+
+
+# --------------------------------------------------------------------------
+# Play and copy
+
+
+def check_play(state: State, action: Play) -> None:
+    seat = action.seat
+    check_turn(state, seat)
+    check_spice(state, action.spice)
+    if action.number is None:
+        raise IllegalAction(f"a card in {state.profile.id} is declared with a spice and a number from 1 to 10")
+    if action.number not in NUMBERS:
+        raise IllegalAction(f"numbers go from 1 to 10, not {action.number}")
+    player = state.seats[seat]
+    if player.hand == 0:
+        raise IllegalAction(f"{player.name} has no cards to play and can only pass")
+    if action.universal:
+        if not state.profile.universals:
+            raise IllegalAction(f"{state.profile.id} has no universal cards")
+        if player.universals == 0:
+            raise IllegalAction(f"{player.name} has no universal card in hand")
+    elif player.spice_cards == 0:
+        raise IllegalAction(f"{player.name} holds only universal cards: play one as universal")
+    if action.tuck:
+        _check_tuck(state, action)
+    if action.number not in allowed_numbers(state, action.spice):
+        raise _refuse_claim(state, seat)
+
+
+def _check_tuck(state: State, action: Play) -> None:
+    if Variant.CHANGE_YOUR_LUCK not in state.setup.variants:
+        raise IllegalAction("tucking cards needs the change-your-luck variant")
+    if action.number != TUCK_NUMBER:
+        raise IllegalAction("cards may be tucked only under a declared 5")
+    if not 0 < action.tuck <= MAX_TUCK:
+        raise IllegalAction("1 or 2 cards may be tucked, no more")
+    spice_needed = action.tuck + (0 if action.universal else 1)
+    if state.seats[action.seat].spice_cards < spice_needed:
+        raise IllegalAction(f"{state.name(action.seat)} needs {action.tuck + 1} cards in hand to tuck {action.tuck}")
+
+
+def play(state: State, action: Play) -> State:
+    return _lay_card(state, action.seat, Claim(action.spice, action.number), action.universal, action.tuck)
+
+
+def check_copy(state: State, action: Copy) -> None:
+    seat = action.seat
+    check_seat(state, seat)
+    if Variant.COPY_CAT not in state.setup.variants:
+        raise IllegalAction("copying a card needs the copy-cat variant")
+    window = state.window
+    if window is None:
+        raise IllegalAction("there is no card to copy: copy while the top card can still be challenged")
+    if window.player == seat:
+        raise IllegalAction(f"{state.name(seat)} cannot copy their own card")
+    if state.seats[seat].spice_cards == 0:
+        raise IllegalAction(f"{state.name(seat)} has no spice card to copy with")
+
+
+def copy_card(state: State, action: Copy) -> State:
+    assert state.window is not None
+    return _lay_card(state, action.seat, state.window.claim, False, 0)
+
+
+def _lay_card(state: State, seat: int, claim: Claim, universal: bool, tuck: int) -> State:
+    """A legal play or copy: close the last window, settle a raid, then the card goes down."""
+    state = _close_window(state)
+    if state.ended:
+        return state
+    if state.raider is not None:
+        state = win_stack(state, state.raider, EventKind.RAID)
+        state = replace(state, raider=None)
+    player = state.seats[seat]
+    hand = player.hand - 1 - tuck
+    last_card = hand == 0 and tuck == 0
+    raids = claim.number == RAID_NUMBER and Variant.SPICE_RAIDER in state.setup.variants
+    state = replace(
+        state,
+        seats=with_seat(state.seats, seat, replace(player, hand=hand, universals=player.universals - universal)),
+        stack=state.stack + 1 + tuck,
+        stack_universals=state.stack_universals + universal,
+        claim=claim,
+        window=Window(seat, claim, universal, last_card),
+        turn=state.next_seat(seat),
+        raider=seat if raids else None,
+    )
+    card = "a universal card" if universal else "a card"
+    state = tell(state, EventKind.PLAY, seat, 1 + tuck, f"{player.name} plays {card} as {claim}")
+    if last_card:
+        state = tell(state, EventKind.LAST_CARD, seat, 0, f"{player.name} plays their last card!")
+    if tuck:
+        state = draw_cards(state, seat, tuck, EventKind.DRAW)
+    return state
+
+
+def _close_window(state: State) -> State:
+    """The next play or pass ends the chance to challenge; a last card that got through earns its trophy."""
+    window = state.window
+    if window is None:
+        return state
+    state = replace(state, window=None)
+    if window.last_card:
+        state = _survived_last_card(state, window)
+    return state
+
+
+def _survived_last_card(state: State, window: Window) -> State:
+    """A trophy (none for a universal card), then a new hand."""
+    if not window.universal:
+        state = take_trophy(state, window.player)
+        if state.ended:
+            return state
+    return draw_cards(state, window.player, state.profile.hand_size, EventKind.REFILL)
+
+
+# --------------------------------------------------------------------------
+# Pass
+
+
+def pass_turn(state: State, action: Pass) -> State:
+    text = f"{state.name(action.seat)} passes and draws 1"
+    return draw_one(_close_window(state), action.seat, EventKind.PASS, text)
+
+
+# --------------------------------------------------------------------------
+# Challenges
+
+
+def check_challenge(state: State, action: Challenge) -> None:
+    seat = action.seat
+    check_seat(state, seat)
+    window = state.window
+    if window is None:
+        raise IllegalAction(
+            "there is no card to challenge: a card can be challenged only until the next seat plays or passes"
+        )
+    if window.player == seat:
+        raise IllegalAction(f"{state.name(seat)} cannot challenge their own card")
+    if action.attribute not in ATTRIBUTES:
+        raise IllegalAction('a challenge must name spice or number: "not that spice!" or "not that number!"')
+
+
+def challenge(state: State, action: Challenge) -> State:
+    window = state.window
+    assert window is not None
+    challenger, player = state.name(action.seat), state.name(window.player)
+    what = "not that spice!" if action.attribute == "spice" else "not that number!"
+    text = f"{challenger} challenges {player}'s {window.claim}: {what}"
+    state = tell(state, EventKind.CHALLENGE, action.seat, 0, text)
+    state = replace(state, challenge=PendingChallenge(action.seat, action.attribute))
+    if window.universal:
+        return _settle(state, challenger_wins=False, how="a universal card always survives")
+    return state
+
+
+def reveal(state: State, action: Reveal) -> State:
+    waiting, window = pending(state)
+    assert waiting.attribute is not None
+    turned = Variant.TURN_IT_UP in state.setup.variants
+    right = challenger_right(waiting.attribute, window.claim, action.card, turned)
+    return _settle(state, right, f"the card is {action.card}")
+
+
+def resolve(state: State, action: Resolve) -> State:
+    return _settle(state, action.challenger_right, "the table says so")
+
+
+def _settle(state: State, challenger_wins: bool, how: str) -> State:
+    """RULES.md 6: stack to the winner, trophy, the loser's 2, the refill; the first to end the game stops the rest."""
+    waiting, window = pending(state)
+    winner, loser = (waiting.challenger, window.player) if challenger_wins else (window.player, waiting.challenger)
+    state = replace(state, window=None, challenge=None, raider=None, claim=None)
+    state = tell(state, EventKind.CHALLENGE_WON, winner, 0, f"{state.name(winner)} wins the challenge: {how}")
+    state = win_stack(state, winner, EventKind.STACK_WON)
+    survived = window.last_card and not challenger_wins
+    if survived and not window.universal:
+        state = take_trophy(state, window.player)
+        if state.ended:
+            return state
+    state = draw_cards(state, loser, PENALTY_CARDS, EventKind.PENALTY)
+    if state.ended:
+        return state
+    if survived:
+        state = draw_cards(state, window.player, state.profile.hand_size, EventKind.REFILL)
+        if state.ended:
+            return state
+    starter = winner if state.setup.start_after_challenge == StartAfterChallenge.WINNER else loser
+    return replace(state, turn=starter, may_take_universal=loser if state.universal_pile > 0 else None)
+
+
+def check_take_universal(state: State, action: TakeUniversal) -> None:
+    check_seat(state, action.seat)
+    if not state.profile.universals:
+        raise IllegalAction(f"{state.profile.id} has no universal cards")
+    if state.may_take_universal != action.seat:
+        raise IllegalAction(
+            "only the loser of the challenge just decided may take a universal card, once, before the next action"
+        )
+
+
+def take_universal(state: State, action: TakeUniversal) -> State:
+    seat = state.seats[action.seat]
+    state = replace(
+        state,
+        seats=with_seat(state.seats, action.seat, replace(seat, hand=seat.hand + 1, universals=seat.universals + 1)),
+        universal_pile=state.universal_pile - 1,
+        may_take_universal=None,
+    )
+    return tell(state, EventKind.UNIVERSAL, action.seat, 1, f"{seat.name} takes a universal card")
+
+
+# --------------------------------------------------------------------------
+# The World's End card, told by the table
+
+
+def check_end_card_drawn(state: State, action: EndCardDrawn) -> None:
+    """Always allowed while the game goes on: the table saw the card."""
+
+
+def end_card_drawn(state: State, action: EndCardDrawn) -> State:
+    return end(replace(state, draw_pile=0), EndReason.END_CARD)
+
+
+RULES: RuleTable = {
+    Play: Rule(check_play, play),
+    Copy: Rule(check_copy, copy_card),
+    Pass: Rule(check_turn_of, pass_turn),
+    Challenge: Rule(check_challenge, challenge),
+    TakeUniversal: Rule(check_take_universal, take_universal),
+    EndCardDrawn: Rule(check_end_card_drawn, end_card_drawn),
+    **shared_rules(reveal, resolve),
+}
+
+def candidates(state: State) -> list[Action]:
+    """Every action that may be legal now, but the table's corrections; ``engine`` checks each."""
+    if state.challenge is not None:
+        cards = [Card(spice, number) for spice in state.profile.spices for number in NUMBERS]
+        cards += [Card.wild_spice(), Card.wild_number()]
+        return [Resolve(True), Resolve(False), *(Reveal(card) for card in cards)]
+    found: list[Action] = []
+    if state.may_take_universal is not None:
+        found.append(TakeUniversal(state.may_take_universal))
+    turn = state.turn
+    assert turn is not None
+    tucks = Variant.CHANGE_YOUR_LUCK in state.setup.variants
+    for spice, numbers in legal_claims(state).items():
+        for number in numbers:
+            found.append(Play(turn, spice, number))
+            if state.profile.universals:
+                found.append(Play(turn, spice, number, universal=True))
+            if number == TUCK_NUMBER and tucks:
+                found += [Play(turn, spice, number, tuck=t) for t in range(1, MAX_TUCK + 1)]
+    found.append(Pass(turn))
+    window = state.window
+    if window is not None:
+        others = [s for s in range(len(state.seats)) if s != window.player]
+        found += [Challenge(s, a) for s in others for a in ATTRIBUTES]
+        if Variant.COPY_CAT in state.setup.variants:
+            found += [Copy(s) for s in others]
+    return found

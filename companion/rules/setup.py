@@ -1,0 +1,106 @@
+"""Setting up a game: the set-up checked once, so the engine can trust it, and the deal."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from companion.rules.errors import IllegalAction
+from companion.rules.profiles import MAX_SEATS, MAX_VARIANTS, MIN_SEATS, Profile, StartAfterChallenge, Variant
+from companion.rules.state import Seat, Setup, State
+
+
+def new_setup(
+    profile: Profile,
+    names: Iterable[str],
+    end_card: int | None = None,
+    first: int = 0,
+    variants: Iterable[str] = (),
+    start_after_challenge: str = StartAfterChallenge.LOSER,
+) -> Setup:
+    """Check the set-up once, so the engine can trust it afterwards.
+
+    A transcript checks its header lines one by one with the same helpers, so
+    each refusal is worded once and reported at the line that caused it.
+    """
+    seat_names = checked_names(profile, names)
+    if not 0 <= first < len(seat_names):
+        raise IllegalAction("the first player must be one of the seats")
+    cards = checked_variants(profile, variants)
+    starter = start_after_challenge_named(start_after_challenge)
+    after_deal = profile.spice_cards - profile.hand_size * len(seat_names) - (0 if profile.end_card else 1)
+    if end_card is None:
+        end_card = profile.default_end_card(len(seat_names))
+    elif not profile.end_card and end_card:
+        raise IllegalAction("five-spices has no World's End card")
+    elif not 0 <= end_card <= after_deal:
+        raise IllegalAction(f"the World's End card can have 0 to {after_deal} cards under it, not {end_card}")
+    return Setup(profile, seat_names, end_card, first, cards, starter)
+
+
+def checked_names(profile: Profile, names: Iterable[str]) -> tuple[str, ...]:
+    seat_names = tuple(names)
+    if not MIN_SEATS <= len(seat_names) <= MAX_SEATS:
+        raise IllegalAction(f"{profile.title} needs {MIN_SEATS} to {MAX_SEATS} seats, not {len(seat_names)}")
+    for name in seat_names:
+        check_name(name)
+    if len(set(seat_names)) != len(seat_names):
+        raise IllegalAction("two seats have the same name; give each seat its own")
+    return seat_names
+
+
+def checked_variants(profile: Profile, names: Iterable[str]) -> frozenset[Variant]:
+    """The variant cards in play; refused at the first name that is unknown, repeated or one too many."""
+    cards: list[Variant] = []
+    for name in names:
+        if not profile.numbered:
+            raise IllegalAction("variant cards belong to spicy and sweet-spicy, not five-spices")
+        try:
+            card = Variant(name)
+        except ValueError:
+            raise IllegalAction(f"unknown variant {name!r}: choose from {', '.join(Variant)}") from None
+        if card in cards:
+            raise IllegalAction(f"the {card} variant card is already in play")
+        cards.append(card)
+        if len(cards) > MAX_VARIANTS:
+            raise IllegalAction(f"at most {MAX_VARIANTS} variant cards may be in play")
+    return frozenset(cards)
+
+
+def start_after_challenge_named(word: str) -> StartAfterChallenge:
+    try:
+        return StartAfterChallenge(word)
+    except ValueError:
+        raise IllegalAction("start-after-challenge is loser or winner") from None
+
+
+def check_name(name: str, who: str = "seat") -> None:
+    """Any text a person can read on one line is a name: markup, quotes and emoji included.
+
+    >>> check_name("[b]Zoë[/b] 🌶")
+    >>> check_name("  ")
+    Traceback (most recent call last):
+    companion.rules.errors.IllegalAction: a seat needs a name
+    """
+    if not name.strip():
+        raise IllegalAction(f"a {who} needs a name")
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+        raise IllegalAction(f"{name!r}: a name is one line of text, without control characters")
+
+
+def start(setup: Setup) -> State:
+    """Deal: hands, the draw pile above the World's End card, trophies, universals."""
+    profile = setup.profile
+    seats_n = len(setup.names)
+    hand = profile.hand_size + (1 if profile.universals else 0)
+    seats = tuple(Seat(name, hand, universals=1 if profile.universals else 0) for name in setup.names)
+    starting_pile = 0 if profile.numbered else 1
+    return State(
+        setup=setup,
+        seats=seats,
+        turn=setup.first,
+        draw_pile=profile.spice_cards - profile.hand_size * seats_n - setup.end_card - starting_pile,
+        stack=starting_pile,
+        universal_pile=profile.universals - seats_n if profile.universals else 0,
+        trophies_left=profile.trophies,
+    )

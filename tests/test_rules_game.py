@@ -1,0 +1,53 @@
+"""A game's timeline: every Game stays as its holder got it, and each standing move knows its log entry."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.rules import SPICY, Game, IllegalAction, Pass, Play, Redo, Undo, new_setup
+
+SETUP = new_setup(SPICY, ["Ana", "Ben", "Cy"], end_card=27)
+
+
+def test_games_branching_from_one_game_do_not_see_each_other() -> None:
+    base = Game.start(SETUP).apply(Play(0, "chili", 1))
+    played = base.apply(Play(1, "chili", 4))
+    passed = base.apply(Pass(1))
+    again = base.apply(Play(1, "chili", 9))
+    assert list(base.log) == [Play(0, "chili", 1)]
+    assert list(played.log) == [Play(0, "chili", 1), Play(1, "chili", 4)]
+    assert list(passed.log) == [Play(0, "chili", 1), Pass(1)]
+    assert list(again.log) == [Play(0, "chili", 1), Play(1, "chili", 9)]
+    assert (base.state.stack, played.state.stack, passed.state.stack) == (1, 2, 1)
+    assert passed.state.claim is not None and passed.state.claim.number == 1
+
+
+def test_an_undone_game_and_the_one_before_the_undo_stay_apart() -> None:
+    game = Game.replay(SETUP, [Play(0, "chili", 1), Play(1, "chili", 4)])
+    undone = game.apply(Undo())
+    redone = undone.apply(Redo())
+    replaced = undone.apply(Pass(1))
+    assert (game.cursor, undone.cursor, redone.cursor, replaced.cursor) == (2, 1, 2, 2)
+    assert redone.state == game.state
+    assert replaced.state.stack == 1 and not replaced.can_redo
+    assert undone.can_redo and game.state.stack == 2
+    with pytest.raises(IllegalAction, match="nothing to redo"):
+        replaced.apply(Redo())
+
+
+def test_each_standing_step_names_the_log_entry_that_made_it() -> None:
+    log = [Play(0, "chili", 1), Play(1, "chili", 4), Undo(), Pass(1), Undo(), Redo(), Play(2, "chili", 6)]
+    game = Game.replay(SETUP, log)
+    steps = game.steps()
+    assert [step.move for step in steps] == [None, Play(0, "chili", 1), Pass(1), Play(2, "chili", 6)]
+    assert [step.entry for step in steps] == [-1, 0, 3, 6]  # the redo keeps Pass's own entry
+    assert [step.depth for step in steps] == [0, 1, 2, 3]
+    assert all(game.log[step.entry] == step.move for step in steps[1:])
+    assert steps[-1].state is game.state
+
+
+def test_a_game_equals_another_with_the_same_setup_and_log() -> None:
+    log = [Play(0, "chili", 1), Undo(), Pass(0)]
+    assert Game.replay(SETUP, log) == Game.replay(SETUP, log)
+    assert Game.replay(SETUP, log) != Game.replay(SETUP, log[:2])
+    assert Game.start(SETUP).log == ()
