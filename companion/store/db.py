@@ -231,6 +231,17 @@ class Store:
     def players(self) -> list[str]:
         return [name for (name,) in self.query("SELECT name FROM players ORDER BY id")]
 
+    def recent_players(self) -> list[str]:
+        """Whoever sat down (or was added) most recently first: the set-up screen's list of regulars."""
+        rows = self.query(
+            "SELECT players.name FROM players"
+            " LEFT JOIN game_seats ON game_seats.player_id = players.id"
+            " LEFT JOIN games ON games.id = game_seats.game_id"
+            " GROUP BY players.id"
+            " ORDER BY max(coalesce(games.started_at, players.created_at)) DESC, players.id DESC"
+        )
+        return [name for (name,) in rows]
+
 
 def _connect(path: Path, busy_timeout: float) -> Database:
     conn = sqlite3.connect(path, timeout=busy_timeout)

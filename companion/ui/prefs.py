@@ -1,0 +1,133 @@
+"""What the table changes on screen, kept across restarts in a small JSON file.
+
+The config file is the owner's (written by hand, maybe read-only on a kiosk), so
+a tap on the settings screen never rewrites it: the choices made on screen go to
+``ui.json`` in the user data folder and are layered over the config's ``[ui]``.
+The same file remembers the last game's seating (colours and buzzers), which the
+rules' log does not hold, so a resumed game keeps them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from companion.config import APP_NAME, ConfigError, UiConfig
+
+
+def default_prefs_path() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "ui.json"
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Each seat's colour (an index into the theme's seat colours) and buzzer (its place in the wiring).
+
+    Buzzers are bound by pressing them at set-up, so the wiring order never has
+    to match the seat order; the table arms ``buzzer_of(seat)`` and reads a
+    press on buzzer ``b`` as seat ``seat_of(b)``.
+
+    >>> seating = Seating(colours=(0, 1, 2), buzzers=(2, 0, 1))
+    >>> seating.buzzer_of(0), seating.seat_of(0), seating.seat_of(5)
+    (2, 1, None)
+    """
+
+    colours: tuple[int, ...]
+    buzzers: tuple[int, ...]
+
+    @classmethod
+    def default(cls, seats: int) -> Seating:
+        return cls(tuple(range(seats)), tuple(range(seats)))
+
+    def buzzer_of(self, seat: int) -> int:
+        return self.buzzers[seat]
+
+    def seat_of(self, buzzer: int) -> int | None:
+        return self.buzzers.index(buzzer) if buzzer in self.buzzers else None
+
+
+class Prefs:
+    """The settings in force (config ``[ui]`` overlaid with the file) and the last game's seating."""
+
+    def __init__(self, path: Path, base: UiConfig) -> None:
+        self.path = path
+        self.notice = ""
+        """A line for the screen when the file could not be used (it is moved aside, nothing is lost)."""
+        self._data = self._read()
+        self.ui = self._overlay(base)
+
+    def change(self, **changes: Any) -> UiConfig:
+        """Apply and keep a change made on screen; a bad value raises ConfigError and changes nothing.
+
+        Only the keys changed on screen are kept, so the config still rules the rest.
+        """
+        ui = replace(self.ui, **changes)
+        saved = self._data.get("ui")
+        self._data["ui"] = {**(saved if isinstance(saved, dict) else {}), **changes}
+        self._write()
+        self.ui = ui
+        return ui
+
+    def seating(self, game_id: int, seats: int) -> Seating:
+        """The seating kept for this game, or the default one (seat n: colour n, buzzer n)."""
+        kept = self._data.get("seating")
+        if isinstance(kept, dict) and kept.get("game") == game_id:
+            colours, buzzers = kept.get("colours"), kept.get("buzzers")
+            if _indexes(colours, seats) and _indexes(buzzers, seats):
+                return Seating(tuple(colours), tuple(buzzers))
+        return Seating.default(seats)
+
+    def keep_seating(self, game_id: int, seating: Seating) -> None:
+        self._data["seating"] = {"game": game_id, "colours": list(seating.colours), "buzzers": list(seating.buzzers)}
+        self._write()
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            return data
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            moved = self.path.with_name(self.path.name + ".damaged")
+            try:
+                self.path.replace(moved)
+            except OSError:
+                moved = self.path
+            self.notice = f"the saved settings could not be read ({exc}); they were kept in {moved.name}"
+            return {}
+
+    def _overlay(self, base: UiConfig) -> UiConfig:
+        ui = base
+        saved = self._data.get("ui")
+        for key, value in (saved.items() if isinstance(saved, dict) else ()):
+            default = getattr(base, key, None)
+            if default is None or type(value) is not type(default):
+                continue
+            try:
+                ui = replace(ui, **{key: value})
+            except ConfigError:
+                continue
+        return ui
+
+    def _write(self) -> None:
+        """Write a new file and rename it over the old one, so a power cut leaves one or the other."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_name(self.path.name + ".new")
+        temporary.write_text(json.dumps(self._data, indent=1), encoding="utf-8")
+        os.replace(temporary, self.path)
+
+
+def _indexes(value: object, seats: int) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == seats
+        and len(set(value)) == seats
+        and all(type(i) is int and 0 <= i < 8 for i in value)
+    )
