@@ -2,12 +2,16 @@
 
 Screens are registered by name from ``companion/ui/screens/<name>.py``; each
 module loads its own ``.kv``. The app owns the long-lived things (the store,
-the buzzers) so a screen can come and go without reopening them.
+the buzzers, the settings, the sounds) so a screen can come and go without
+reopening them. Start-up never ends in a traceback: a database that cannot be
+opened gets a screen that says so, and whatever the store, the buzzers or the
+settings file had to work around is said once, in words.
 """
 
 from __future__ import annotations
 
 import importlib
+import time
 from typing import Any
 
 from kivy.app import App
@@ -15,16 +19,23 @@ from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.buzzers import Buzzers, open_buzzers
-from companion.config import Config
+from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, open_buzzers
+from companion.buzzers.backend import PressHandler
+from companion.config import Config, ConfigError
 from companion.rules import Setup
 from companion.session import Session
-from companion.store import Store
+from companion.store import Store, StoreError
 from companion.ui import theme
 from companion.ui.i18n import tr
+from companion.ui.prefs import Prefs, Seating, default_prefs_path
+from companion.ui.sounds import Sounds
+from companion.ui.widgets import Toast
 
-SCREENS: tuple[str, ...] = ("home",)
+SCREENS: tuple[str, ...] = ("home", "setup", "games", "settings", "buzzers", "problem")
 """Screen names, each a module in ``companion.ui.screens`` with a class ``<Name>Screen``."""
+
+NOTICE_SECONDS = 10.0
+"""Start-up notices stay longer than a toast: nobody is looking at the screen yet."""
 
 
 class SpicyApp(App):
@@ -33,6 +44,10 @@ class SpicyApp(App):
     """Seat panels turn to face their edges (a screen lying flat); the table binds to it."""
     session = ObjectProperty(None, allownone=True)
     """The live game, when there is one."""
+    seating = ObjectProperty(None, allownone=True)
+    """The live game's :class:`Seating`: each seat's colour and the buzzer bound to it."""
+    prefs_ui = ObjectProperty(None)
+    """The settings in force (a ``UiConfig``), for the settings screen to show."""
 
     def __init__(self, config: Config, *, pin_factory: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -40,39 +55,150 @@ class SpicyApp(App):
         self.pin_factory = pin_factory
         self.store: Store | None = None
         self.buzzers: Buzzers | None = None
-        self.face_seats = config.ui.face_seats
-        tr.switch(config.ui.language)
+        self.prefs = Prefs(default_prefs_path(), config.ui)
+        self.sounds = Sounds(enabled=self.prefs.ui.sounds)
+        self.face_seats = self.prefs.ui.face_seats
+        self.prefs_ui = self.prefs.ui
+        self.toast = Toast()
+        self._listened: PressHandler | None = None
+        self.notices: list[str] = []
+        """What start-up had to work around, shown once when the window opens."""
+        tr.switch(self.prefs.ui.language)
 
     def build(self) -> ScreenManager:
         Window.clearcolor = theme.FELT_EDGE
-        self.store = Store.open(self.config_.store.db, self.config_.store.busy_timeout)
-        self.buzzers = open_buzzers(self.config_.buzzers, pin_factory=self.pin_factory)
         manager = ScreenManager(transition=NoTransition())
         for name in SCREENS:
             module = importlib.import_module(f"companion.ui.screens.{name}")
             screen_class = getattr(module, f"{name.capitalize()}Screen")
             manager.add_widget(screen_class(name=name))
+        try:
+            self.store = Store.open(self.config_.store.db, self.config_.store.busy_timeout)
+        except StoreError as exc:
+            manager.get_screen("problem").explain(str(exc))
+            manager.current = "problem"
+            return manager
+        self.buzzers = self._open_buzzers()
+        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        self.notices = [n for n in (self.store.notice, self.buzzers.notice, self.prefs.notice, self.sounds.notice) if n]
         return manager
 
+    def _open_buzzers(self) -> Buzzers:
+        """The configured buzzers; the keys, with the reason, when they refuse to start."""
+        config = self.config_.buzzers
+        try:
+            return open_buzzers(config, pin_factory=self.pin_factory)
+        except BuzzerError as exc:
+            return KeyboardBuzzers(config.keys, notice=f"{exc}; keys {' '.join(config.keys)} are the buzzers")
+
+    def on_start(self) -> None:
+        if self.store is None:
+            return
+        if self.notices:
+            self.notify("\n".join(self.notices), NOTICE_SECONDS)
+        self.resume_game()
+
+    def resume_game(self, game_id: int | None = None) -> bool:
+        """Open a game (else the unfinished one) on its table, rebuilt from its log; False when there is none."""
+        assert self.store is not None
+        try:
+            session = Session.resume(self.store, game_id)
+        except StoreError as exc:
+            self.notify(str(exc), NOTICE_SECONDS)
+            return False
+        if session is None:
+            return False
+        self.seating = self.prefs.seating(session.game_id, len(session.state.seats))
+        self.show_table(session)
+        return True
+
     def on_stop(self) -> None:
+        Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
+        self.toast.dismiss()
         if self.buzzers is not None:
             self.buzzers.close()
         if self.store is not None:
             self.store.close()
 
-    def start_game(self, setup: Setup) -> None:
-        """Save a new game from ``setup`` and show its table."""
+    def start_game(self, setup: Setup, seating: Seating | None = None) -> None:
+        """Save a new game from ``setup`` and show its table; ``seating`` is kept for a resume."""
         assert self.store is not None
-        self.show_table(Session.new(self.store, setup))
+        session = Session.new(self.store, setup)
+        self.seating = seating or Seating.default(len(setup.names))
+        try:
+            self.prefs.keep_seating(session.game_id, self.seating)
+        except OSError as exc:
+            self.notify(tr._("The seat colours and buzzers could not be kept: {reason}").format(reason=exc.strerror))
+        self.show_table(session)
 
     def show_table(self, session: Session) -> None:
         self.session = session
+        if self.seating is None or len(self.seating.buzzers) != len(session.state.seats):
+            self.seating = Seating.default(len(session.state.seats))
         table = self.root.get_screen("table")
         table.open(session)
         self.root.current = "table"
 
+    def show(self, screen: str) -> None:
+        self.root.current = screen
+
+    def change_settings(self, **changes: Any) -> bool:
+        """Apply a setting changed on screen and keep it; False (and a toast) when it cannot be kept."""
+        try:
+            ui = self.prefs.change(**changes)
+        except (ConfigError, OSError) as exc:
+            self.notify(str(exc))
+            return False
+        if ui.language != tr.language:
+            tr.switch(ui.language)
+        self.sounds.enabled = ui.sounds
+        self.face_seats = ui.face_seats
+        self.prefs_ui = ui
+        return True
+
+    def listen(self, on_press: PressHandler | None) -> None:
+        """Send raw buzzer presses to ``on_press`` (binding and checking buzzers); None gives them back.
+
+        Whoever had the presses before (a table's referee) gets them back on
+        None. Presses come on the backend's thread: the handler must hop to
+        the UI thread (``@mainthread``) before it touches a widget.
+        """
+        if self.buzzers is None:
+            return
+        if on_press is None:
+            self.buzzers.on_press, self._listened = self._listened, None
+            return
+        if self._listened is None:
+            self._listened = self.buzzers.on_press
+        self.buzzers.on_press = on_press
+
     def play_sound(self, name: str) -> None:
         """A short sound ("buzz", "decision", "last-card", "end"), unless sounds are off."""
+        self.sounds.play(name)
 
-    def notify(self, text: str) -> None:
+    def notify(self, text: str, seconds: float = 3.0) -> None:
         """A toast with ``text`` over whatever screen is showing."""
+        self.toast.show(text, seconds)
+
+    def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
+        """Keys 1–6 are buzzers when the keyboard stands in, except while a name is being typed."""
+        if not isinstance(self.buzzers, KeyboardBuzzers) or not text or _typing():
+            return False
+        return self.buzzers.key_down(text, time.monotonic())
+
+    def _key_up(self, _window: Any, key: int, _scancode: int) -> bool:
+        if not isinstance(self.buzzers, KeyboardBuzzers):
+            return False
+        text = _key_text(key)
+        return bool(text) and self.buzzers.key_up(text, time.monotonic())
+
+
+def _typing() -> bool:
+    keyboard = Window._system_keyboard
+    return keyboard is not None and keyboard.target is not None
+
+
+def _key_text(key: int) -> str:
+    """Key-up events carry no text; the key code of a digit or letter is its character."""
+    return chr(key) if 32 < key < 127 else ""
+

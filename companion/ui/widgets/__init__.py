@@ -11,6 +11,8 @@ from pathlib import Path
 from kivy.lang import Builder
 
 from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
+from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile
+from companion.ui.widgets.toast import Toast
 
 HERE = Path(__file__).parent
 
@@ -23,5 +25,7 @@ def load_kv(module_file: str) -> None:
 
 
 load_kv(str(HERE / "buttons.py"))
+load_kv(str(HERE / "toast.py"))
+load_kv(str(HERE / "forms.py"))
 
-__all__ = ["GhostButton", "PrimaryButton", "RoundButton", "SecondaryButton", "load_kv"]
+__all__ = ["Caption", "ChoiceButton", "GhostButton", "Header", "PrimaryButton", "RoundButton", "SecondaryButton", "Tile", "Toast", "load_kv"]

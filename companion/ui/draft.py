@@ -1,0 +1,145 @@
+"""The game being set up, before anything is saved: rules, seats, colours, buzzers, first player.
+
+Plain Python so its rules are tested without a window; the set-up screen only
+shows it and turns taps into calls. Each refused change raises
+:class:`SetupRefused` with a sentence for a toast and leaves the draft as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from companion.rules import PROFILES, SPICY, IllegalAction, Profile, Setup, check_name, new_setup
+from companion.rules.profiles import MAX_VARIANTS
+from companion.ui.i18n import tr
+from companion.ui.prefs import Seating
+
+MIN_SEATS, MAX_SEATS = 2, 6
+COLOURS = 6
+"""How many seat colours the theme has."""
+
+
+class SetupRefused(ValueError):
+    """A change the set-up cannot take; the message says why, for the table."""
+
+
+@dataclass
+class Draft:
+    profile: Profile = SPICY
+    variants: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    colours: list[int] = field(default_factory=list)
+    buzzers: list[int | None] = field(default_factory=list)
+    """The buzzer pressed for each seat; None until that seat has pressed one."""
+    first: int | None = None
+    """The seat that plays first; None until chosen or drawn."""
+    end_card: int | None = None
+    """Cards under the World's End card; None means the rules' default for this many seats."""
+
+    # --- rules -------------------------------------------------------------------------------
+
+    def choose_profile(self, profile_id: str) -> None:
+        self.profile = PROFILES[profile_id]
+        if not self.profile.numbered:
+            self.variants.clear()
+        self.end_card = None
+
+    def toggle_variant(self, variant: str) -> None:
+        if variant in self.variants:
+            self.variants.remove(variant)
+            return
+        if not self.profile.numbered:
+            raise SetupRefused(tr._("Variant cards belong to Spicy and Sweet & Spicy, not the five-spice game"))
+        if len(self.variants) >= MAX_VARIANTS:
+            raise SetupRefused(tr._("At most two variant cards: take one out first"))
+        self.variants.append(variant)
+
+    # --- seats -------------------------------------------------------------------------------
+
+    def add_seat(self, name: str) -> None:
+        name = name.strip()
+        try:
+            check_name(name)
+        except IllegalAction:
+            raise SetupRefused(tr._("A seat needs a name on one line")) from None
+        if name in self.names:
+            raise SetupRefused(tr._("{name} already has a seat").format(name=name))
+        if len(self.names) >= MAX_SEATS:
+            raise SetupRefused(tr._("Six seats at most"))
+        self.names.append(name)
+        self.colours.append(next(c for c in range(COLOURS) if c not in self.colours))
+        self.buzzers.append(None)
+        self.first = None
+        self.end_card = None
+
+    def remove_seat(self, seat: int) -> None:
+        for values in (self.names, self.colours, self.buzzers):
+            del values[seat]
+        self.first = None
+        self.end_card = None
+
+    def move_later(self, seat: int) -> None:
+        """Swap a seat with the next one clockwise (the last with the first): enough for any order."""
+        other = (seat + 1) % len(self.names)
+        for values in (self.names, self.colours, self.buzzers):
+            values[seat], values[other] = values[other], values[seat]
+        self.first = None
+
+    def next_colour(self, seat: int) -> None:
+        """The next colour no other seat wears."""
+        taken = set(self.colours) - {self.colours[seat]}
+        colour = self.colours[seat]
+        for _ in range(COLOURS):
+            colour = (colour + 1) % COLOURS
+            if colour not in taken:
+                break
+        self.colours[seat] = colour
+
+    # --- buzzers and the first player --------------------------------------------------------
+
+    def bind_buzzer(self, seat: int, buzzer: int) -> None:
+        """``buzzer`` is now this seat's; a seat that had it before loses it."""
+        self.buzzers = [None if b == buzzer else b for b in self.buzzers]
+        self.buzzers[seat] = buzzer
+
+    def unbound_seat(self) -> int | None:
+        """The next seat still to press its buzzer, clockwise."""
+        return next((seat for seat, b in enumerate(self.buzzers) if b is None), None)
+
+    def draw_first(self, rng: random.Random) -> int:
+        self.first = rng.randrange(len(self.names))
+        return self.first
+
+    # --- the table's own set-up --------------------------------------------------------------
+
+    @property
+    def end_card_range(self) -> tuple[int, int]:
+        """Fewest and most cards the World's End card can have under it, for this many seats."""
+        return 0, self.profile.spice_cards - self.profile.hand_size * len(self.names)
+
+    def end_card_value(self) -> int:
+        if self.end_card is not None:
+            return self.end_card
+        return self.profile.default_end_card(len(self.names))
+
+    def adjust_end_card(self, step: int) -> None:
+        low, high = self.end_card_range
+        self.end_card = min(high, max(low, self.end_card_value() + step))
+
+    def setup(self) -> Setup:
+        """The rules' set-up; raises SetupRefused with the reason when it is not complete."""
+        if len(self.names) < MIN_SEATS:
+            raise SetupRefused(tr._("Two seats at least"))
+        if self.first is None:
+            raise SetupRefused(tr._("Choose who plays first, or draw"))
+        end_card = self.end_card_value() if self.profile.end_card else None
+        try:
+            return new_setup(self.profile, self.names, end_card, self.first, frozenset(self.variants))
+        except IllegalAction as exc:
+            raise SetupRefused(str(exc)) from None
+
+    def seating(self, buzzers: int) -> Seating:
+        """Colours, and buzzers with every seat that did not press given a free one in wiring order."""
+        free = iter(b for b in range(max(buzzers, len(self.names))) if b not in self.buzzers)
+        return Seating(tuple(self.colours), tuple(b if b is not None else next(free) for b in self.buzzers))

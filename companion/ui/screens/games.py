@@ -1,0 +1,105 @@
+"""Saved games: newest first; a tap shows that game's summary (and resumes it if unfinished).
+
+A simple list on purpose: the review of a game, move by move, is its own screen later.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.store import GameSummary, StoreError
+from companion.ui import theme
+from companion.ui.i18n import tr
+from companion.ui.widgets import SecondaryButton, load_kv
+
+load_kv(__file__)
+
+LIMIT = 100
+"""Rows in the list; older games stay in the database and in ``spicy-companion games``."""
+
+
+
+def end_reason_text(reason: str | None) -> str:
+    return {
+        "second-trophy": tr._("A second trophy ended it"),
+        "all-trophies": tr._("The third trophy ended it"),
+        "end-card": tr._("The World's End card showed"),
+        "empty-hand": tr._("An empty hand won it"),
+    }.get(reason or "", tr._("The game ended"))
+
+
+def when(stamp: str) -> str:
+    """``2026-11-30T20:14:03.000+00:00`` as ``2026-11-30 20:14``."""
+    return stamp[:16].replace("T", " ")
+
+
+def row_text(game: GameSummary) -> str:
+    names = ", ".join(game.names)
+    if game.ended_at is None:
+        return tr._("{when} · {names} · unfinished").format(when=when(game.started_at), names=names)
+    winners = " & ".join(game.winners)
+    return tr._("{when} · {names} · {winners} won").format(when=when(game.started_at), names=names, winners=winners)
+
+
+class GameRow(SecondaryButton):
+    game_id = NumericProperty(0)
+
+
+def cell(text: str, colour: tuple[float, ...] = theme.TEXT, bold: bool = False, name: bool = False) -> Label:
+    label = Label(
+        text=text, color=colour, bold=bold, font_size=sp(theme.FONT_BODY), shorten=True, halign="left" if name else "right",
+        valign="middle", size_hint_y=None, height=dp(32),
+    )
+    label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
+    return label
+
+
+class GamesScreen(Screen):
+    chosen = NumericProperty(0)
+    """The game whose summary shows; 0 for none."""
+    title = StringProperty("")
+    unfinished = BooleanProperty(False)
+
+    def on_pre_enter(self, *_args: object) -> None:
+        self.chosen = 0
+        self.title = ""
+        self.unfinished = False
+        self.ids.summary.clear_widgets()
+        box = self.ids.rows
+        box.clear_widgets()
+        store = App.get_running_app().store
+        games = store.list_games(limit=LIMIT) if store is not None else []
+        for game in games:
+            box.add_widget(GameRow(text=row_text(game), game_id=game.id, on_release=lambda row: self.show(row.game_id)))
+        self.ids.empty.opacity = 0 if games else 1
+
+    def show(self, game_id: int) -> None:
+        app = App.get_running_app()
+        try:
+            saved = app.store.load(game_id)
+            state = saved.game().state
+        except StoreError as exc:
+            app.notify(str(exc))
+            return
+        self.chosen = game_id
+        self.unfinished = not state.ended
+        outcome = end_reason_text(state.end_reason) if state.ended else tr._("unfinished")
+        self.title = f"{state.profile.title} · {when(saved.started_at)} · {outcome}"
+        grid = self.ids.summary
+        grid.clear_widgets()
+        for heading in (tr._("Seat"), tr._("Hand"), tr._("Won"), tr._("Trophies"), tr._("Score")):
+            grid.add_widget(cell(heading.upper(), theme.MUTED, bold=True, name=heading == tr._("Seat")))
+        for i, seat in enumerate(state.seats):
+            score = state.score(i)
+            winner = i in state.winners
+            grid.add_widget(cell(seat.name, theme.TROPHY if winner else theme.TEXT, bold=winner, name=True))
+            for number in (seat.hand, seat.won, seat.trophies):
+                grid.add_widget(cell(str(number), theme.TEXT_2))
+            grid.add_widget(cell("" if score is None else theme.signed(score), bold=True))
+
+    def resume(self) -> None:
+        App.get_running_app().resume_game(self.chosen)

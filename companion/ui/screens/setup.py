@@ -1,0 +1,311 @@
+"""Set-up, in five steps: rules, seats, buzzers, first player, and the table's own set-up.
+
+The screen shows a :class:`~companion.ui.draft.Draft` and turns taps into
+calls on it; nothing is saved until "Start the game", which hands the rules'
+``Setup`` and the ``Seating`` (colours, buzzers) to ``app.start_game``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock, mainthread
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.rules import IllegalAction
+from companion.rules.profiles import VARIANTS
+from companion.store import StoreError
+from companion.ui.draft import Draft, SetupRefused
+from companion.ui.i18n import tr
+from companion.ui.widgets import load_kv
+
+load_kv(__file__)
+
+STEPS = ("rules", "seats", "buzzers", "first", "table")
+DRAW_TICKS = 14
+"""How many seats the random draw lights on its way to the one it landed on."""
+
+
+def step_title(step: str) -> str:
+    return {
+        "rules": tr._("Rules"),
+        "seats": tr._("Seats"),
+        "buzzers": tr._("Buzzers"),
+        "first": tr._("First player"),
+        "table": tr._("On the table"),
+    }[step]
+
+
+def profile_line(profile_id: str) -> str:
+    return {
+        "spicy": tr._("Chili, wasabi and pepper, 1 to 10; wild cards, 3 trophies, the World's End card"),
+        "sweet-spicy": tr._("Lemon for wasabi, and universal cards that always win a challenge"),
+        "five-spices": tr._("Five spices, no numbers: only the next seat may challenge; an empty hand wins"),
+    }[profile_id]
+
+
+def profile_title(profile_id: str) -> str:
+    return {
+        "spicy": tr._("Spicy"),
+        "sweet-spicy": tr._("Sweet & Spicy"),
+        "five-spices": tr._("Five spices"),
+    }[profile_id]
+
+
+def variant_title(variant: str) -> str:
+    return {
+        "start-it-up": tr._("Start it up"),
+        "turn-it-up": tr._("Turn it up"),
+        "spice-raider": tr._("Spice raider"),
+        "we-love-chili": tr._("We love chili"),
+        "change-your-luck": tr._("Change your luck"),
+        "copy-cat": tr._("Copy cat"),
+    }[variant]
+
+
+def variant_line(variant: str) -> str:
+    return {
+        "start-it-up": tr._("After an 8, 9 or 10, a 1, 2 or 3 of the same spice may follow"),
+        "turn-it-up": tr._("In a number challenge a 6 matches a 9, and a 9 a 6"),
+        "spice-raider": tr._("A declared 4 wins the cards under it when the next card is played"),
+        "we-love-chili": tr._("Wherever a new run may start, chili 1 to 3 may start it"),
+        "change-your-luck": tr._("With a 5, tuck up to 2 more cards under it and draw as many"),
+        "copy-cat": tr._("Out of turn, another seat may copy the top card's exact claim"),
+    }[variant]
+
+
+def made(kind: str, on_release: Callable[[Any], None] | None = None, **props: Any) -> Any:
+    """A widget of a kv-only class with these properties (kv classes take none in their constructor)."""
+    widget = Factory.get(kind)()
+    for name, value in props.items():
+        setattr(widget, name, value)
+    if on_release is not None:
+        widget.bind(on_release=on_release)
+    return widget
+
+
+class SetupScreen(Screen):
+    draft = ObjectProperty(Draft(), rebind=True)
+    step = StringProperty("rules")
+    changed = NumericProperty(0)
+    """Bumped after every change to the draft, so kv rules that read the draft run again."""
+    drawing = BooleanProperty(False)
+    """The first-player draw is animating: taps on seats wait for it."""
+    title = StringProperty("")
+    progress = StringProperty("")
+    profile_line = StringProperty("")
+    deal_line = StringProperty("")
+    end_card = NumericProperty(0)
+    end_card_line = StringProperty("")
+    first_line = StringProperty("")
+    rng: random.Random = random.SystemRandom()
+
+    def on_pre_enter(self, *_args: object) -> None:
+        self.draft = Draft()
+        self.go("rules")
+
+    def on_leave(self, *_args: object) -> None:
+        App.get_running_app().listen(None)
+
+    # --- moving between steps ----------------------------------------------------------------
+
+    def go(self, step: str) -> None:
+        app = App.get_running_app()
+        app.listen(self._pressed if step == "buzzers" else None)
+        self.step = step
+        self.ids.steps.current = step
+        self.refresh()
+
+    def next(self) -> None:
+        index = STEPS.index(self.step)
+        if self.step == "seats" and len(self.draft.names) < 2:
+            self.refuse(tr._("Two seats at least"))
+            return
+        if self.step == "first" and self.draft.first is None:
+            self.refuse(tr._("Choose who plays first, or draw"))
+            return
+        if self.step == "table":
+            self.start()
+            return
+        self.go(STEPS[index + 1])
+
+    def back(self) -> None:
+        index = STEPS.index(self.step)
+        if index == 0:
+            App.get_running_app().show("home")
+        else:
+            self.go(STEPS[index - 1])
+
+    def refuse(self, reason: str) -> None:
+        App.get_running_app().notify(reason)
+
+    def change(self, method: str, *args: Any) -> None:
+        """Call a draft method; a refusal is a toast and the draft stays as it was."""
+        try:
+            getattr(self.draft, method)(*args)
+        except SetupRefused as exc:
+            self.refuse(str(exc))
+        self.refresh()
+
+    # --- what each step shows ----------------------------------------------------------------
+
+    def refresh(self) -> None:
+        draft = self.draft
+        self.title = tr._("New game: {step}").format(step=step_title(self.step))
+        self.progress = tr._("Step {n} of {total}").format(n=STEPS.index(self.step) + 1, total=len(STEPS))
+        self.profile_line = profile_line(draft.profile.id)
+        hand = draft.profile.hand_size
+        if draft.profile.universals:
+            self.deal_line = tr._("Deal {n} cards to each seat, and 1 universal card each").format(n=hand)
+        elif draft.profile.end_card:
+            self.deal_line = tr._("Deal {n} cards to each seat").format(n=hand)
+        else:
+            self.deal_line = tr._("Deal {n} cards to each seat, and turn one card up to start the pile").format(n=hand)
+        self.end_card = draft.end_card_value()
+        default = draft.profile.default_end_card(len(draft.names))
+        self.end_card_line = tr._("about a third from the bottom (usual: {n})").format(n=default)
+        if draft.first is not None and draft.first < len(draft.names):
+            self.first_line = tr._("{name} plays first").format(name=draft.names[draft.first])
+        self.changed += 1
+        builders = {"rules": self._rules, "seats": self._seats, "buzzers": self._buzzers, "first": self._first}
+        if self.step in builders:
+            builders[self.step]()
+
+    def _rules(self) -> None:
+        grid = self.ids.variants
+        grid.clear_widgets()
+        for variant, reading in VARIANTS.items():
+            grid.add_widget(
+                made("VariantRow",
+                    variant=variant,
+                    title=variant_title(variant) + (" · " + tr._("reading") if reading else ""),
+                    line=variant_line(variant),
+                    selected=variant in self.draft.variants,
+                    dimmed=not self.draft.profile.numbered,
+                    screen=self,
+                )
+            )
+
+    def _seats(self) -> None:
+        rows = self.ids.seat_rows
+        rows.clear_widgets()
+        for seat, name in enumerate(self.draft.names):
+            rows.add_widget(made("SeatRow", seat=seat, name=name, colour=self.draft.colours[seat], screen=self))
+        players = self.ids.players
+        players.clear_widgets()
+        store = App.get_running_app().store
+        regulars = [name for name in (store.recent_players() if store else []) if name not in self.draft.names]
+        for name in regulars[:12]:
+            players.add_widget(made("PlayerChip", text=name, on_release=lambda chip: self.add(chip.text)))
+        self.ids.no_players.opacity = 0 if regulars else 1
+
+    def _buzzers(self) -> None:
+        rows = self.ids.buzzer_rows
+        rows.clear_widgets()
+        waiting = self.draft.unbound_seat()
+        for seat, name in enumerate(self.draft.names):
+            buzzer = self.draft.buzzers[seat]
+            status = (
+                tr._("buzzer {number}").format(number=buzzer + 1)
+                if buzzer is not None
+                else tr._("press your buzzer now") if seat == waiting else tr._("waiting")
+            )
+            rows.add_widget(
+                made("BuzzerRow",
+                    name=name, colour=self.draft.colours[seat], status=status, waiting=seat == waiting,
+                    bound=buzzer is not None,
+                )
+            )
+
+    def _first(self) -> None:
+        grid = self.ids.first_seats
+        grid.clear_widgets()
+        for seat, name in enumerate(self.draft.names):
+            grid.add_widget(
+                made("FirstChoice",
+                    seat=seat, text=name, colour=self.draft.colours[seat], selected=seat == self.draft.first,
+                    on_release=lambda choice: self.choose_first(choice.seat),
+                )
+            )
+
+    # --- seats -------------------------------------------------------------------------------
+
+    def add(self, name: str) -> None:
+        before = len(self.draft.names)
+        self.change("add_seat", name)
+        if len(self.draft.names) > before:
+            self.ids.new_name.text = ""
+
+    # --- buzzers -----------------------------------------------------------------------------
+
+    def _pressed(self, buzzer: int, _edge_time: float) -> None:
+        self.bind_buzzer(buzzer)
+
+    @mainthread
+    def bind_buzzer(self, buzzer: int) -> None:
+        """The press goes to the next seat still waiting; a buzzer pressed again moves to that seat."""
+        seat = self.draft.unbound_seat()
+        if self.step != "buzzers" or seat is None:
+            return
+        self.draft.bind_buzzer(seat, buzzer)
+        app = App.get_running_app()
+        app.play_sound("buzz")
+        if app.buzzers is not None:
+            app.buzzers.show_winner([buzzer])
+        self.refresh()
+
+    def clear_buzzers(self) -> None:
+        self.draft.buzzers = [None] * len(self.draft.names)
+        self.refresh()
+
+    # --- the first player --------------------------------------------------------------------
+
+    def choose_first(self, seat: int) -> None:
+        if self.drawing:
+            return
+        self.draft.first = seat
+        self.refresh()
+
+    def draw_first(self) -> None:
+        """Light the seats in turn, slowing down, and stop on the one drawn."""
+        if self.drawing:
+            return
+        seats = len(self.draft.names)
+        drawn = self.draft.draw_first(self.rng)
+        self.draft.first = None
+        self.drawing = True
+        ticks = DRAW_TICKS + (drawn - DRAW_TICKS) % seats  # the last tick lands on the drawn seat
+
+        def tick(n: int) -> None:
+            seat = n % seats
+            for choice in self.ids.first_seats.children:
+                choice.selected = choice.seat == seat
+            if n < ticks:
+                Clock.schedule_once(lambda _dt: tick(n + 1), 0.04 + 0.012 * n)
+            else:
+                self.drawing = False
+                self.draft.first = drawn
+                App.get_running_app().play_sound("decision")
+                self.refresh()
+
+        tick(0)
+
+    # --- the table's own set-up, then start --------------------------------------------------
+
+    def start(self) -> None:
+        app = App.get_running_app()
+        try:
+            setup = self.draft.setup()
+        except SetupRefused as exc:
+            self.refuse(str(exc))
+            return
+        seating = self.draft.seating(app.buzzers.seats if app.buzzers is not None else 0)
+        try:
+            app.start_game(setup, seating)
+        except (IllegalAction, StoreError) as exc:
+            self.refuse(str(exc))

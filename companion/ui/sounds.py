@@ -1,0 +1,40 @@
+"""The table's four sounds, loaded once at start-up and played on demand.
+
+Loading a WAV takes a few milliseconds of disk and decoding; on a buzz that
+would be a visible hitch, so every sound is loaded before the first game.
+The WAVs are made by ``scripts/sounds``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kivy.core.audio import Sound, SoundLoader
+
+FOLDER = Path(__file__).parent / "sounds"
+NAMES = ("buzz", "decision", "last-card", "end")
+
+
+class Sounds:
+    """``play(name)`` unless switched off; a machine without audio plays nothing and says so once."""
+
+    def __init__(self, enabled: bool = True, folder: Path = FOLDER) -> None:
+        self.enabled = enabled
+        self.loaded: dict[str, Sound] = {}
+        for name in NAMES:
+            sound = SoundLoader.load(str(folder / f"{name}.wav"))
+            if sound is not None:
+                self.loaded[name] = sound
+        missing = [name for name in NAMES if name not in self.loaded]
+        self.notice = f"sounds could not be loaded: {', '.join(missing)}" if missing else ""
+
+    def play(self, name: str) -> bool:
+        """Start ``name`` from its beginning; False when sounds are off or it could not be loaded."""
+        if name not in NAMES:
+            raise KeyError(f"no sound named {name!r}: choose from {', '.join(NAMES)}")
+        sound = self.loaded.get(name)
+        if not self.enabled or sound is None:
+            return False
+        sound.stop()
+        sound.play()
+        return True

@@ -1,0 +1,36 @@
+"""The pieces the set-up, settings and list screens are made of: a header, choices, a tile.
+
+``ChoiceButton`` is one of a set (a profile, a language) or a switch (a variant
+card): the chosen look is the accent, like the claim pad's selected spice.
+"""
+
+from __future__ import annotations
+
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.ui.widgets.buttons import SecondaryButton
+
+
+class ChoiceButton(SecondaryButton):
+    selected = BooleanProperty(False)
+
+
+class Header(BoxLayout):
+    """A screen's title with the way back home (and room on the right for one action)."""
+
+    title = StringProperty("")
+    back = StringProperty("home")
+    """The screen the back button shows."""
+
+
+class Tile(BoxLayout):
+    """A panel on the felt (surface fill, line border, 16 dp radius), for grouping a screen's parts."""
+
+    fill = ListProperty([0, 0, 0, 0])
+
+
+class Caption(BoxLayout):
+    """The small bold caps above a tile's content, as on the table's tiles."""
+
+    text = StringProperty("")

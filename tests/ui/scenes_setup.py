@@ -1,0 +1,96 @@
+"""Scenes around the table: home, set-up step by step, saved games, settings, the buzzer check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scenes import scene
+
+from companion.rules import SPICY, Play
+from companion.session import Session
+
+
+def goto(ui: Any, screen: str) -> Any:
+    ui.app.show(screen)
+    ui.step(3)
+    return ui.app.root.get_screen(screen)
+
+
+def seat(ui: Any, *names: str) -> Any:
+    """Set-up at its seats step with these names typed in."""
+    setup = goto(ui, "setup")
+    setup.go("seats")
+    ui.step(2)
+    for name in names:
+        setup.ids.new_name.text = name
+        ui.tap(setup.ids.add)
+    return setup
+
+
+def save_games(ui: Any) -> None:
+    store = ui.app.store
+    finished = Session.new(store, SPICY, ["Ana", "Ben", "Cy"], end_card=27)
+    for action in (Play(0, "chili", 2),):
+        finished.apply(action)
+    Session.new(store, SPICY, ["Dee", "Eve"])
+
+
+@scene("home")
+def home(ui: Any) -> None:
+    goto(ui, "home")
+
+
+@scene("settings")
+def settings(ui: Any) -> None:
+    goto(ui, "settings")
+
+
+@scene("games")
+def games(ui: Any) -> None:
+    save_games(ui)
+    screen = goto(ui, "games")
+    ui.tap(screen.ids.rows.children[-1])
+
+
+@scene("buzzer-check")
+def buzzer_check(ui: Any) -> None:
+    goto(ui, "buzzers")
+    ui.key("3")
+
+
+@scene("setup-rules")
+def setup_rules(ui: Any) -> None:
+    setup = goto(ui, "setup")
+    setup.change("toggle_variant", "copy-cat")
+    setup.change("toggle_variant", "start-it-up")
+
+
+@scene("setup-seats")
+def setup_seats(ui: Any) -> None:
+    ui.app.store.add_player("Finn")
+    ui.app.store.add_player("Gus")
+    seat(ui, "Ana", "Ben", "Cy", "Dee")
+
+
+@scene("setup-buzzers")
+def setup_buzzers(ui: Any) -> None:
+    setup = seat(ui, "Ana", "Ben", "Cy")
+    setup.go("buzzers")
+    ui.step(2)
+    ui.key("2")
+
+
+@scene("setup-first")
+def setup_first(ui: Any) -> None:
+    setup = seat(ui, "Ana", "Ben", "Cy")
+    setup.go("first")
+    setup.choose_first(1)
+    ui.step(2)
+
+
+@scene("setup-table")
+def setup_table(ui: Any) -> None:
+    setup = seat(ui, "Ana", "Ben", "Cy")
+    setup.choose_first(0)
+    setup.go("table")
+    ui.step(2)

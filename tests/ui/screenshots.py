@@ -1,0 +1,64 @@
+"""Write docs/screenshots/<scene>-<size>.png for every scene in tests/ui/scenes*.py (run by scripts/screenshots).
+
+Each scene runs in a fresh app at 800x480, 1280x720 and 720x1280, and once more
+at 800x480 with the seats facing their edges (a screen lying flat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import conftest  # noqa: E402  (starts the virtual display and sets Kivy up, as for the tests)
+from scenes import SCENES  # noqa: E402
+
+from companion.config import UiConfig  # noqa: E402
+
+SIZES: list[tuple[str, tuple[int, int], bool]] = [
+    ("800x480", (800, 480), False),
+    ("1280x720", (1280, 720), False),
+    ("720x1280", (720, 1280), False),
+    ("800x480-flat", (800, 480), True),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=HERE.parent.parent / "docs" / "screenshots")
+    parser.add_argument("names", nargs="*", help="only these scenes (default: all)")
+    args = parser.parse_args()
+    for module in sorted(HERE.glob("scenes_*.py")):
+        importlib.import_module(module.stem)
+    unknown = set(args.names) - set(SCENES)
+    if unknown:
+        print(f"screenshots: no scene named {', '.join(sorted(unknown))}; known: {', '.join(SCENES)}", file=sys.stderr)
+        return 2
+    for name, scene in SCENES.items():
+        if args.names and name not in args.names:
+            continue
+        for label, size, flat in SIZES:
+            with tempfile.TemporaryDirectory() as folder:
+                os.environ.update(XDG_CONFIG_HOME=f"{folder}/config", XDG_DATA_HOME=f"{folder}/data")
+                driver = conftest.UiDriver(Path(folder))
+                driver.start(size=size, config=driver.config(ui=UiConfig(face_seats=flat)))
+                try:
+                    scene(driver)
+                    print(driver.screenshot(args.out / f"{name}-{label}.png"))
+                except Exception:
+                    traceback.print_exc(file=sys.__stderr__)  # Kivy's logger holds sys.stderr
+                    return 1
+                finally:
+                    driver.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

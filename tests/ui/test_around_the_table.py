@@ -1,0 +1,336 @@
+"""Around the table: start-up, home, set-up, saved games, settings and the buzzer check, on the real app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+
+from companion.config import BuzzerConfig, StoreConfig, UiConfig
+from companion.rules import SPICY, EndCardDrawn, Pass, Play
+from companion.session import Session
+from companion.store import Store
+from companion.ui.app import SpicyApp
+from companion.ui.i18n import tr
+from companion.ui.prefs import Seating
+from companion.ui.screens.setup import SetupScreen
+
+
+class TableStandIn(Screen):
+    """Where ``show_table`` lands until the table screen is registered beside these screens."""
+
+    session = None
+
+    def open(self, session: Session) -> None:
+        self.session = session
+
+
+@pytest.fixture(autouse=True)
+def a_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    build = SpicyApp.build
+
+    def build_with_a_table(app: SpicyApp):  # type: ignore[no-untyped-def]
+        manager = build(app)
+        if not manager.has_screen("table"):
+            manager.add_widget(TableStandIn(name="table"))
+        return manager
+
+    monkeypatch.setattr(SpicyApp, "build", build_with_a_table)
+
+
+def toast_text(ui) -> str:  # type: ignore[no-untyped-def]
+    toast = ui.app.toast
+    return toast.text if toast.parent is not None else ""
+
+
+def tap_in_view(ui, widget) -> None:  # type: ignore[no-untyped-def]
+    """Scroll the widget into view first, as a finger would, then tap it."""
+    parent = widget.parent
+    while parent is not None and not isinstance(parent, ScrollView):
+        parent = parent.parent
+    if parent is not None:
+        parent.scroll_to(widget, animate=False)
+        ui.step(2)
+    ui.tap(widget)
+
+
+def gpio(ui, factory: MockFactory):  # type: ignore[no-untyped-def]
+    return ui.start(config=ui.config(buzzers=BuzzerConfig(backend="gpio")), pin_factory=factory)
+
+
+# --- start-up ------------------------------------------------------------------------------
+
+
+def test_an_unfinished_game_opens_straight_onto_its_table_with_its_seating(ui, tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        session = Session.new(store, SPICY, ["Ana", "Ben", "Cy"], end_card=27)
+        for action in (Play(0, "chili", 2), Play(1, "chili", 5), Pass(2)):
+            session.apply(action)
+        expected = session.state
+    app = ui.start()
+    assert app.root.current == "table"
+    assert app.session.game_id == session.game_id and app.session.state == expected
+    assert app.seating == Seating.default(3)
+
+
+def test_a_finished_game_is_not_resumed(ui, tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        Session.new(store, SPICY, ["Ana", "Ben"]).apply(EndCardDrawn())
+    app = ui.start()
+    assert app.root.current == "home" and app.session is None
+
+
+def test_the_stores_and_the_buzzers_notices_are_shown_once_in_words(ui, tmp_path: Path) -> None:
+    (tmp_path / "games.db").write_bytes(b"this is not a database" * 100)
+    config = ui.config(buzzers=BuzzerConfig(backend="auto", serial_ports=(str(tmp_path / "no-such-port"),)))
+    ui.start(config=config)
+    shown = toast_text(ui)
+    assert "was damaged and could not be read" in shown and "fresh database was started" in shown
+    assert "keys 1 2 3 4 5 6 are the buzzers" in shown
+    ui.stop()
+    ui.start(config=ui.config(buzzers=BuzzerConfig(backend="keyboard")))
+    assert toast_text(ui) == ""
+
+
+def test_a_database_that_cannot_be_opened_gets_a_screen_not_a_traceback(ui, tmp_path: Path) -> None:
+    (tmp_path / "not-a-folder").write_text("a file where a folder should be")
+    app = ui.start(config=ui.config(store=StoreConfig(db=tmp_path / "not-a-folder" / "games.db")))
+    assert app.root.current == "problem"
+    screen = app.root.get_screen("problem")
+    assert "cannot open" in screen.ids.reason.text and "not-a-folder" in screen.ids.reason.text
+    assert app.store is None
+
+
+# --- home ----------------------------------------------------------------------------------
+
+
+def test_resume_from_home_says_why_when_there_is_nothing_to_resume(ui) -> None:
+    app = ui.start()
+    home = app.root.get_screen("home")
+    assert home.ids.resume.dimmed
+    ui.tap(home.ids.resume)
+    assert app.root.current == "home" and toast_text(ui) == "There is no unfinished game to resume"
+    for name, screen in (("games", "games"), ("buzzers", "buzzers"), ("settings", "settings"), ("new_game", "setup")):
+        app.show("home")
+        ui.step()
+        ui.tap(home.ids[name])
+        assert app.root.current == screen
+
+
+# --- set-up --------------------------------------------------------------------------------
+
+
+def add_seats(ui, setup: SetupScreen, *names: str) -> None:  # type: ignore[no-untyped-def]
+    for name in names:
+        setup.ids.new_name.text = name
+        ui.tap(setup.ids.add)
+
+
+def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_table(ui) -> None:
+    factory = MockFactory()
+    app = gpio(ui, factory)
+    app.store.add_player("Dee")
+    home = app.root.get_screen("home")
+    ui.tap(home.ids.new_game)
+    setup: SetupScreen = app.root.get_screen("setup")
+    assert app.root.current == "setup" and setup.step == "rules"
+
+    ui.tap(setup.ids.sweet_spicy)
+    rows = {row.variant: row for row in setup.ids.variants.children}
+    for variant in ("copy-cat", "turn-it-up", "spice-raider"):
+        tap_in_view(ui, rows[variant].children[-1])
+        rows = {row.variant: row for row in setup.ids.variants.children}
+    assert setup.draft.variants == ["copy-cat", "turn-it-up"]
+    assert toast_text(ui) == "At most two variant cards: take one out first"
+    assert "reading" in rows["copy-cat"].title and "reading" not in rows["turn-it-up"].title
+
+    ui.tap(setup.ids.next)
+    assert setup.step == "seats"
+    ui.step(2)
+    add_seats(ui, setup, "Ana", "[b]Ben[/b]")
+    chips = {chip.text: chip for chip in setup.ids.players.children}
+    assert list(chips) == ["Dee"]
+    ui.tap(chips["Dee"])
+    assert setup.draft.names == ["Ana", "[b]Ben[/b]", "Dee"]
+    first_row = setup.ids.seat_rows.children[-1]
+    ui.tap(first_row.children[-1])  # Ana's colour: the next one nobody wears
+    assert setup.draft.colours == [3, 1, 2]
+    ui.tap(setup.ids.seat_rows.children[-2].children[1])  # Ben moves one seat later
+    assert setup.draft.names == ["Ana", "Dee", "[b]Ben[/b]"]
+
+    ui.tap(setup.ids.next)
+    assert setup.step == "buzzers"
+    ui.step(2)
+    for pin in (26, 5):  # buzzers 5 and 1 pressed, by Ana then Dee; Ben skips
+        factory.pin(pin).drive_low()
+        factory.pin(pin).drive_high()
+        ui.until(lambda: setup.draft.buzzers.count(None) < 3 - (pin == 5))
+    assert setup.draft.buzzers == [4, 0, None]
+    assert factory.pin(17).state  # the LED of the buzzer just bound lights
+
+    ui.tap(setup.ids.next)
+    assert setup.step == "first"
+    ui.step(2)
+    ui.tap(setup.ids.next)
+    assert setup.step == "first" and toast_text(ui) == "Choose who plays first, or draw"
+    ui.tap(setup.ids.draw)
+    assert setup.drawing
+    ui.until(lambda: not setup.drawing)
+    drawn = setup.draft.first
+    assert drawn is not None
+    assert [choice.selected for choice in reversed(setup.ids.first_seats.children)] == [s == drawn for s in range(3)]
+
+    ui.tap(setup.ids.next)
+    assert setup.step == "table"
+    ui.step(2)
+    assert setup.ids.end_card.text == "27"
+    ui.tap(setup.ids.more)
+    ui.tap(setup.ids.more)
+    ui.tap(setup.ids.fewer)
+    assert setup.ids.end_card.text == "28"
+    ui.tap(setup.ids.next)
+
+    assert app.root.current == "table"
+    state = app.session.state
+    assert state.profile.id == "sweet-spicy" and state.setup.names == ("Ana", "Dee", "[b]Ben[/b]")
+    assert state.setup.end_card == 28 and state.setup.first == drawn
+    assert state.setup.variants == frozenset({"copy-cat", "turn-it-up"})
+    assert app.seating == Seating(colours=(3, 2, 1), buzzers=(4, 0, 1))
+    saved = app.store.load(app.session.game_id).setup
+    assert saved == state.setup
+    assert app.prefs.seating(app.session.game_id, 3) == app.seating
+
+
+def test_set_up_refusals_are_toasts_and_change_nothing(ui) -> None:
+    app = ui.start()
+    app.show("setup")
+    ui.step(2)
+    setup: SetupScreen = app.root.get_screen("setup")
+    ui.tap(setup.ids.five_spices)
+    rows = {row.variant: row for row in setup.ids.variants.children}
+    tap_in_view(ui, rows["start-it-up"].children[-1])
+    assert setup.draft.variants == [] and "not the five-spice game" in toast_text(ui)
+    ui.tap(setup.ids.next)
+    ui.step(2)
+    ui.tap(setup.ids.next)
+    assert setup.step == "seats" and toast_text(ui) == "Two seats at least"
+    add_seats(ui, setup, "Ana", "  ", "Ana")
+    assert setup.draft.names == ["Ana"] and toast_text(ui) == "Ana already has a seat"
+    add_seats(ui, setup, "Ben", "Cy", "Dee", "Eve", "Finn", "Gus")
+    assert len(setup.draft.names) == 6 and toast_text(ui) == "Six seats at most"
+    assert setup.ids.new_name.text == "Gus"  # what was typed is kept
+
+
+def test_keys_typed_into_a_name_are_letters_not_buzzers(ui) -> None:
+    app = ui.start()
+    app.show("setup")
+    setup: SetupScreen = app.root.get_screen("setup")
+    setup.go("seats")
+    ui.step(2)
+    presses: list[int] = []
+    app.listen(lambda buzzer, _time: presses.append(buzzer))
+    setup.ids.new_name.focus = True
+    ui.step(2)
+    ui.key("3")
+    setup.ids.new_name.focus = False
+    ui.step(2)
+    ui.key("4")
+    assert presses == [3]
+
+
+# --- saved games ---------------------------------------------------------------------------
+
+
+def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        old = Session.new(store, SPICY, ["Ana", "Ben"], end_card=29, clock=lambda: "2025-01-01T20:00:00.000+00:00")
+        old.apply(Play(0, "pepper", 1))
+        old.apply(EndCardDrawn())
+        Session.new(store, SPICY, ["Cy", "Dee", "Eve"], clock=lambda: "2025-03-01T20:00:00.000+00:00")
+    app = ui.start()
+    assert app.root.current == "table"  # the unfinished one
+    app.show("games")
+    ui.step(2)
+    games = app.root.get_screen("games")
+    rows = list(reversed(games.ids.rows.children))
+    assert [row.text for row in rows] == [
+        "2025-03-01 20:00 · Cy, Dee, Eve · unfinished",
+        "2025-01-01 20:00 · Ana, Ben · Ana won",
+    ]
+    ui.tap(rows[1])
+    cells = [cell.text for cell in reversed(games.ids.summary.children)]
+    assert cells[5:] == ["Ana", "5", "0", "0", "−5", "Ben", "6", "0", "0", "−6"]
+    assert "The World's End card showed" in games.title and not games.unfinished
+    ui.tap(rows[0])
+    assert games.unfinished
+    ui.tap(games.ids.resume)
+    assert app.root.current == "table" and app.session.state.setup.names == ("Cy", "Dee", "Eve")
+
+
+# --- settings ------------------------------------------------------------------------------
+
+
+def test_settings_apply_at_once_and_outlive_a_restart(ui) -> None:
+    app = ui.start(config=ui.config(ui=UiConfig(language="en", sounds=True, face_seats=False)))
+    app.show("settings")
+    ui.step(2)
+    settings = app.root.get_screen("settings")
+    ui.tap(settings.ids.french)
+    ui.tap(settings.ids.sounds_off)
+    ui.tap(settings.ids.face_on)
+    assert tr.language == "fr" and tr._("Settings") == "Réglages"
+    assert settings.ids.french.selected and not settings.ids.english.selected
+    assert not app.sounds.enabled and not app.sounds.play("buzz")
+    assert app.face_seats
+    ui.stop()
+    again = ui.start(config=ui.config(ui=UiConfig(language="en", sounds=True, face_seats=False)))
+    assert (tr.language, again.sounds.enabled, again.face_seats) == ("fr", False, True)
+    home = again.root.get_screen("home")
+    assert home.ids.new_game.text == "Nouvelle partie"
+    again.change_settings(language="en")
+    assert home.ids.new_game.text == "New game"
+
+
+def test_sounds_are_preloaded_and_play_when_on(ui) -> None:
+    app = ui.start()
+    assert set(app.sounds.loaded) == {"buzz", "decision", "last-card", "end"}
+    assert app.sounds.play("decision")
+    assert app.sounds.loaded["decision"].state == "play"
+    with pytest.raises(KeyError, match="no sound named 'boom'"):
+        app.sounds.play("boom")
+
+
+# --- the buzzer check ----------------------------------------------------------------------
+
+
+def test_buzzer_check_lights_the_pressed_buzzer_on_screen_and_its_led(ui) -> None:
+    factory = MockFactory()
+    app = gpio(ui, factory)
+    app.show("buzzers")
+    ui.step(2)
+    check = app.root.get_screen("buzzers")
+    assert len(check.lights) == 6 and not any(light.lit for light in check.lights)
+    factory.pin(13).drive_low()  # buzzer 3
+    ui.until(lambda: check.lights[2].lit)
+    assert [light.lit for light in check.lights] == [False, False, True, False, False, False]
+    assert check.last == "Buzzer 3 pressed"
+    assert factory.pin(22).state and not factory.pin(17).state  # buzzer 3's LED, not buzzer 1's
+    ui.until(lambda: not check.lights[2].lit)
+    app.show("home")
+    ui.step()
+    assert app.buzzers.on_press is None and not factory.pin(22).state
+
+
+def test_keys_stand_in_for_buzzers_on_the_check(ui) -> None:
+    app = ui.start()
+    app.show("buzzers")
+    ui.step(2)
+    check = app.root.get_screen("buzzers")
+    ui.key("5")
+    ui.until(lambda: check.lights[4].lit)
+    ui.key("x")
+    assert check.last == "Buzzer 5 pressed"
+
