@@ -46,7 +46,7 @@ class SpicyApp(App):
     """The live game, when there is one."""
     seating = ObjectProperty(None, allownone=True)
     """The live game's :class:`Seating`: each seat's colour and the buzzer bound to it."""
-    prefs_ui = ObjectProperty(None)
+    prefs_ui = ObjectProperty(None, rebind=True)
     """The settings in force (a ``UiConfig``), for the settings screen to show."""
 
     def __init__(self, config: Config, *, pin_factory: Any = None, **kwargs: Any) -> None:

@@ -1,0 +1,77 @@
+"""The French catalogue's upkeep: which texts the code and kv files show, and the compiled ``.mo``.
+
+Texts are found where they are written, ``tr._`` called on a literal, in every
+``.py`` and ``.kv`` under ``companion/``; the tests fail when one has no French,
+and when the committed ``.mo`` is not what the ``.po`` compiles to. Needs babel
+(a test extra), so nothing at run time imports this.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from io import BytesIO
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent
+LOCALE = Path(__file__).resolve().parent / "locale"
+TEXT = re.compile(r"""tr\._\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*\)""")
+
+
+def texts(root: Path = PACKAGE) -> dict[str, list[str]]:
+    """Every literal passed to ``tr._``, with the places it is written (``file:line``)."""
+    found: dict[str, list[str]] = {}
+    for path in sorted([*root.rglob("*.py"), *root.rglob("*.kv")]):
+        source = path.read_text(encoding="utf-8")
+        for match in TEXT.finditer(source):
+            line = source.count("\n", 0, match.start()) + 1
+            found.setdefault(ast.literal_eval(match.group(1)), []).append(f"{path.relative_to(root.parent)}:{line}")
+    return found
+
+
+def po_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / "companion.po"
+
+
+def untranslated(language: str, root: Path = PACKAGE) -> dict[str, list[str]]:
+    """Texts on screen with no translation in the language's ``.po``."""
+    from babel.messages.pofile import read_po
+
+    with po_path(language).open("rb") as po:
+        catalogue = read_po(po)
+    return {text: places for text, places in texts(root).items() if not _translated(catalogue, text)}
+
+
+def compiled(language: str) -> bytes:
+    """What the ``.po`` compiles to: the committed ``.mo`` must be exactly this."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po_path(language).open("rb") as po:
+        catalogue = read_po(po)
+    out = BytesIO()
+    write_mo(out, catalogue)
+    return out.getvalue()
+
+
+def update(language: str, root: Path = PACKAGE) -> list[str]:
+    """Add every new text to the ``.po`` (untranslated), then compile the ``.mo``; returns what was added."""
+    from babel.messages.pofile import read_po, write_po
+
+    path = po_path(language)
+    with path.open("rb") as po:
+        catalogue = read_po(po)
+    added = []
+    for text, places in texts(root).items():
+        if catalogue.get(text) is None:
+            catalogue.add(text, "", locations=[(place.rsplit(":", 1)[0], int(place.rsplit(":", 1)[1])) for place in places])
+            added.append(text)
+    with path.open("wb") as po:
+        write_po(po, catalogue, width=120, omit_header=False, no_location=True, sort_output=True)
+    path.with_suffix(".mo").write_bytes(compiled(language))
+    return added
+
+
+def _translated(catalogue: object, text: str) -> bool:
+    message = catalogue.get(text)  # type: ignore[attr-defined]
+    return message is not None and bool(message.string) and not message.fuzzy

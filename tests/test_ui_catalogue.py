@@ -1,0 +1,51 @@
+"""Every text on screen has its French, and the compiled catalogue is the one its source gives."""
+
+from __future__ import annotations
+
+import gettext
+from pathlib import Path
+
+from companion.ui.catalogue import LOCALE, compiled, po_path, texts, untranslated
+
+
+def test_every_text_on_screen_has_a_french_translation() -> None:
+    missing = untranslated("fr")
+    listing = "\n".join(f"  {text!r} at {', '.join(places)}" for text, places in missing.items())
+    assert not missing, f"{len(missing)} texts have no French (run scripts/translations, then translate):\n{listing}"
+
+
+def test_the_compiled_catalogue_is_not_stale() -> None:
+    assert po_path("fr").with_suffix(".mo").read_bytes() == compiled("fr"), "run scripts/translations"
+
+
+def test_texts_are_found_in_python_and_kv_with_their_places(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text('x = tr._("Hello {name}")\ny = tr._(\'It\\\'s\')\nz = tr._(variable)\n')
+    (package / "b.kv").write_text('<A>:\n    text: tr._("Hello {name}")\n')
+    assert texts(package) == {"Hello {name}": ["pkg/a.py:1", "pkg/b.kv:2"], "It's": ["pkg/a.py:2"]}
+
+
+def test_a_missing_translation_is_listed_with_where_it_is_written(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "c.py").write_text('tr._("New game")\ntr._("A text nobody translated")\n')
+    assert untranslated("fr", package) == {"A text nobody translated": ["pkg/c.py:2"]}
+
+
+def test_the_catalogue_gettext_loads_translates_with_placeholders_kept() -> None:
+    french = gettext.translation("companion", LOCALE, languages=["fr"])
+    assert french.gettext("New game") == "Nouvelle partie"
+    assert french.gettext("{name} already has a seat").format(name="Ana") == "Ana a déjà une place"
+
+
+def test_every_translation_keeps_the_placeholders_of_its_text() -> None:
+    import re
+
+    from babel.messages.pofile import read_po
+
+    with po_path("fr").open("rb") as po:
+        catalogue = read_po(po)
+    fields = re.compile(r"\{(\w*)\}")
+    wrong = [m.id for m in catalogue if m.id and m.string and set(fields.findall(m.id)) != set(fields.findall(m.string))]
+    assert wrong == []
