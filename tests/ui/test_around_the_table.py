@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from companion.config import BuzzerConfig, StoreConfig, UiConfig
@@ -17,28 +16,12 @@ from companion.ui.app import SpicyApp
 from companion.ui.i18n import tr
 from companion.ui.prefs import Seating
 from companion.ui.screens.setup import SetupScreen
-
-
-class TableStandIn(Screen):
-    """Where ``show_table`` lands until the table screen is registered beside these screens."""
-
-    session = None
-
-    def open(self, session: Session) -> None:
-        self.session = session
+from table_stand_in import with_a_table
 
 
 @pytest.fixture(autouse=True)
 def a_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    build = SpicyApp.build
-
-    def build_with_a_table(app: SpicyApp):  # type: ignore[no-untyped-def]
-        manager = build(app)
-        if not manager.has_screen("table"):
-            manager.add_widget(TableStandIn(name="table"))
-        return manager
-
-    monkeypatch.setattr(SpicyApp, "build", build_with_a_table)
+    monkeypatch.setattr(SpicyApp, "build", with_a_table(SpicyApp.build))
 
 
 def toast_text(ui) -> str:  # type: ignore[no-untyped-def]
