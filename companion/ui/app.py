@@ -17,7 +17,7 @@ from typing import Any
 from kivy.app import App
 from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, open_buzzers
 from companion.buzzers.backend import PressHandler
@@ -32,7 +32,12 @@ from companion.ui.sounds import Sounds
 from companion.ui.widgets import Toast
 
 SCREENS: tuple[str, ...] = ("home", "setup", "games", "settings", "buzzers", "problem")
-"""Screen names, each a module in ``companion.ui.screens`` with a class ``<Name>Screen``."""
+"""Screen names, each a module in ``companion.ui.screens`` with a class ``<Name>Screen``.
+
+Only the first screen shown is built at start-up; each other one (its module,
+its kv, its widgets) on first use, which keeps the first frame close to a bare
+Kivy app's (docs/PERFORMANCE.md).
+"""
 
 NOTICE_SECONDS = 10.0
 """Start-up notices stay longer than a toast: nobody is looking at the screen yet."""
@@ -68,16 +73,13 @@ class SpicyApp(App):
     def build(self) -> ScreenManager:
         Window.clearcolor = theme.FELT_EDGE
         manager = ScreenManager(transition=NoTransition())
-        for name in SCREENS:
-            module = importlib.import_module(f"companion.ui.screens.{name}")
-            screen_class = getattr(module, f"{name.capitalize()}Screen")
-            manager.add_widget(screen_class(name=name))
         try:
             self.store = Store.open(self.config_.store.db, self.config_.store.busy_timeout)
         except StoreError as exc:
+            manager.add_widget(_build_screen("problem"))
             manager.get_screen("problem").explain(str(exc))
-            manager.current = "problem"
             return manager
+        manager.add_widget(_build_screen("home"))
         self.buzzers = self._open_buzzers()
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
         self.notices = [n for n in (self.store.notice, self.buzzers.notice, self.prefs.notice, self.sounds.notice) if n]
@@ -135,12 +137,18 @@ class SpicyApp(App):
         self.session = session
         if self.seating is None or len(self.seating.buzzers) != len(session.state.seats):
             self.seating = Seating.default(len(session.state.seats))
-        table = self.root.get_screen("table")
-        table.open(session)
+        self.screen("table").open(session)
         self.root.current = "table"
 
-    def show(self, screen: str) -> None:
-        self.root.current = screen
+    def screen(self, name: str) -> Screen:
+        """The screen of that name, built on first use."""
+        if not self.root.has_screen(name):
+            self.root.add_widget(_build_screen(name))
+        return self.root.get_screen(name)
+
+    def show(self, name: str) -> None:
+        self.screen(name)
+        self.root.current = name
 
     def change_settings(self, **changes: Any) -> bool:
         """Apply a setting changed on screen and keep it; False (and a toast) when it cannot be kept."""
@@ -191,6 +199,12 @@ class SpicyApp(App):
             return False
         text = _key_text(key)
         return bool(text) and self.buzzers.key_up(text, time.monotonic())
+
+
+def _build_screen(name: str) -> Screen:
+    module = importlib.import_module(f"companion.ui.screens.{name}")
+    screen: Screen = getattr(module, f"{name.capitalize()}Screen")(name=name)
+    return screen
 
 
 def _typing() -> bool:

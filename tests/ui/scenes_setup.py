@@ -13,7 +13,7 @@ from companion.session import Session
 def goto(ui: Any, screen: str) -> Any:
     ui.app.show(screen)
     ui.step(3)
-    return ui.app.root.get_screen(screen)
+    return ui.app.screen(screen)
 
 
 def seat(ui: Any, *names: str) -> Any:

@@ -1,10 +1,12 @@
-"""Where ``app.show_table`` lands while the table screen is not registered beside the set-up's screens.
+"""Where ``app.show_table`` lands while there is no table screen module beside the set-up's screens.
 
-Only added when the app has no ``table`` screen of its own, so with the real
-table in place the tests run against it unchanged.
+Only added when ``companion/ui/screens/table.py`` does not exist, so with the
+real table in place the tests run against it unchanged.
 """
 
 from __future__ import annotations
+
+import importlib.util
 
 from kivy.uix.screenmanager import Screen, ScreenManager
 
@@ -24,7 +26,7 @@ def with_a_table(build):  # type: ignore[no-untyped-def]
 
     def build_with_a_table(app: SpicyApp) -> ScreenManager:
         manager = build(app)
-        if not manager.has_screen("table"):
+        if importlib.util.find_spec("companion.ui.screens.table") is None:
             manager.add_widget(TableStandIn(name="table"))
         return manager
 

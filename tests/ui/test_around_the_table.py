@@ -82,7 +82,7 @@ def test_a_database_that_cannot_be_opened_gets_a_screen_not_a_traceback(ui, tmp_
     (tmp_path / "not-a-folder").write_text("a file where a folder should be")
     app = ui.start(config=ui.config(store=StoreConfig(db=tmp_path / "not-a-folder" / "games.db")))
     assert app.root.current == "problem"
-    screen = app.root.get_screen("problem")
+    screen = app.screen("problem")
     assert "cannot open" in screen.ids.reason.text and "not-a-folder" in screen.ids.reason.text
     assert app.store is None
 
@@ -92,7 +92,7 @@ def test_a_database_that_cannot_be_opened_gets_a_screen_not_a_traceback(ui, tmp_
 
 def test_resume_from_home_says_why_when_there_is_nothing_to_resume(ui) -> None:
     app = ui.start()
-    home = app.root.get_screen("home")
+    home = app.screen("home")
     assert home.ids.resume.dimmed
     ui.tap(home.ids.resume)
     assert app.root.current == "home" and toast_text(ui) == "There is no unfinished game to resume"
@@ -116,9 +116,9 @@ def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_tab
     factory = MockFactory()
     app = gpio(ui, factory)
     app.store.add_player("Dee")
-    home = app.root.get_screen("home")
+    home = app.screen("home")
     ui.tap(home.ids.new_game)
-    setup: SetupScreen = app.root.get_screen("setup")
+    setup: SetupScreen = app.screen("setup")
     assert app.root.current == "setup" and setup.step == "rules"
 
     ui.tap(setup.ids.sweet_spicy)
@@ -191,7 +191,7 @@ def test_set_up_refusals_are_toasts_and_change_nothing(ui) -> None:
     app = ui.start()
     app.show("setup")
     ui.step(2)
-    setup: SetupScreen = app.root.get_screen("setup")
+    setup: SetupScreen = app.screen("setup")
     ui.tap(setup.ids.five_spices)
     rows = {row.variant: row for row in setup.ids.variants.children}
     tap_in_view(ui, rows["start-it-up"].children[-1])
@@ -210,7 +210,7 @@ def test_set_up_refusals_are_toasts_and_change_nothing(ui) -> None:
 def test_keys_typed_into_a_name_are_letters_not_buzzers(ui) -> None:
     app = ui.start()
     app.show("setup")
-    setup: SetupScreen = app.root.get_screen("setup")
+    setup: SetupScreen = app.screen("setup")
     setup.go("seats")
     ui.step(2)
     presses: list[int] = []
@@ -237,7 +237,7 @@ def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path
     assert app.root.current == "table"  # the unfinished one
     app.show("games")
     ui.step(2)
-    games = app.root.get_screen("games")
+    games = app.screen("games")
     rows = list(reversed(games.ids.rows.children))
     assert [row.text for row in rows] == [
         "2025-03-01 20:00 · Cy, Dee, Eve · unfinished",
@@ -260,7 +260,7 @@ def test_settings_apply_at_once_and_outlive_a_restart(ui) -> None:
     app = ui.start(config=ui.config(ui=UiConfig(language="en", sounds=True, face_seats=False)))
     app.show("settings")
     ui.step(2)
-    settings = app.root.get_screen("settings")
+    settings = app.screen("settings")
     ui.tap(settings.ids.french)
     ui.tap(settings.ids.sounds_off)
     ui.tap(settings.ids.face_on)
@@ -271,7 +271,7 @@ def test_settings_apply_at_once_and_outlive_a_restart(ui) -> None:
     ui.stop()
     again = ui.start(config=ui.config(ui=UiConfig(language="en", sounds=True, face_seats=False)))
     assert (tr.language, again.sounds.enabled, again.face_seats) == ("fr", False, True)
-    home = again.root.get_screen("home")
+    home = again.screen("home")
     assert home.ids.new_game.text == "Nouvelle partie"
     again.change_settings(language="en")
     assert home.ids.new_game.text == "New game"
@@ -294,7 +294,7 @@ def test_buzzer_check_lights_the_pressed_buzzer_on_screen_and_its_led(ui) -> Non
     app = gpio(ui, factory)
     app.show("buzzers")
     ui.step(2)
-    check = app.root.get_screen("buzzers")
+    check = app.screen("buzzers")
     assert len(check.lights) == 6 and not any(light.lit for light in check.lights)
     factory.pin(13).drive_low()  # buzzer 3
     ui.until(lambda: check.lights[2].lit)
@@ -311,7 +311,7 @@ def test_keys_stand_in_for_buzzers_on_the_check(ui) -> None:
     app = ui.start()
     app.show("buzzers")
     ui.step(2)
-    check = app.root.get_screen("buzzers")
+    check = app.screen("buzzers")
     ui.key("5")
     ui.until(lambda: check.lights[4].lit)
     ui.key("x")

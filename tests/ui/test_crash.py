@@ -136,8 +136,8 @@ def where(widget: Any) -> tuple[float, float]:
 def click_map(ui: Any, names: list[str]) -> dict[str, tuple[float, float]]:
     """Where each button of the set-up is at 800x480, from the same app laid out here."""
     app = ui.start(size=SIZE)
-    home = app.root.get_screen("home")
-    setup = app.root.get_screen("setup")
+    home = app.screen("home")
+    setup = app.screen("setup")
     spots = {"new game": where(home.ids.new_game)}
     app.show("setup")
     ui.step(2)
