@@ -47,5 +47,7 @@ def test_every_translation_keeps_the_placeholders_of_its_text() -> None:
     with po_path("fr").open("rb") as po:
         catalogue = read_po(po)
     fields = re.compile(r"\{(\w*)\}")
-    wrong = [m.id for m in catalogue if m.id and m.string and set(fields.findall(m.id)) != set(fields.findall(m.string))]
+    wrong = [
+        m.id for m in catalogue if m.id and m.string and set(fields.findall(m.id)) != set(fields.findall(m.string))
+    ]
     assert wrong == []

@@ -64,7 +64,8 @@ def update(language: str, root: Path = PACKAGE) -> list[str]:
     added = []
     for text, places in texts(root).items():
         if catalogue.get(text) is None:
-            catalogue.add(text, "", locations=[(place.rsplit(":", 1)[0], int(place.rsplit(":", 1)[1])) for place in places])
+            where = [place.rsplit(":", 1) for place in places]
+            catalogue.add(text, "", locations=[(path, int(line)) for path, line in where])
             added.append(text)
     with path.open("wb") as po:
         write_po(po, catalogue, width=120, omit_header=False, no_location=True, sort_output=True)

@@ -134,7 +134,7 @@ def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_tab
         rows = {row.variant: row for row in setup.ids.variants.children}
     assert setup.draft.variants == ["copy-cat", "turn-it-up"]
     assert toast_text(ui) == "At most two variant cards: take one out first"
-    assert "reading" in rows["copy-cat"].title and "reading" not in rows["turn-it-up"].title
+    assert rows["copy-cat"].line.startswith("Reading: ") and not rows["turn-it-up"].line.startswith("Reading")
 
     ui.tap(setup.ids.next)
     assert setup.step == "seats"

@@ -158,7 +158,9 @@ def click_map(ui: Any, names: list[str]) -> dict[str, tuple[float, float]]:
     return spots
 
 
-def test_killed_with_minus_9_the_app_reopens_on_the_same_table(ui, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_killed_with_minus_9_the_app_reopens_on_the_same_table(
+    ui: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(SpicyApp, "build", with_a_table(SpicyApp.build))
     names = ["Ana", "Ben", "Cy"]
     spots = click_map(ui, names)

@@ -51,8 +51,8 @@ class GameRow(SecondaryButton):
 
 def cell(text: str, colour: tuple[float, ...] = theme.TEXT, bold: bool = False, name: bool = False) -> Label:
     label = Label(
-        text=text, color=colour, bold=bold, font_size=sp(theme.FONT_BODY), shorten=True, halign="left" if name else "right",
-        valign="middle", size_hint_y=None, height=dp(32),
+        text=text, color=colour, bold=bold, font_size=sp(theme.FONT_BODY), shorten=True,
+        halign="left" if name else "right", valign="middle", size_hint_y=None, height=dp(32),
     )
     label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
     return label
@@ -92,7 +92,9 @@ class GamesScreen(Screen):
         grid = self.ids.summary
         grid.clear_widgets()
         for heading in (tr._("Seat"), tr._("Hand"), tr._("Won"), tr._("Trophies"), tr._("Score")):
-            grid.add_widget(cell(heading.upper(), theme.MUTED, bold=True, name=heading == tr._("Seat")))
+            label = cell(heading.upper(), theme.MUTED, bold=True, name=heading == tr._("Seat"))
+            label.font_size = sp(theme.FONT_CAPTION)
+            grid.add_widget(label)
         for i, seat in enumerate(state.seats):
             score = state.score(i)
             winner = i in state.winners

@@ -49,33 +49,19 @@ def profile_line(profile_id: str) -> str:
     }[profile_id]
 
 
-def profile_title(profile_id: str) -> str:
+def variant_text(variant: str) -> tuple[str, str]:
+    """A variant card's name and its one line of explanation."""
     return {
-        "spicy": tr._("Spicy"),
-        "sweet-spicy": tr._("Sweet & Spicy"),
-        "five-spices": tr._("Five spices"),
-    }[profile_id]
-
-
-def variant_title(variant: str) -> str:
-    return {
-        "start-it-up": tr._("Start it up"),
-        "turn-it-up": tr._("Turn it up"),
-        "spice-raider": tr._("Spice raider"),
-        "we-love-chili": tr._("We love chili"),
-        "change-your-luck": tr._("Change your luck"),
-        "copy-cat": tr._("Copy cat"),
-    }[variant]
-
-
-def variant_line(variant: str) -> str:
-    return {
-        "start-it-up": tr._("After an 8, 9 or 10, a 1, 2 or 3 of the same spice may follow"),
-        "turn-it-up": tr._("In a number challenge a 6 matches a 9, and a 9 a 6"),
-        "spice-raider": tr._("A declared 4 wins the cards under it when the next card is played"),
-        "we-love-chili": tr._("Wherever a new run may start, chili 1 to 3 may start it"),
-        "change-your-luck": tr._("With a 5, tuck up to 2 more cards under it and draw as many"),
-        "copy-cat": tr._("Out of turn, another seat may copy the top card's exact claim"),
+        "start-it-up": (tr._("Start it up"), tr._("After an 8, 9 or 10, a 1, 2 or 3 of the same spice may follow")),
+        "turn-it-up": (tr._("Turn it up"), tr._("In a number challenge a 6 matches a 9, and a 9 a 6")),
+        "spice-raider": (
+            tr._("Spice raider"), tr._("A declared 4 wins the cards under it when the next card is played")
+        ),
+        "we-love-chili": (tr._("We love chili"), tr._("Wherever a new run may start, chili 1 to 3 may start it")),
+        "change-your-luck": (
+            tr._("Change your luck"), tr._("With a 5, tuck up to 2 more cards under it and draw as many")
+        ),
+        "copy-cat": (tr._("Copy cat"), tr._("Out of turn, another seat may copy the top card's exact claim")),
     }[variant]
 
 
@@ -180,11 +166,12 @@ class SetupScreen(Screen):
         grid = self.ids.variants
         grid.clear_widgets()
         for variant, reading in VARIANTS.items():
+            title, line = variant_text(variant)
             grid.add_widget(
                 made("VariantRow",
                     variant=variant,
-                    title=variant_title(variant) + (" · " + tr._("reading") if reading else ""),
-                    line=variant_line(variant),
+                    title=title,
+                    line=tr._("Reading: {rule}").format(rule=line) if reading else line,
                     selected=variant in self.draft.variants,
                     dimmed=not self.draft.profile.numbered,
                     screen=self,

@@ -28,4 +28,7 @@ load_kv(str(HERE / "buttons.py"))
 load_kv(str(HERE / "toast.py"))
 load_kv(str(HERE / "forms.py"))
 
-__all__ = ["Caption", "ChoiceButton", "GhostButton", "Header", "PrimaryButton", "RoundButton", "SecondaryButton", "Tile", "Toast", "load_kv"]
+__all__ = [
+    "Caption", "ChoiceButton", "GhostButton", "Header", "PrimaryButton", "RoundButton", "SecondaryButton", "Tile",
+    "Toast", "load_kv",
+]
