@@ -6,7 +6,7 @@ from typing import Any
 
 from scenes import scene
 
-from companion.rules import SPICY, Play
+from companion.rules import SPICY, EndCardDrawn, Play
 from companion.session import Session
 
 
@@ -30,7 +30,7 @@ def seat(ui: Any, *names: str) -> Any:
 def save_games(ui: Any) -> None:
     store = ui.app.store
     finished = Session.new(store, SPICY, ["Ana", "Ben", "Cy"], end_card=27)
-    for action in (Play(0, "chili", 2),):
+    for action in (Play(0, "chili", 2), Play(1, "chili", 5), EndCardDrawn()):
         finished.apply(action)
     Session.new(store, SPICY, ["Dee", "Eve"])
 
@@ -49,7 +49,7 @@ def settings(ui: Any) -> None:
 def games(ui: Any) -> None:
     save_games(ui)
     screen = goto(ui, "games")
-    ui.tap(screen.ids.rows.children[-1])
+    ui.tap(screen.ids.rows.children[0])  # the oldest: the finished game
 
 
 @scene("buzzer-check")

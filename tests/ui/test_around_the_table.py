@@ -140,7 +140,7 @@ def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_tab
     assert setup.step == "seats"
     ui.step(2)
     add_seats(ui, setup, "Ana", "[b]Ben[/b]")
-    chips = {chip.text: chip for chip in setup.ids.players.children}
+    chips = {chip.player: chip for chip in setup.ids.players.children}
     assert list(chips) == ["Dee"]
     ui.tap(chips["Dee"])
     assert setup.draft.names == ["Ana", "[b]Ben[/b]", "Dee"]
@@ -213,6 +213,24 @@ def test_set_up_refusals_are_toasts_and_change_nothing(ui) -> None:
     assert setup.ids.new_name.text == "Gus"  # what was typed is kept
 
 
+def test_names_are_shown_literally_and_long_ones_shortened(ui) -> None:
+    app = ui.start()
+    long_name = "[color=ff0000]Bartholomew-Alexander[/color] the Third"
+    app.store.add_player(long_name)
+    setup: SetupScreen = app.screen("setup")
+    app.show("setup")
+    setup.go("seats")
+    ui.step(2)
+    (chip,) = setup.ids.players.children
+    assert chip.text == "[color=ff0000]B…" and chip.player == long_name
+    ui.tap(chip)
+    assert setup.draft.names == [long_name]
+    (row,) = setup.ids.seat_rows.children
+    label = next(child for child in row.children if getattr(child, "text", None) == long_name)
+    assert not label.markup and label.shorten
+    assert label.texture_size[0] <= label.width  # drawn shortened, within its row
+
+
 def test_keys_typed_into_a_name_are_letters_not_buzzers(ui) -> None:
     app = ui.start()
     app.show("setup")
@@ -245,14 +263,14 @@ def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path
     ui.step(2)
     games = app.screen("games")
     rows = list(reversed(games.ids.rows.children))
-    assert [row.text for row in rows] == [
-        "2025-03-01 20:00 · Cy, Dee, Eve · unfinished",
-        "2025-01-01 20:00 · Ana, Ben · Ana won",
+    assert [(row.title, row.names) for row in rows] == [
+        ("2025-03-01 20:00 · unfinished", "Cy, Dee, Eve"),
+        ("2025-01-01 20:00 · Ana won", "Ana, Ben"),
     ]
     ui.tap(rows[1])
-    cells = [cell.text for cell in reversed(games.ids.summary.children)]
+    cells = [getattr(cell, "text", "trophy") for cell in reversed(games.ids.summary.children)]
     assert cells[5:] == ["Ana", "5", "0", "0", "−5", "Ben", "6", "0", "0", "−6"]
-    assert "The World's End card showed" in games.title and not games.unfinished
+    assert games.outcome == "The World's End card showed" and not games.unfinished
     ui.tap(rows[0])
     assert games.unfinished
     ui.tap(games.ids.resume)

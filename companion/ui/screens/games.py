@@ -8,13 +8,16 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.store import GameSummary, StoreError
 from companion.ui import theme
 from companion.ui.i18n import tr
-from companion.ui.widgets import SecondaryButton, load_kv
+from companion.ui.widgets import load_kv, short
 
 load_kv(__file__)
 
@@ -37,16 +40,18 @@ def when(stamp: str) -> str:
     return stamp[:16].replace("T", " ")
 
 
-def row_text(game: GameSummary) -> str:
-    names = ", ".join(game.names)
+def result_text(game: GameSummary) -> str:
     if game.ended_at is None:
-        return tr._("{when} · {names} · unfinished").format(when=when(game.started_at), names=names)
-    winners = " & ".join(game.winners)
-    return tr._("{when} · {names} · {winners} won").format(when=when(game.started_at), names=names, winners=winners)
+        return tr._("unfinished")
+    return tr._("{winners} won").format(winners=" & ".join(short(name, 12) for name in game.winners))
 
 
-class GameRow(SecondaryButton):
+class GameRow(ButtonBehavior, BoxLayout):
+    """One saved game: when and how it ended on the first line, who sat down on the second."""
+
     game_id = NumericProperty(0)
+    title = StringProperty("")
+    names = StringProperty("")
 
 
 def cell(text: str, colour: tuple[float, ...] = theme.TEXT, bold: bool = False, name: bool = False) -> Label:
@@ -58,10 +63,18 @@ def cell(text: str, colour: tuple[float, ...] = theme.TEXT, bold: bool = False, 
     return label
 
 
+def trophies_heading() -> Image:
+    """The trophy icon heads its column: the word does not fit a narrow column in every language."""
+    return Image(
+        source=theme.icon("trophy"), color=theme.MUTED, size_hint_y=None, height=dp(20), fit_mode="contain"
+    )
+
+
 class GamesScreen(Screen):
     chosen = NumericProperty(0)
     """The game whose summary shows; 0 for none."""
     title = StringProperty("")
+    outcome = StringProperty("")
     unfinished = BooleanProperty(False)
 
     def on_pre_enter(self, *_args: object) -> None:
@@ -74,7 +87,11 @@ class GamesScreen(Screen):
         store = App.get_running_app().store
         games = store.list_games(limit=LIMIT) if store is not None else []
         for game in games:
-            box.add_widget(GameRow(text=row_text(game), game_id=game.id, on_release=lambda row: self.show(row.game_id)))
+            row = GameRow(
+                game_id=game.id, title=f"{when(game.started_at)} · {result_text(game)}", names=", ".join(game.names)
+            )
+            row.bind(on_release=lambda row: self.show(row.game_id))
+            box.add_widget(row)
         self.ids.empty.opacity = 0 if games else 1
 
     def show(self, game_id: int) -> None:
@@ -87,14 +104,14 @@ class GamesScreen(Screen):
             return
         self.chosen = game_id
         self.unfinished = not state.ended
-        outcome = end_reason_text(state.end_reason) if state.ended else tr._("unfinished")
-        self.title = f"{state.profile.title} · {when(saved.started_at)} · {outcome}"
+        self.title = f"{state.profile.title} · {when(saved.started_at)}"
+        self.outcome = end_reason_text(state.end_reason) if state.ended else tr._("unfinished")
         grid = self.ids.summary
         grid.clear_widgets()
-        for heading in (tr._("Seat"), tr._("Hand"), tr._("Won"), tr._("Trophies"), tr._("Score")):
+        for heading in (tr._("Seat"), tr._("Hand"), tr._("Won"), "", tr._("Score")):
             label = cell(heading.upper(), theme.MUTED, bold=True, name=heading == tr._("Seat"))
             label.font_size = sp(theme.FONT_CAPTION)
-            grid.add_widget(label)
+            grid.add_widget(label if heading else trophies_heading())
         for i, seat in enumerate(state.seats):
             score = state.score(i)
             winner = i in state.winners

@@ -22,7 +22,7 @@ from companion.rules.profiles import VARIANTS
 from companion.store import StoreError
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import tr
-from companion.ui.widgets import load_kv
+from companion.ui.widgets import load_kv, short
 
 load_kv(__file__)
 
@@ -188,7 +188,9 @@ class SetupScreen(Screen):
         store = App.get_running_app().store
         regulars = [name for name in (store.recent_players() if store else []) if name not in self.draft.names]
         for name in regulars[:12]:
-            players.add_widget(made("PlayerChip", text=name, on_release=lambda chip: self.add(chip.text)))
+            players.add_widget(
+                made("PlayerChip", text=short(name), player=name, on_release=lambda chip: self.add(chip.player))
+            )
         self.ids.no_players.opacity = 0 if regulars else 1
 
     def _buzzers(self) -> None:
@@ -215,7 +217,7 @@ class SetupScreen(Screen):
         for seat, name in enumerate(self.draft.names):
             grid.add_widget(
                 made("FirstChoice",
-                    seat=seat, text=name, colour=self.draft.colours[seat], selected=seat == self.draft.first,
+                    seat=seat, text=short(name), colour=self.draft.colours[seat], selected=seat == self.draft.first,
                     on_release=lambda choice: self.choose_first(choice.seat),
                 )
             )

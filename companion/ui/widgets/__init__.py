@@ -11,7 +11,7 @@ from pathlib import Path
 from kivy.lang import Builder
 
 from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
-from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile
+from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile, short
 from companion.ui.widgets.toast import Toast
 
 HERE = Path(__file__).parent
@@ -30,5 +30,5 @@ load_kv(str(HERE / "forms.py"))
 
 __all__ = [
     "Caption", "ChoiceButton", "GhostButton", "Header", "PrimaryButton", "RoundButton", "SecondaryButton", "Tile",
-    "Toast", "load_kv",
+    "Toast", "load_kv", "short",
 ]
