@@ -36,9 +36,8 @@ def reporting_on_start(app: SpicyApp) -> None:
     print("started", flush=True)
 
 
-SpicyApp.build = with_a_table(SpicyApp.build)  # type: ignore[method-assign]
-SpicyApp.show_table = reporting_show_table  # type: ignore[method-assign]
-SpicyApp.on_start = reporting_on_start  # type: ignore[method-assign]
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # only in its own process: pytest imports this file to look for doctests
+    SpicyApp.build = with_a_table(SpicyApp.build)  # type: ignore[method-assign]
+    SpicyApp.show_table = reporting_show_table  # type: ignore[method-assign]
+    SpicyApp.on_start = reporting_on_start  # type: ignore[method-assign]
     sys.exit(main(sys.argv[1:]))
