@@ -210,11 +210,11 @@ def test_players_last_across_games_and_are_unique_by_exact_name(store: Store) ->
 
 
 def test_recent_players_come_first_by_their_latest_game_or_when_they_were_added(store: Store) -> None:
-    Session.new(store, SPICY, ["Ana", "Ben"], clock=lambda: "2025-01-01T20:00:00.000+00:00")
-    Session.new(store, SPICY, ["Cy", "Ana"], clock=lambda: "2025-02-01T20:00:00.000+00:00")
+    Session.new(store, new_setup(SPICY, ["Ana", "Ben"]), clock=lambda: "2025-01-01T20:00:00.000+00:00")
+    Session.new(store, new_setup(SPICY, ["Cy", "Ana"]), clock=lambda: "2025-02-01T20:00:00.000+00:00")
     store.add_player("Zed")  # added now, after both games
     assert store.recent_players() == ["Zed", "Cy", "Ana", "Ben"]
-    Session.new(store, SPICY, ["Ben", "Dee"], clock=lambda: "2099-01-01T20:00:00.000+00:00")
+    Session.new(store, new_setup(SPICY, ["Ben", "Dee"]), clock=lambda: "2099-01-01T20:00:00.000+00:00")
     assert store.recent_players() == ["Dee", "Ben", "Zed", "Cy", "Ana"]
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from scenes import scene
 
-from companion.rules import SPICY, EndCardDrawn, Play
+from companion.rules import SPICY, EndCardDrawn, Play, new_setup
 from companion.session import Session
 
 
@@ -29,10 +29,10 @@ def seat(ui: Any, *names: str) -> Any:
 
 def save_games(ui: Any) -> None:
     store = ui.app.store
-    finished = Session.new(store, SPICY, ["Ana", "Ben", "Cy"], end_card=27)
+    finished = Session.new(store, new_setup(SPICY, ["Ana", "Ben", "Cy"], end_card=27))
     for action in (Play(0, "chili", 2), Play(1, "chili", 5), EndCardDrawn()):
         finished.apply(action)
-    Session.new(store, SPICY, ["Dee", "Eve"])
+    Session.new(store, new_setup(SPICY, ["Dee", "Eve"]))
 
 
 @scene("home")

@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 from kivy.uix.scrollview import ScrollView
 
 from companion.config import BuzzerConfig, StoreConfig, UiConfig
-from companion.rules import SPICY, EndCardDrawn, Pass, Play
+from companion.rules import SPICY, EndCardDrawn, Pass, Play, new_setup
 from companion.session import Session
 from companion.store import Store
 from companion.ui.app import SpicyApp
@@ -55,7 +55,7 @@ def gpio(ui, factory: MockFactory):  # type: ignore[no-untyped-def]
 
 def test_an_unfinished_game_opens_straight_onto_its_table_with_its_seating(ui, tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.db") as store:
-        session = Session.new(store, SPICY, ["Ana", "Ben", "Cy"], end_card=27)
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben", "Cy"], end_card=27))
         for action in (Play(0, "chili", 2), Play(1, "chili", 5), Pass(2)):
             session.apply(action)
         expected = session.state
@@ -67,7 +67,7 @@ def test_an_unfinished_game_opens_straight_onto_its_table_with_its_seating(ui, t
 
 def test_a_finished_game_is_not_resumed(ui, tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.db") as store:
-        Session.new(store, SPICY, ["Ana", "Ben"]).apply(EndCardDrawn())
+        Session.new(store, new_setup(SPICY, ["Ana", "Ben"])).apply(EndCardDrawn())
     app = ui.start()
     assert app.root.current == "home" and app.session is None
 
@@ -253,10 +253,12 @@ def test_keys_typed_into_a_name_are_letters_not_buzzers(ui) -> None:
 
 def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.db") as store:
-        old = Session.new(store, SPICY, ["Ana", "Ben"], end_card=29, clock=lambda: "2025-01-01T20:00:00.000+00:00")
+        started = "2025-01-01T20:00:00.000+00:00"
+        old = Session.new(store, new_setup(SPICY, ["Ana", "Ben"], end_card=29), clock=lambda: started)
         old.apply(Play(0, "pepper", 1))
         old.apply(EndCardDrawn())
-        Session.new(store, SPICY, ["Cy", "Dee", "Eve"], clock=lambda: "2025-03-01T20:00:00.000+00:00")
+        later = "2025-03-01T20:00:00.000+00:00"
+        Session.new(store, new_setup(SPICY, ["Cy", "Dee", "Eve"]), clock=lambda: later)
     app = ui.start()
     assert app.root.current == "table"  # the unfinished one
     app.show("games")
