@@ -22,6 +22,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, open_buzzers
 from companion.buzzers.backend import PressHandler
 from companion.config import Config, ConfigError
+from companion.errors import CompanionError
 from companion.rules import Setup
 from companion.session import Session
 from companion.store import Store, StoreError
@@ -105,7 +106,7 @@ class SpicyApp(App):
         assert self.store is not None
         try:
             session = Session.resume(self.store, game_id)
-        except StoreError as exc:
+        except CompanionError as exc:  # the file is busy, or its log no longer replays
             self.notify(str(exc), NOTICE_SECONDS)
             return False
         if session is None:

@@ -72,6 +72,19 @@ def test_a_finished_game_is_not_resumed(ui, tmp_path: Path) -> None:
     assert app.root.current == "home" and app.session is None
 
 
+def test_a_log_that_no_longer_replays_opens_home_and_says_why(ui, tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben"]))
+        store.db.execute(
+            "INSERT INTO actions (game_id, seq, at, action) VALUES (?, 1, '2025', ?)",
+            [session.game_id, '{"action": "play", "seat": 0, "spice": "chili", "number": 7, "universal": false, "tuck": 0}'],
+        )
+        store.db.conn.commit()
+    app = ui.start()
+    assert app.root.current == "home" and app.session is None
+    assert toast_text(ui) == "Ana must declare any spice 1 to 3: a new stack starts"
+
+
 def test_the_stores_and_the_buzzers_notices_are_shown_once_in_words(ui, tmp_path: Path) -> None:
     (tmp_path / "games.db").write_bytes(b"this is not a database" * 100)
     config = ui.config(buzzers=BuzzerConfig(backend="auto", serial_ports=(str(tmp_path / "no-such-port"),)))

@@ -14,7 +14,8 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.store import GameSummary, StoreError
+from companion.errors import CompanionError
+from companion.store import GameSummary
 from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv, short
@@ -99,7 +100,7 @@ class GamesScreen(Screen):
         try:
             saved = app.store.load(game_id)
             state = saved.game().state
-        except StoreError as exc:
+        except CompanionError as exc:
             app.notify(str(exc))
             return
         self.chosen = game_id

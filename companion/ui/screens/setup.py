@@ -17,9 +17,8 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.rules import IllegalAction
+from companion.errors import CompanionError
 from companion.rules.profiles import VARIANTS
-from companion.store import StoreError
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv, short
@@ -296,5 +295,5 @@ class SetupScreen(Screen):
         seating = self.draft.seating(app.buzzers.seats if app.buzzers is not None else 0)
         try:
             app.start_game(setup, seating)
-        except (IllegalAction, StoreError) as exc:
+        except CompanionError as exc:
             self.refuse(str(exc))
