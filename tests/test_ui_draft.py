@@ -95,3 +95,14 @@ def test_the_setup_needs_two_seats_and_a_first_player() -> None:
     assert (setup.names, setup.first, setup.end_card) == (("Ana", "Ben"), first, 29)
     draft.choose_profile("five-spices")
     assert draft.setup().end_card == 0
+
+
+def test_the_house_option_reaches_the_setup_and_leaves_with_the_numbered_games() -> None:
+    draft = seated("Ana", "Ben")
+    draft.first = 0
+    draft.choose_start_after_challenge("winner")
+    assert draft.setup().start_after_challenge == "winner"
+    draft.choose_profile("five-spices")
+    assert draft.setup().start_after_challenge == "loser"
+    with pytest.raises(SetupRefused, match="seat after the challenger"):
+        draft.choose_start_after_challenge("winner")

@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from companion.rules import PROFILES, SPICY, IllegalAction, Profile, Setup, check_name, new_setup
+from companion.rules import (
+    PROFILES, SPICY, IllegalAction, Profile, Setup, StartAfterChallenge, check_name, new_setup,
+)
 from companion.rules.profiles import MAX_VARIANTS
 from companion.ui.i18n import tr
 from companion.ui.prefs import Seating
@@ -36,6 +38,8 @@ class Draft:
     """The seat that plays first; None until chosen or drawn."""
     end_card: int | None = None
     """Cards under the World's End card; None means the rules' default for this many seats."""
+    start_after_challenge: StartAfterChallenge = StartAfterChallenge.LOSER
+    """Who starts the next stack after a challenge: the rule (the loser) or the house option (the winner)."""
 
     # --- rules -------------------------------------------------------------------------------
 
@@ -43,7 +47,13 @@ class Draft:
         self.profile = PROFILES[profile_id]
         if not self.profile.numbered:
             self.variants.clear()
+            self.start_after_challenge = StartAfterChallenge.LOSER
         self.end_card = None
+
+    def choose_start_after_challenge(self, who: str) -> None:
+        if not self.profile.numbered:
+            raise SetupRefused(tr._("In the five-spice game the seat after the challenger plays next"))
+        self.start_after_challenge = StartAfterChallenge(who)
 
     def toggle_variant(self, variant: str) -> None:
         if variant in self.variants:
@@ -135,7 +145,9 @@ class Draft:
             raise SetupRefused(tr._("Choose who plays first, or draw"))
         end_card = self.end_card_value() if self.profile.end_card else None
         try:
-            return new_setup(self.profile, self.names, end_card, self.first, frozenset(self.variants))
+            return new_setup(
+                self.profile, self.names, end_card, self.first, frozenset(self.variants), self.start_after_challenge
+            )
         except IllegalAction as exc:
             raise SetupRefused(str(exc)) from None
 

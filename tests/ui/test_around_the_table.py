@@ -141,6 +141,7 @@ def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_tab
     assert app.root.current == "setup" and setup.step == "rules"
 
     ui.tap(setup.ids.sweet_spicy)
+    ui.tap(setup.ids.winner_starts)
     rows = {row.variant: row for row in setup.ids.variants.children}
     for variant in ("copy-cat", "turn-it-up", "spice-raider"):
         tap_in_view(ui, rows[variant].children[-1])
@@ -200,6 +201,7 @@ def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_tab
     assert state.profile.id == "sweet-spicy" and state.setup.names == ("Ana", "Dee", "[b]Ben[/b]")
     assert state.setup.end_card == 28 and state.setup.first == drawn
     assert state.setup.variants == frozenset({"copy-cat", "turn-it-up"})
+    assert state.setup.start_after_challenge == "winner"
     assert app.seating == Seating(colours=(3, 2, 1), buzzers=(4, 0, 1))
     saved = app.store.load(app.session.game_id).setup
     assert saved == state.setup
@@ -212,6 +214,8 @@ def test_set_up_refusals_are_toasts_and_change_nothing(ui) -> None:
     ui.step(2)
     setup: SetupScreen = app.screen("setup")
     ui.tap(setup.ids.five_spices)
+    ui.tap(setup.ids.winner_starts)
+    assert setup.draft.start_after_challenge == "loser" and "seat after the challenger" in toast_text(ui)
     rows = {row.variant: row for row in setup.ids.variants.children}
     tap_in_view(ui, rows["start-it-up"].children[-1])
     assert setup.draft.variants == [] and "not the five-spice game" in toast_text(ui)
