@@ -8,6 +8,7 @@ from scenes import scene
 
 from companion.rules import SPICY, EndCardDrawn, Play, new_setup
 from companion.session import Session
+from companion.store import Store, StoreError
 
 
 def goto(ui: Any, screen: str) -> Any:
@@ -94,3 +95,22 @@ def setup_table(ui: Any) -> None:
     setup.choose_first(0)
     setup.go("table")
     ui.step(2)
+
+
+@scene("database-problem")
+def database_problem(ui: Any) -> None:
+    blocker = ui.tmp_path / "not-a-folder"
+    blocker.write_text("a file where the database folder should be")
+    try:
+        Store.open(blocker / "games.db")
+    except StoreError as exc:
+        goto(ui, "problem").explain(str(exc))
+
+
+@scene("start-up-notices")
+def start_up_notices(ui: Any) -> None:
+    (ui.tmp_path / "damaged.db").write_bytes(b"not a database" * 100)
+    store = Store.open(ui.tmp_path / "damaged.db")
+    store.close()
+    goto(ui, "home")
+    ui.app.notify(f"{store.notice}\nno GPIO on this machine; keys 1 2 3 4 5 6 are the buzzers", 10)
