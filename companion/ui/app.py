@@ -32,7 +32,7 @@ from companion.ui.prefs import Prefs, Seating, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.widgets import Toast
 
-SCREENS: tuple[str, ...] = ("home", "setup", "games", "settings", "buzzers", "problem")
+SCREENS: tuple[str, ...] = ("home", "setup", "games", "settings", "buzzers", "problem", "table", "end")
 """Screen names, each a module in ``companion.ui.screens`` with a class ``<Name>Screen``.
 
 Only the first screen shown is built at start-up; each other one (its module,

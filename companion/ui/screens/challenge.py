@@ -1,0 +1,70 @@
+"""The challenge sheet: who buzzed first, who was later and by how much, and what they call.
+
+A tie (two edges at the very same time) asks the table which seat challenges.
+Cancel reopens the window, as if nobody had buzzed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import ColorProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.ui.i18n import tr
+from companion.ui.view import TableView, spice_name
+from companion.ui.widgets import SecondaryButton, load_kv
+from companion.ui.widgets.sheet import Sheet
+from companion.ui.widgets.stack_card import StackCard
+
+load_kv(__file__)
+__all__ = ["BigChoice", "ChallengeSheet", "StackCard"]
+
+
+class BigChoice(ButtonBehavior, BoxLayout):
+    """A choice big enough to slap: a title and one line saying what it means."""
+
+    title = StringProperty("")
+    line = StringProperty("")
+    fill = ColorProperty()
+    ink = ColorProperty()
+    icon = StringProperty("")
+
+
+class ChallengeSheet(Sheet):
+    def on_view(self, _sheet: ChallengeSheet, view: TableView | None) -> None:
+        if view is not None:
+            view.bind(buzz=self._fill_tie)
+
+    def _fill_tie(self, *_args: Any) -> None:
+        row = self.ids.tie
+        row.clear_widgets()
+        buzz = self.view.buzz
+        for seat in buzz.tie if buzz is not None else ():
+            button = SecondaryButton(text=self.view.seats[seat].name)
+            button.bind(on_release=lambda _b, seat=seat: self.view.pick(seat))
+            row.add_widget(button)
+
+    def challenger_name(self, view: TableView | None, *_deps: Any) -> str:
+        if view is None or view.buzz is None or view.buzz.challenger is None:
+            return ""
+        return view.seats[view.buzz.challenger].name
+
+    def later_text(self, view: TableView | None, *_deps: Any) -> str:
+        if view is None or view.buzz is None or not view.buzz.later:
+            return ""
+        presses = "   ".join(f"{view.seats[seat].name} {delay}" for seat, delay in view.buzz.later)
+        return tr._("{presses}   later, too late").format(presses=presses)
+
+    def spice_line(self, view: TableView | None, *_deps: Any) -> str:
+        name = self.challenger_name(view)
+        if not name or view is None:
+            return ""
+        return tr._("{name} wins if it isn't {spice}").format(name=name, spice=spice_name(view.claim_spice))
+
+    def number_line(self, view: TableView | None, *_deps: Any) -> str:
+        name = self.challenger_name(view)
+        if not name or view is None:
+            return ""
+        return tr._("{name} wins if it isn't a {number}").format(name=name, number=view.claim_number)

@@ -1,0 +1,113 @@
+"""The end: final scores, each seat's breakdown, and the winner or winners.
+
+The game is already saved (every action is). "Play again" starts a new game
+with the same seats and rules; undo takes the last action back and returns to
+the table.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import ColorProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.ui import theme
+from companion.ui.i18n import tr
+from companion.ui.view import TableView, short_name
+from companion.ui.widgets import load_kv
+
+load_kv(__file__)
+
+
+class ScoreRow(BoxLayout):
+    rank = StringProperty("")
+    name = StringProperty("")
+    colour = ColorProperty()
+    won = StringProperty("")
+    won_note = StringProperty("")
+    trophies = StringProperty("")
+    trophies_note = StringProperty("")
+    hand = StringProperty("")
+    hand_note = StringProperty("")
+    score = StringProperty("")
+    winner = ObjectProperty(False)
+
+
+class EndScreen(Screen):
+    view = ObjectProperty(None, allownone=True, rebind=True)
+
+    def open(self, view: TableView) -> None:
+        if self.view is not view:
+            if self.view is not None:
+                self.view.unbind(ended=self._reopened)
+            view.bind(ended=self._reopened)
+        self.view = view
+        self._fill()
+
+    def _reopened(self, _view: TableView, ended: bool) -> None:
+        """Undo took the end back: the table again."""
+        if not ended and self.manager is not None and self.manager.current == self.name:
+            self.manager.current = "table"
+        elif ended:
+            self._fill()
+
+    def _fill(self) -> None:
+        rows = self.ids.rows
+        rows.clear_widgets()
+        view = self.view
+        state = view.state
+        ranked = sorted(view.seats, key=lambda s: (s.index not in view.winners, -(s.score or 0), s.index))
+        for place, seat in enumerate(ranked):
+            live = state.seats[seat.index]
+            row = ScoreRow(name=short_name(seat.name, 16), colour=seat.colour, winner=seat.index in view.winners)
+            row.rank = str(place + 1)
+            row.hand = str(live.hand)
+            row.hand_note = tr.ngettext("{n} card in hand", "{n} cards in hand", live.hand).format(n=live.hand)
+            if seat.score is not None:
+                won_points = live.won + 4 * live.won_universals
+                hand_points = live.hand + 4 * live.universals
+                row.won = f"+{won_points}"
+                row.won_note = tr.ngettext("{n} card", "{n} cards", live.won).format(n=live.won)
+                row.trophies = f"+{10 * live.trophies}" if live.trophies else "0"
+                row.trophies_note = (tr.ngettext("{n} trophy", "{n} trophies", live.trophies).format(
+                    n=live.trophies) if live.trophies else tr._("none"))
+                row.hand = theme.signed(-hand_points)
+                row.score = theme.signed(seat.score)
+            rows.add_widget(row)
+
+    def title_text(self, view: TableView | None, *_deps: Any) -> str:
+        if view is None or not view.winners:
+            return ""
+        names = [view.seats[i].name for i in view.winners]
+        if len(names) == 1:
+            return tr._("{name} wins!").format(name=short_name(names[0], 16))
+        return tr._("{names} share the win!").format(names=tr._(" and ").join(short_name(n, 10) for n in names))
+
+    def reason_text(self, view: TableView | None, *_deps: Any) -> str:
+        if view is None:
+            return ""
+        return {
+            "second-trophy": tr._("A second trophy wins outright."),
+            "all-trophies": tr._("The last trophy was taken."),
+            "end-card": tr._("The World's End card showed."),
+            "empty-hand": tr._("An empty hand wins."),
+        }.get(view.end_reason, "")
+
+    def saved_text(self, view: TableView | None, *_deps: Any) -> str:
+        if view is None:
+            return ""
+        actions = len(view.session.game.log)
+        return tr.ngettext("Saved · {n} action", "Saved · {n} actions", actions).format(n=actions)
+
+    def play_again(self) -> None:
+        """The same seats and rules; a new first player drawn at random."""
+        setup = self.view.state.setup
+        App.get_running_app().start_game(replace(setup, first=random.randrange(len(setup.names))))
+
+    def home(self) -> None:
+        self.manager.current = "home"

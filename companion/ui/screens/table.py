@@ -1,0 +1,272 @@
+"""The table: a panel per seat round the edges, the stack, draw pile and trophies in the hub,
+and the claim pad for the seat to play. Sheets (challenge, reveal, result) cover it while
+a challenge is settled; the end screen follows the last action.
+
+The screen is thin: ``TableView`` holds the game; this module places panels
+(standing: a column or grid, all upright; lying flat: each seat on its edge,
+turned to face it) and routes keys, long presses and sounds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.buzzers import KeyboardBuzzers
+from companion.session import Session
+from companion.ui.i18n import tr
+from companion.ui.screens.challenge import ChallengeSheet
+from companion.ui.screens.result import ResultSheet
+from companion.ui.screens.reveal import RevealSheet
+from companion.ui.view import TableView
+from companion.ui.widgets import load_kv
+from companion.ui.widgets.seat_panel import Facing, SeatPanel
+from companion.ui.widgets.toast import show_toast
+
+load_kv(__file__)
+
+EDGE_ANGLES = {"bottom": 0, "left": 270, "top": 180, "right": 90}
+"""Kivy's rotation (anticlockwise) that turns a panel to read from each edge."""
+
+EDGES_BY_SEATS = {
+    2: ("bottom", "top"),
+    3: ("bottom", "left", "right"),
+    4: ("bottom", "left", "top", "right"),
+    5: ("bottom", "bottom", "left", "top", "top"),
+    6: ("bottom", "bottom", "left", "top", "top", "right"),
+}
+"""Default edges, clockwise seen from above (design README "Lying flat")."""
+
+
+class TableScreen(Screen):
+    view = ObjectProperty(None, allownone=True, rebind=True)
+    flat = BooleanProperty(False)
+    """Seats on the edges, turned to face them: the screen lies flat."""
+    sheet_name = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._slots: list[Facing] = []
+        self._end_card_asked = False
+        self._sheets = {"challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet()}
+        self.bind(size=self._layout, flat=self._layout)
+        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+
+    # --- opening a game ---------------------------------------------------------------
+
+    def open(self, session: Session) -> None:
+        app = App.get_running_app()
+        if self.view is not None:
+            self.view.close()
+        view = TableView(session, app.buzzers, app.config_.buzzers.settle_ms)
+        view.bind(
+            on_refused=lambda _v, reason: show_toast(reason),
+            on_notice=lambda _v, text: show_toast(text),
+            on_sound=lambda _v, name: app.play_sound(name),
+            buzz=self._show_sheet, pending=self._show_sheet, result=self._show_sheet, ended=self._show_sheet,
+        )
+        self.view = view
+        for sheet in self._sheets.values():
+            sheet.view = view
+        self.flat = app.face_seats
+        app.bind(face_seats=self.setter("flat"))
+        self._build_seats()
+        self._show_sheet()
+
+    def _build_seats(self) -> None:
+        board = self.ids.board
+        for slot in self._slots:
+            board.remove_widget(slot)
+        self._slots = []
+        for seat in self.view.seats:
+            panel = SeatPanel(seat=seat)
+            panel.bind(on_long_press=lambda p: self.view.press(p.seat.index),
+                       on_copy=lambda p: self.view.copy(p.seat.index))
+            slot = Facing(panel, size_hint=(None, None))
+            board.add_widget(slot, index=len(board.children))  # under the hub, the pad and the sheets
+            self._slots.append(slot)
+        self._layout()
+
+    # --- sheets and the end ---------------------------------------------------------------
+
+    def _show_sheet(self, *_args: Any) -> None:
+        view = self.view
+        if view is None:
+            return
+        if view.ended and view.result is None:
+            name = "end"
+        elif view.result is not None:
+            name = "result"
+        elif view.pending:
+            name = "reveal"
+        elif view.buzz is not None:
+            name = "challenge"
+        else:
+            name = ""
+        if name == "end":
+            self._close_sheet()
+            if self.manager is not None and self.manager.current == self.name:
+                self.manager.get_screen("end").open(view)
+                self.manager.current = "end"
+            return
+        if name == self.sheet_name:
+            return
+        self._close_sheet()
+        if name:
+            self.add_widget(self._sheets[name])
+        self.sheet_name = name
+
+    def _close_sheet(self) -> None:
+        if self.sheet_name:
+            self.remove_widget(self._sheets[self.sheet_name])
+        self.sheet_name = ""
+
+    def header_text(self, view: TableView, chain: bool, *_deps: Any) -> str:
+        if view.turn < 0:
+            return ""
+        if chain and view.top_player >= 0:
+            return tr._("{name} plays again: pick a spice").format(name=view.seats[view.top_player].name)
+        return tr._("{name} to play: {hint}").format(name=view.seats[view.turn].name, hint=view.hint)
+
+    def ask_end_card(self) -> None:
+        """A tap on the draw pile: did the World's End card show? A second tap within the toast says yes."""
+        view = self.view
+        if not view.has_end_card:
+            show_toast(tr._("Five spices has no World's End card: the face-up pile is reshuffled"))
+            return
+        if self._end_card_asked:
+            self._end_card_asked = False
+            view.end_card_showed()
+            return
+        self._end_card_asked = True
+        show_toast(tr._("World's End showed? Tap the draw pile again to end the game"))
+        Clock.schedule_once(lambda _dt: setattr(self, "_end_card_asked", False), 3)
+
+    def ok_result(self) -> None:
+        self.view.dismiss_result()
+        self._show_sheet()
+
+    # --- keys 1-6 ------------------------------------------------------------------------
+
+    def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
+        if self.view is None or self.manager is None or self.manager.current != self.name or not text:
+            return False
+        buzzers = App.get_running_app().buzzers
+        if isinstance(buzzers, KeyboardBuzzers):
+            return buzzers.key_down(text, _now())
+        if text.isdigit() and 1 <= int(text) <= len(self.view.seats):
+            self.view.press(int(text) - 1)
+            return True
+        return False
+
+    def _key_up(self, _window: Any, _key: int, _scancode: int) -> bool:
+        buzzers = App.get_running_app().buzzers if App.get_running_app() else None
+        if not isinstance(buzzers, KeyboardBuzzers):
+            return False
+        return any(buzzers.key_up(key, _now()) for key in buzzers.keys if buzzers.held())
+
+    # --- placing the seats ------------------------------------------------------------------
+
+    def _layout(self, *_args: Any) -> None:
+        if self.view is None or not self._slots:
+            return
+        w, h = self.size
+        if w >= h and self.flat:
+            self._layout_flat(w, h)
+        elif w >= h:
+            self._layout_column(w, h)
+        else:
+            self._layout_portrait(w, h)
+
+    def _layout_column(self, w: float, h: float) -> None:
+        """Standing, landscape: the seats in a column on the left, everything else on the right."""
+        m = _dp(8)
+        col = min(_dp(280), max(_dp(220), w * 0.3))
+        n = len(self._slots)
+        row = min(_dp(96), (h - 2 * m - (n - 1) * _dp(6)) / n)
+        for i, slot in enumerate(self._slots):
+            slot.angle = 0
+            slot.size = (col, row)
+            slot.pos = (m, h - m - (i + 1) * row - i * _dp(6))
+        self._place_bar(col + 2 * m, w - m, h - m)
+        self._place_middle(x=col + 2 * m, y=m, w=w - col - 3 * m, h=h - 2 * m - _dp(64), side=False)
+
+    def _layout_portrait(self, w: float, h: float) -> None:
+        """Standing, portrait: a two-column grid of seats under the top bar, clockwise."""
+        m = _dp(16)
+        bar = _dp(72)
+        n = len(self._slots)
+        rows = (n + 1) // 2
+        cell_w = (w - 2 * m - _dp(8)) / 2
+        cell_h = _dp(112)
+        cells = [(0, 0)] + [(r, 1) for r in range(rows)] + [(r, 0) for r in range(rows - 1, 0, -1)]
+        for slot, (r, c) in zip(self._slots, cells):
+            slot.angle = 0
+            slot.size = (cell_w, cell_h)
+            slot.pos = (m + c * (cell_w + _dp(8)), h - bar - (r + 1) * cell_h - r * _dp(8))
+        top = h - bar - rows * (cell_h + _dp(8))
+        self._place_bar(m, w - m, h - m)
+        self._place_middle(x=m, y=m, w=w - 2 * m, h=top - m, side=False)
+
+    def _layout_flat(self, w: float, h: float) -> None:
+        """Lying flat: each seat on its edge, turned to face it; hub and pad in the middle."""
+        m, dock = _dp(8), _dp(88)
+        edges = EDGES_BY_SEATS[len(self._slots)]
+        by_edge: dict[str, list[Facing]] = {"bottom": [], "left": [], "top": [], "right": []}
+        for slot, edge in zip(self._slots, edges):
+            slot.angle = EDGE_ANGLES[edge]
+            by_edge[edge].append(slot)
+        by_edge["bottom"].reverse()  # clockwise seen from above runs right to left along the bottom
+        inner_x, inner_w = m + dock + m, w - 2 * (m + dock + m)
+        for edge, y in (("top", h - m - dock), ("bottom", m)):
+            slots = by_edge[edge]
+            x0 = _dp(136) if edge == "top" else inner_x
+            span = (w - _dp(72) - x0) if edge == "top" else inner_w
+            width = (span - (len(slots) - 1) * m) / max(1, len(slots))
+            for i, slot in enumerate(slots):
+                slot.size = (min(width, _dp(320)), dock)
+                slot.pos = (x0 + i * (width + m) + (width - slot.width) / 2, y)
+        side_h = min(_dp(300), h - 2 * (m + dock + m))
+        for edge, x in (("left", m), ("right", w - m - dock)):
+            for slot in by_edge[edge]:
+                slot.size = (dock, side_h)
+                slot.pos = (x, (h - side_h) / 2)
+        bottom = m + dock + m if by_edge["bottom"] else m
+        self._place_bar(m, w - m, h - m)
+        self.ids.title.opacity = 0
+        self._place_middle(x=inner_x, y=bottom, w=inner_w, h=h - m - dock - m - bottom, side=True)
+
+    def _place_bar(self, x: float, right: float, top: float) -> None:
+        """Undo and redo at the top left, always one tap away; the menu at the top right."""
+        ids = self.ids
+        ids.undo.pos = (x, top - ids.undo.height)
+        ids.redo.pos = (ids.undo.right + _dp(8), top - ids.redo.height)
+        ids.menu.pos = (right - ids.menu.width, top - ids.menu.height)
+        ids.title.opacity = 1
+        ids.title.center = ((ids.redo.right + ids.menu.x) / 2, top - ids.menu.height / 2)
+
+    def _place_middle(self, x: float, y: float, w: float, h: float, side: bool) -> None:
+        ids = self.ids
+        if side:  # hub beside the pad
+            hub_w = w * 0.48
+            ids.hub.pos, ids.hub.size = (x, y), (hub_w - _dp(4), h)
+            ids.turn.pos, ids.turn.size = (x + hub_w + _dp(4), y), (w - hub_w - _dp(4), h)
+        else:  # hub above the pad
+            pad_h = min(h - _dp(120), max(_dp(250), h * 0.55))
+            ids.turn.pos, ids.turn.size = (x, y), (w, pad_h)
+            ids.hub.pos, ids.hub.size = (x, y + pad_h + _dp(8)), (w, h - pad_h - _dp(8))
+        ids.banner.pos, ids.banner.size = (ids.hub.x, ids.hub.top - _dp(64)), (ids.hub.width, _dp(64))
+
+
+def _dp(value: float) -> float:
+    return float(dp(value))
+
+
+def _now() -> float:
+    return Clock.get_time()

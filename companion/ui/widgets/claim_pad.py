@@ -1,0 +1,117 @@
+"""The claim pad: the seat to play picks a spice, then a number, and the card is played.
+
+Illegal spices and numbers are dimmed, never disabled: a tap on one still
+reaches the engine, whose reason the table reads in a toast. A legal number
+plays at once; undo is the safety net.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.ui import theme
+from companion.ui.view import TableView
+from companion.ui.widgets.buttons import BaseButton
+from companion.ui.widgets import load_kv
+
+
+def spice_icon(spice: str) -> str:
+    """The spice's design icon, or "" for the five-spice game's spices, which have none."""
+    try:
+        theme.icon(spice)
+    except KeyError:
+        return ""
+    return spice
+
+
+class SpiceButton(BaseButton):
+    spice = StringProperty("")
+    selected = BooleanProperty(False)
+
+
+class NumberButton(BaseButton):
+    number = NumericProperty(0)
+    spice = StringProperty("")
+    claimed = BooleanProperty(False)
+    """The number that was declared (the reveal sheet marks it)."""
+
+
+class ClaimPad(BoxLayout):
+    view = ObjectProperty(None, allownone=True, rebind=True)
+    spice = StringProperty("")
+    """The spice picked; numbers light up for it."""
+    universal = BooleanProperty(False)
+    tuck = NumericProperty(0)
+    chain = BooleanProperty(False)
+
+    def on_kv_post(self, _base_widget: Any) -> None:
+        self.on_view(self, self.view)
+
+    def on_view(self, _pad: ClaimPad, view: TableView | None) -> None:
+        if view is not None and "numbers" in self.ids:
+            view.bind(spices=self._build, legal=self._pick_default, turn=self._reset)
+            self._build()
+            self.bind(spice=self._dim)
+            view.bind(legal=self._dim)
+
+    def _build(self, *_args: Any) -> None:
+        grid = self.ids.spices
+        grid.clear_widgets()
+        for spice in self.view.spices:
+            button = SpiceButton(spice=spice, icon=spice_icon(spice))
+            button.bind(on_release=self.tap_spice)
+            grid.add_widget(button)
+        numbers = self.ids.numbers
+        if not numbers.children:
+            for number in range(1, 11):
+                key = NumberButton(number=number)
+                key.bind(on_release=self.tap_number)
+                numbers.add_widget(key)
+        self._pick_default()
+        self._dim()
+
+    def _reset(self, *_args: Any) -> None:
+        self.universal = False
+        self.tuck = 0
+        self.chain = False
+
+    def _pick_default(self, *_args: Any) -> None:
+        legal = self.view.legal
+        if self.spice not in legal or not self.view.numbered:
+            self.spice = self.view.claim_spice if self.view.claim_spice in legal else next(iter(legal), "")
+        for button in self.ids.spices.children:
+            button.dimmed = self.view.numbered and button.spice not in legal
+
+    def _dim(self, *_args: Any) -> None:
+        allowed = self.view.legal.get(self.spice, [])
+        for key in self.ids.numbers.children:
+            key.spice = self.spice
+            key.dimmed = key.number not in allowed
+        for button in self.ids.spices.children:
+            button.selected = button.spice == self.spice and self.view.numbered
+
+    def tap_spice(self, button: SpiceButton) -> None:
+        view: TableView = self.view
+        if not view.numbered:
+            if self.chain:
+                view.chain(button.spice)
+            else:
+                view.declare(button.spice)
+            self.chain = False
+            return
+        self.spice = button.spice
+        if button.dimmed:
+            view.explain(button.spice)
+
+    def tap_number(self, button: NumberButton) -> None:
+        if self.view.declare(self.spice, button.number, self.universal, self.tuck):
+            self._reset()
+
+    def next_tuck(self) -> None:
+        self.tuck = (self.tuck + 1) % 3
+
+
+load_kv(__file__)

@@ -1,0 +1,83 @@
+"""A seat's panel: name, colour, hand, won pile, trophies and live score, in every state of the design.
+
+A long press on the panel claims a challenge for that seat, for tables without
+buzzers. ``Facing`` turns a panel to face its edge of a screen lying flat; the
+Scatter it is built on maps touches, so buttons inside still land.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.properties import NumericProperty, ObjectProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.scatterlayout import ScatterLayout
+from kivy.uix.widget import Widget
+
+from companion.ui.view import SeatView
+from companion.ui.widgets import load_kv
+
+LONG_PRESS = 0.6
+"""Seconds a finger rests on a panel to claim a challenge: longer than any tap."""
+
+
+class SeatPanel(FloatLayout):
+    seat = ObjectProperty(SeatView(), rebind=True)
+
+    __events__ = ("on_long_press", "on_copy")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._hold: Any = None
+
+    def on_long_press(self) -> None:
+        pass
+
+    def on_copy(self) -> None:
+        pass
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if super().on_touch_down(touch):
+            return True
+        if not self.collide_point(*touch.pos):
+            return False
+        touch.grab(self)
+        self._hold = Clock.schedule_once(lambda _dt: self.dispatch("on_long_press"), LONG_PRESS)
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self:
+            touch.ungrab(self)
+            if self._hold is not None:
+                self._hold.cancel()
+                self._hold = None
+            return True
+        return super().on_touch_up(touch)
+
+
+class Facing(Widget):
+    """A slot in the layout whose one panel is turned by ``angle`` (Kivy degrees, anticlockwise)."""
+
+    angle = NumericProperty(0)
+    panel = ObjectProperty(None, allownone=True)
+
+    def __init__(self, panel: Widget, angle: float = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._scatter = ScatterLayout(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None))
+        self._scatter.add_widget(panel)
+        self.add_widget(self._scatter)
+        self.panel = panel
+        self.angle = angle
+        self.bind(pos=self._place, size=self._place, angle=self._place)
+
+    def _place(self, *_args: Any) -> None:
+        scatter = self._scatter
+        sideways = round(self.angle) % 180 == 90
+        scatter.rotation = 0
+        scatter.size = (self.height, self.width) if sideways else self.size
+        scatter.rotation = self.angle
+        scatter.center = self.center
+
+
+load_kv(__file__)
