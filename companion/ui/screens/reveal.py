@@ -22,30 +22,33 @@ load_kv(__file__)
 class RevealSheet(Sheet):
     def on_view(self, _sheet: RevealSheet, view: TableView | None) -> None:
         if view is not None:
-            view.bind(spices=self._build, claim_spice=self._build, claim_number=self._build, pending=self._build)
+            view.bind(spices=self._build, pending=self._mark_claim)
             self._build()
 
     def _build(self, *_args: Any) -> None:
+        """One key per card the profile has; built when the profile changes, not on every play."""
         view: TableView = self.view
         grid = self.ids.cards
         grid.clear_widgets()
         grid.cols = 11 if view.numbered else 3
         for spice in view.spices:
             if view.numbered:
-                label = SpiceButton(spice=spice, icon=spice_icon(spice), selected=True)
-                label.text = "" if spice_icon(spice) and self.width < 1000 else label.text
-                grid.add_widget(label)
+                grid.add_widget(SpiceButton(spice=spice, icon=spice_icon(spice), selected=True))
                 for number in range(1, 11):
-                    key = NumberButton(
-                        spice=spice, number=number,
-                        claimed=spice == view.claim_spice and number == view.claim_number,
-                    )
-                    key.bind(on_release=lambda b: view.reveal(Card(b.spice, b.number)))
+                    key = NumberButton(spice=spice, number=number)
+                    key.bind(on_release=lambda b: self.view.reveal(Card(b.spice, b.number)))
                     grid.add_widget(key)
             else:
                 button = SpiceButton(spice=spice, icon=spice_icon(spice))
-                button.bind(on_release=lambda b: view.reveal(Card(b.spice, None)))
+                button.bind(on_release=lambda b: self.view.reveal(Card(b.spice, None)))
                 grid.add_widget(button)
+        self._mark_claim()
+
+    def _mark_claim(self, *_args: Any) -> None:
+        view: TableView = self.view
+        for key in self.ids.cards.children:
+            if isinstance(key, NumberButton):
+                key.claimed = key.spice == view.claim_spice and key.number == view.claim_number
 
     def title_text(self, view: TableView | None, *_deps: Any) -> str:
         if view is None or view.top_player < 0:

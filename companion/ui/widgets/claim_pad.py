@@ -48,14 +48,14 @@ class ClaimPad(BoxLayout):
     chain = BooleanProperty(False)
 
     def on_kv_post(self, _base_widget: Any) -> None:
+        self.bind(spice=self._dim)
         self.on_view(self, self.view)
 
     def on_view(self, _pad: ClaimPad, view: TableView | None) -> None:
         if view is not None and "numbers" in self.ids:
             view.bind(spices=self._build, legal=self._pick_default, turn=self._reset)
-            self._build()
-            self.bind(spice=self._dim)
             view.bind(legal=self._dim)
+            self._build()
 
     def _build(self, *_args: Any) -> None:
         grid = self.ids.spices
@@ -65,7 +65,8 @@ class ClaimPad(BoxLayout):
             button.bind(on_release=self.tap_spice)
             grid.add_widget(button)
         numbers = self.ids.numbers
-        if not numbers.children:
+        numbers.clear_widgets()  # five-spices has no numbers: no hidden keys left to catch a touch
+        if self.view.numbered:
             for number in range(1, 11):
                 key = NumberButton(number=number)
                 key.bind(on_release=self.tap_number)

@@ -1,7 +1,8 @@
 """A seat's panel: name, colour, hand, won pile, trophies and live score, in every state of the design.
 
 A long press on the panel claims a challenge for that seat, for tables without
-buzzers. ``Facing`` turns a panel to face its edge of a screen lying flat; the
+buzzers; with the copy-cat variant, a tap copies the top card for that seat
+(undo is the net for a stray tap, as everywhere on the table). ``Facing`` turns a panel to face its edge of a screen lying flat; the
 Scatter it is built on maps touches, so buttons inside still land.
 """
 
@@ -49,9 +50,11 @@ class SeatPanel(FloatLayout):
     def on_touch_up(self, touch: Any) -> bool:
         if touch.grab_current is self:
             touch.ungrab(self)
-            if self._hold is not None:
+            if self._hold is not None and self._hold.is_triggered:
                 self._hold.cancel()
-                self._hold = None
+                if self.seat.can_copy:
+                    self.dispatch("on_copy")
+            self._hold = None
             return True
         return super().on_touch_up(touch)
 

@@ -1,0 +1,86 @@
+"""What the table tests share: a table on GPIO buzzers (gpiozero's MockFactory), taps by meaning, the toast."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from kivy.core.window import Window
+from kivy.uix.widget import Widget
+
+from buzzers_fixtures import timed_factory
+from companion.config import BuzzerConfig
+from companion.rules import Setup
+from companion.ui.screens.table import TableScreen
+from companion.ui.view import TableView
+from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
+from companion.ui.widgets.toast import Toast
+
+W = TypeVar("W", bound=Widget)
+BUTTONS = BuzzerConfig().button_pins
+LEDS = BuzzerConfig().led_pins
+
+
+def within(parent: Widget, cls: type[W], **props: Any) -> W:
+    """The one widget of ``cls`` with ``props`` inside ``parent``."""
+    found = [
+        w for w in parent.walk(restrict=True)
+        if isinstance(w, cls) and all(getattr(w, k, None) == v for k, v in props.items())
+    ]
+    assert len(found) == 1, f"{len(found)} {cls.__name__} with {props} in {parent}"
+    return found[0]
+
+
+class Table:
+    """A started app with a game on its table, driven the way the table plays it."""
+
+    def __init__(self, ui: Any, setup: Setup, *, gpio: bool = True, size: tuple[int, int] = (800, 480),
+                 face_seats: bool = False) -> None:
+        self.ui = ui
+        self.factory = timed_factory() if gpio else None
+        config = ui.config(buzzers=BuzzerConfig(backend="gpio")) if gpio else ui.config()
+        self.app = ui.start(size=size, config=config, pin_factory=self.factory)
+        self.sounds: list[str] = []
+        self.app.play_sound = self.sounds.append
+        self.app.face_seats = face_seats
+        self.app.start_game(setup)
+        ui.step(2)
+        self.screen: TableScreen = self.app.root.get_screen("table")
+        self.view: TableView = self.screen.view
+
+    # --- taps --------------------------------------------------------------------------
+
+    def declare(self, spice: str, number: int | None = None) -> None:
+        pad = self.screen.ids.pad
+        self.ui.tap(within(pad, SpiceButton, spice=spice))
+        if number is not None:
+            self.ui.tap(within(pad, NumberButton, number=number))
+
+    def tap(self, widget: Widget) -> None:
+        self.ui.tap(widget)
+
+    def pass_turn(self) -> None:
+        self.ui.tap(self.screen.ids.pass_button)
+
+    def sheet(self) -> Widget:
+        name = self.screen.sheet_name
+        assert name, "no sheet is showing"
+        return self.screen._sheets[name]
+
+    # --- buzzers -----------------------------------------------------------------------
+
+    def buzz(self, *presses: tuple[int, float]) -> None:
+        """Press each (seat, edge offset in seconds) in the order given, then release them all."""
+        assert self.factory is not None
+        base = self.factory.ticks()
+        for seat, offset in presses:
+            self.factory.pin(BUTTONS[seat]).press(at=base + 1.0 + offset)
+        for seat, _offset in presses:
+            self.factory.pin(BUTTONS[seat]).release(at=base + 1.5)
+
+    def lit(self) -> list[int]:
+        assert self.factory is not None
+        return [seat for seat, pin in enumerate(LEDS) if self.factory.pin(pin).state]
+
+    def toast(self) -> str:
+        toasts = [w for w in Window.children if isinstance(w, Toast)]
+        return toasts[-1].text if toasts else ""

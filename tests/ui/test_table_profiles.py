@@ -1,0 +1,73 @@
+"""Shorter games for the other profiles: Sweet & Spicy's universal cards, the five-spice game's chains."""
+
+from __future__ import annotations
+
+from companion.rules import FIVE_SPICES, SWEET_SPICY, new_setup
+from companion.ui.screens.end import ScoreRow
+from companion.ui.widgets.claim_pad import SpiceButton
+from table_helpers import Table, within
+
+ANA, BEN, CY = 0, 1, 2
+
+
+def saved_scores(table: Table) -> dict[str, int | None]:
+    return dict(table.app.store.query(
+        "SELECT p.name, s.score FROM scores s JOIN players p ON p.id = s.player_id WHERE s.game_id = ?",
+        [table.view.session.game_id],
+    ))
+
+
+def test_sweet_spicy_a_universal_survives_and_the_loser_takes_one(ui) -> None:
+    table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    view, ids = table.view, table.screen.ids
+    assert [(s.hand, s.universals) for s in view.seats] == [(7, 1)] * 3 and view.universal_pile == 3
+    assert [b.spice for b in ids.pad.ids.spices.children[::-1]] == ["chili", "lemon", "pepper"]
+
+    table.tap(ids.universal)
+    table.declare("lemon", 2)
+    assert view.top_universal and view.seats[ANA].universals == 0
+    table.buzz((BEN, 0.0))
+    ui.until(lambda: table.screen.sheet_name == "challenge")
+    table.tap(table.sheet().ids.not_spice)
+    assert table.screen.sheet_name == "result"  # decided at once: no card to turn over
+    assert table.sheet().ids.title.text == "A universal card: it always survives."
+    table.tap(table.sheet().ids.ok)
+
+    assert ids.take_universal.shown and ids.take_universal.text == "Ben takes a universal"
+    table.tap(ids.take_universal)
+    assert (view.seats[BEN].hand, view.seats[BEN].universals, view.universal_pile) == (10, 2, 2)
+    assert not ids.take_universal.shown
+
+    table.tap(ids.draw_pile)
+    table.tap(ids.draw_pile)
+    assert table.app.root.current == "end"
+    shown = {row.name: row.score for row in ui.find_all(ScoreRow)}
+    # Ana: 1 universal won +5, 6 spice cards in hand -6; Ben: 8 spice -8, 2 universals -10.
+    assert saved_scores(table) == {"Ana": -1, "Ben": -18, "Cy": -11}
+    assert shown == {"Ana": "\u22121", "Ben": "\u221218", "Cy": "\u221211"}
+
+
+def test_five_spices_a_challenge_a_chain_and_the_first_empty_hand_wins(ui) -> None:
+    table = Table(ui, new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"], first=ANA))
+    view, ids = table.view, table.screen.ids
+    assert (view.stack, view.deck, [s.hand for s in view.seats]) == (1, 94, [5, 5, 5])
+
+    table.declare("salt")
+    assert table.lit() == [BEN]  # only the next seat may challenge
+    table.buzz((BEN, 0.0))
+    ui.until(lambda: table.screen.sheet_name == "reveal")
+    table.tap(within(table.sheet(), SpiceButton, spice="sugar"))
+    assert table.sheet().ids.title.text == "Sugar: the claim was a lie."
+    table.tap(table.sheet().ids.ok)
+    assert [s.hand for s in view.seats] == [7, 5, 5] and view.turn == CY
+
+    table.declare("garlic")
+    for spice in ("pepper", "salt", "sugar", "cinnamon"):  # Cy plays on: a chain
+        table.tap(ids.chain_button)
+        table.declare(spice)
+    assert view.seats[CY].hand == 0 and view.last_card == "Cy"
+    table.pass_turn()  # Ana draws instead of challenging: Cy's last card stands
+    assert table.app.root.current == "end"
+    assert table.app.root.get_screen("end").ids.title.text == "Cy wins!"
+    (winners,) = table.app.store.query("SELECT winners FROM games WHERE id = ?", [view.session.game_id])[0]
+    assert winners == '["Cy"]'
