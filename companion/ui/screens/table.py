@@ -55,8 +55,15 @@ class TableScreen(Screen):
         self._slots: list[Facing] = []
         self._end_card_asked = False
         self._sheets = {"challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet()}
+        self._keys: dict[int, str] = {}
+        """Key codes down now, with their text: a key-up event carries no text."""
         self.bind(size=self._layout, flat=self._layout)
+
+    def on_enter(self) -> None:
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+
+    def on_leave(self) -> None:
+        Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
 
     # --- opening a game ---------------------------------------------------------------
 
@@ -154,22 +161,22 @@ class TableScreen(Screen):
 
     # --- keys 1-6 ------------------------------------------------------------------------
 
-    def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
-        if self.view is None or self.manager is None or self.manager.current != self.name or not text:
+    def _key_down(self, _window: Any, key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
+        if self.view is None or not text:
             return False
         buzzers = App.get_running_app().buzzers
         if isinstance(buzzers, KeyboardBuzzers):
-            return buzzers.key_down(text, _now())
+            self._keys[key] = text
+            return buzzers.key_down(text, Clock.get_time())
         if text.isdigit() and 1 <= int(text) <= len(self.view.seats):
             self.view.press(int(text) - 1)
             return True
         return False
 
-    def _key_up(self, _window: Any, _key: int, _scancode: int) -> bool:
-        buzzers = App.get_running_app().buzzers if App.get_running_app() else None
-        if not isinstance(buzzers, KeyboardBuzzers):
-            return False
-        return any(buzzers.key_up(key, _now()) for key in buzzers.keys if buzzers.held())
+    def _key_up(self, _window: Any, key: int, _scancode: int) -> bool:
+        text = self._keys.pop(key, None)
+        buzzers = App.get_running_app().buzzers
+        return text is not None and isinstance(buzzers, KeyboardBuzzers) and buzzers.key_up(text, Clock.get_time())
 
     # --- placing the seats ------------------------------------------------------------------
 
@@ -266,7 +273,3 @@ class TableScreen(Screen):
 
 def _dp(value: float) -> float:
     return float(dp(value))
-
-
-def _now() -> float:
-    return Clock.get_time()

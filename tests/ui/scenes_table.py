@@ -1,0 +1,115 @@
+"""Scenes of the table for ``scripts/screenshots``: every profile, a last card, the World's End near,
+the challenge, reveal and result sheets, the end screen, and a screen lying flat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+
+from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, Card, Profile, new_setup
+from companion.ui.view import TableView
+from scenes import scene
+
+NAMES = ["Ana", "Ben", "Cy", "Dee"]
+
+
+def start(ui: Any, profile: Profile = SPICY, names: list[str] = NAMES, **options: Any) -> TableView:
+    ui.app.start_game(new_setup(profile, names, **options))
+    ui.step(2)
+    view: TableView = ui.app.root.get_screen("table").view
+    return view
+
+
+def mid_game(ui: Any) -> TableView:
+    """Ben to play on a chili 7, with a stack of 5 and a trophy taken."""
+    view = start(ui, first=1, end_card=25)
+    for spice, number in (("chili", 1), ("chili", 2), ("chili", 4), ("chili", 5)):
+        view.declare(spice, number)
+        view.pass_turn()
+    view.declare("chili", 7)
+    ui.step(2)
+    return view
+
+
+def buzz(ui: Any, view: TableView, first: str, later: str, delay: float) -> None:
+    """Two keys pressed ``delay`` seconds apart, the later one first: the earlier edge wins."""
+    now = Clock.get_time()
+    ui.app.buzzers.key_down(later, now + delay)
+    ui.app.buzzers.key_down(first, now)
+    ui.until(lambda: view.buzz is not None)
+    ui.step(2)
+
+
+@scene("table")
+def table(ui: Any) -> None:
+    mid_game(ui)
+
+
+@scene("table-sweet-spicy")
+def table_sweet_spicy(ui: Any) -> None:
+    view = start(ui, SWEET_SPICY, variants={"change-your-luck"})
+    view.declare("lemon", 2, universal=True)
+    ui.step(2)
+
+
+@scene("table-five-spices")
+def table_five_spices(ui: Any) -> None:
+    view = start(ui, FIVE_SPICES, NAMES[:3])
+    view.declare("cinnamon")
+    ui.step(2)
+
+
+@scene("table-last-card")
+def table_last_card(ui: Any) -> None:
+    view = start(ui, names=NAMES[:3])
+    view.declare("wasabi", 1)
+    for number in range(2, 7):
+        view.pass_turn()
+        view.pass_turn()
+        view.declare("wasabi", number)
+    ui.step(2)
+
+
+@scene("table-worlds-end-near")
+def table_worlds_end_near(ui: Any) -> None:
+    view = start(ui, names=NAMES[:3], end_card=75)
+    for _ in range(3):
+        view.pass_turn()
+    ui.step(2)
+
+
+@scene("challenge")
+def challenge(ui: Any) -> None:
+    view = mid_game(ui)
+    buzz(ui, view, first="3", later="4", delay=0.037)
+
+
+@scene("reveal")
+def reveal(ui: Any) -> None:
+    view = mid_game(ui)
+    view.press(2)
+    view.call("number")
+    ui.step(2)
+
+
+@scene("result")
+def result(ui: Any) -> None:
+    view = mid_game(ui)
+    view.press(2)
+    view.call("number")
+    view.reveal(Card("chili", 4))
+    ui.step(2)
+
+
+@scene("end")
+def end(ui: Any) -> None:
+    view = mid_game(ui)
+    view.end_card_showed()
+    ui.step(3)
+
+
+@scene("table-flat")
+def table_flat(ui: Any) -> None:
+    ui.app.face_seats = True
+    mid_game(ui)
