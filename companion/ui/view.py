@@ -208,12 +208,25 @@ class TableView(EventDispatcher):
 
     __events__ = ("on_refused", "on_notice", "on_sound")
 
-    def __init__(self, session: Session, buzzers: Buzzers | None = None, settle_ms: float = 30.0) -> None:
+    def __init__(
+        self,
+        session: Session,
+        buzzers: Buzzers | None = None,
+        settle_ms: float = 30.0,
+        *,
+        colours: Sequence[int] | None = None,
+        buzzer_of: Sequence[int] | None = None,
+    ) -> None:
+        """``colours[seat]`` indexes the theme's seat colours; ``buzzer_of[seat]`` is the buzzer
+        bound to that seat at set-up (by default, seat n has buzzer n)."""
         super().__init__()
         self.session = session
         setup = session.state.setup
+        seats = range(len(setup.names))
+        colours = colours or seats
+        self.buzzer_of = tuple(buzzer_of or seats)
         self.seats = [
-            SeatView(index=i, name=name, colour=theme.SEAT_COLOURS[i % len(theme.SEAT_COLOURS)])
+            SeatView(index=i, name=name, colour=theme.SEAT_COLOURS[colours[i] % len(theme.SEAT_COLOURS)])
             for i, name in enumerate(setup.names)
         ]
         self.referee: Referee | None = None
@@ -330,26 +343,35 @@ class TableView(EventDispatcher):
 
     # --- the referee's callbacks (any thread) --------------------------------------------
 
+    def _seat_of(self, buzzer: int | None) -> int | None:
+        return self.buzzer_of.index(buzzer) if buzzer in self.buzzer_of else None
+
     @mainthread
     def _decided(self, decision: Decision) -> None:
-        later = tuple((p.seat, format_delay(p.delay_ms)) for p in decision.later)
-        self._take_buzz(Buzz(decision.winner, later, decision.tie))
-        for seat in decision.stuck:
-            self.dispatch("on_notice", tr._("{name}'s buzzer was held down: let go of it").format(
-                name=self.name(seat)))
+        later = tuple(
+            (seat, format_delay(p.delay_ms)) for p in decision.later if (seat := self._seat_of(p.seat)) is not None
+        )
+        tie = tuple(seat for b in decision.tie if (seat := self._seat_of(b)) is not None)
+        self._take_buzz(Buzz(self._seat_of(decision.winner), later, tie))
+        for buzzer in decision.stuck:
+            seat = self._seat_of(buzzer)
+            if seat is not None:
+                self.dispatch("on_notice", tr._("{name}'s buzzer was held down: let go of it").format(
+                    name=self.name(seat)))
 
     @mainthread
     def _ignored(self, press: Ignored) -> None:
-        if not 0 <= press.seat < len(self.seats):
-            return
-        name = self.name(press.seat)
+        seat = self._seat_of(press.seat)
+        if seat is None:
+            return  # a buzzer no seat is bound to
+        name = self.name(seat)
         if press.reason == OWN_CARD:
             text = tr._("{name} played this card and cannot challenge it").format(name=name)
         elif press.reason == STUCK:
             text = tr._("{name}'s buzzer is held down: let go and press again").format(name=name)
         else:
-            text = self._busy_words(press.seat) or self._refusal(
-                Challenge(press.seat, "spice" if self.numbered else None)
+            text = self._busy_words(seat) or self._refusal(
+                Challenge(seat, "spice" if self.numbered else None)
             ) or tr._("{name} buzzed too late").format(name=name)
         self.dispatch("on_notice", text)
 
@@ -491,7 +513,10 @@ class TableView(EventDispatcher):
         if self.referee is None:
             return
         if armed and self.buzz is None:
-            self.referee.arm(armed, own_card=own_card)
+            self.referee.arm(
+                [self.buzzer_of[seat] for seat in armed],
+                own_card=None if own_card is None else self.buzzer_of[own_card],
+            )
         elif not armed:
             self.referee.disarm()
 

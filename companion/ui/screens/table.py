@@ -27,7 +27,6 @@ from companion.ui.screens.reveal import RevealSheet
 from companion.ui.view import TableView
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.seat_panel import Facing, SeatPanel
-from companion.ui.widgets.toast import show_toast
 
 load_kv(__file__)
 
@@ -73,8 +72,8 @@ class TableScreen(Screen):
             self.view.close()
         view = TableView(session, app.buzzers, app.config_.buzzers.settle_ms)
         view.bind(
-            on_refused=lambda _v, reason: show_toast(reason),
-            on_notice=lambda _v, text: show_toast(text),
+            on_refused=lambda _v, reason: app.notify(reason),
+            on_notice=lambda _v, text: app.notify(text),
             on_sound=lambda _v, name: app.play_sound(name),
             buzz=self._show_sheet, pending=self._show_sheet, result=self._show_sheet, ended=self._show_sheet,
         )
@@ -145,14 +144,14 @@ class TableScreen(Screen):
         """A tap on the draw pile: did the World's End card show? A second tap within the toast says yes."""
         view = self.view
         if not view.has_end_card:
-            show_toast(tr._("Five spices has no World's End card: the face-up pile is reshuffled"))
+            App.get_running_app().notify(tr._("Five spices has no World's End card: the face-up pile is reshuffled"))
             return
         if self._end_card_asked:
             self._end_card_asked = False
             view.end_card_showed()
             return
         self._end_card_asked = True
-        show_toast(tr._("World's End showed? Tap the draw pile again to end the game"))
+        App.get_running_app().notify(tr._("World's End showed? Tap the draw pile again to end the game"))
         Clock.schedule_once(lambda _dt: setattr(self, "_end_card_asked", False), 3)
 
     def ok_result(self) -> None:

@@ -1,0 +1,45 @@
+"""The table's view on its own: buzzers bound to seats in any wiring order, and undo through a challenge."""
+
+from __future__ import annotations
+
+from buzzers_fixtures import timed_factory
+from companion.buzzers import GpioBuzzers
+from companion.rules import SPICY, Card
+from companion.session import Session
+from companion.ui.view import TableView
+from table_helpers import BUTTONS, LEDS
+
+ANA, BEN, CY = 0, 1, 2
+
+
+def test_buzzers_bound_at_set_up_arm_and_answer_for_their_seats(ui) -> None:
+    app = ui.start()
+    factory = timed_factory()
+    session = Session.new(app.store, SPICY, ["Ana", "Ben", "Cy"])
+    with GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=factory) as buzzers:
+        view = TableView(session, buzzers, 20, buzzer_of=(2, 0, 1))  # Ana's buzzer is wired third
+        view.declare("pepper", 2)
+        assert [b for b, pin in enumerate(LEDS[:3]) if factory.pin(pin).state] == [0, 1]  # Ben's and Cy's
+        base = factory.ticks()
+        factory.pin(BUTTONS[1]).press(at=base + 1.002)  # Cy
+        factory.pin(BUTTONS[0]).press(at=base + 1.000)  # Ben, 2 ms earlier
+        ui.until(lambda: view.buzz is not None)
+        assert view.buzz.challenger == BEN and view.buzz.later == ((CY, "+2.0 ms"),)
+        view.close()
+
+
+def test_undo_walks_back_through_a_challenge_and_redo_forward(ui) -> None:
+    app = ui.start()
+    view = TableView(Session.new(app.store, SPICY, ["Ana", "Ben", "Cy"]))
+    view.declare("chili", 3)
+    view.press(CY)
+    view.call("spice")
+    view.reveal(Card("wasabi", 3))
+    assert view.result is not None and view.seats[CY].won == 1
+    view.undo()
+    assert view.result is None and view.pending and view.challenger == CY and view.seats[CY].won == 0
+    view.undo()
+    assert not view.pending and view.window and view.buzz is None
+    view.redo()
+    view.redo()
+    assert view.seats[CY].won == 1 and view.turn == ANA and not view.can_redo
