@@ -601,12 +601,10 @@ class TableView(EventDispatcher):
 
 
 def _numbers_words(numbers: Sequence[int]) -> str:
-    """Numbers as the hint reads them: "8, 9 or 10"."""
+    """Numbers as the hint reads them: "1, 2 or 3", "7 to 10", "1, 2, 3, 9 or 10"."""
     listed = [str(n) for n in numbers]
-    if len(listed) > 4:
-        return tr._("{low} to {high}").format(low=listed[0], high=listed[-1]) if _contiguous(numbers) else ", ".join(listed)
-    return listed[0] if len(listed) == 1 else tr._("{items} or {last}").format(items=", ".join(listed[:-1]), last=listed[-1])
-
-
-def _contiguous(numbers: Sequence[int]) -> bool:
-    return list(numbers) == list(range(numbers[0], numbers[-1] + 1))
+    if len(listed) > 3 and list(numbers) == list(range(numbers[0], numbers[-1] + 1)):
+        return tr._("{low} to {high}").format(low=listed[0], high=listed[-1])
+    if len(listed) == 1:
+        return listed[0]
+    return tr._("{items} or {last}").format(items=", ".join(listed[:-1]), last=listed[-1])

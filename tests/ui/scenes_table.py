@@ -1,5 +1,5 @@
-"""Scenes of the table for ``scripts/screenshots``: every profile, a last card, the World's End near,
-the challenge, reveal and result sheets, the end screen, and a screen lying flat."""
+"""Scenes of the table for ``scripts/screenshots`` (which also takes each one lying flat): every
+profile, a last card, the World's End near, the challenge, reveal and result sheets, the end screen."""
 
 from __future__ import annotations
 
@@ -107,9 +107,3 @@ def end(ui: Any) -> None:
     view = mid_game(ui)
     view.end_card_showed()
     ui.step(3)
-
-
-@scene("table-flat")
-def table_flat(ui: Any) -> None:
-    ui.app.face_seats = True
-    mid_game(ui)

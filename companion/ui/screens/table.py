@@ -267,7 +267,8 @@ class TableScreen(Screen):
             pad_h = min(h - _dp(120), max(_dp(250), h * 0.55))
             ids.turn.pos, ids.turn.size = (x, y), (w, pad_h)
             ids.hub.pos, ids.hub.size = (x, y + pad_h + _dp(8)), (w, h - pad_h - _dp(8))
-        ids.banner.pos, ids.banner.size = (ids.hub.x, ids.hub.top - _dp(64)), (ids.hub.width, _dp(64))
+        banner_h = _dp(128 if ids.banner.flat else 64)
+        ids.banner.pos, ids.banner.size = (ids.hub.x, ids.hub.top - banner_h), (ids.hub.width, banner_h)
 
 
 def _dp(value: float) -> float:
