@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.rules import FIVE_SPICES, SWEET_SPICY, new_setup
+from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
 from companion.ui.screens.end import ScoreRow
 from companion.ui.widgets.claim_pad import SpiceButton
 from table_helpers import Table, within
@@ -71,3 +71,16 @@ def test_five_spices_a_challenge_a_chain_and_the_first_empty_hand_wins(ui) -> No
     assert table.app.root.get_screen("end").ids.title.text == "Cy wins!"
     (winners,) = table.app.store.query("SELECT winners FROM games WHERE id = ?", [view.session.game_id])[0]
     assert winners == '["Cy"]'
+
+
+def test_variant_cards_a_raid_and_cards_tucked_under_a_five(ui) -> None:
+    setup = new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA, variants={"spice-raider", "change-your-luck"})
+    table = Table(ui, setup, gpio=False)
+    view, ids = table.view, table.screen.ids
+    table.declare("chili", 2)
+    table.declare("chili", 4)  # Ben's hand goes on the stack
+    table.tap(ids.tuck)
+    assert ids.tuck.text == "Tuck 1"
+    table.declare("chili", 5)  # Cy tucks one more card under the 5: Ben raids what lay under his hand
+    assert view.seats[BEN].won == 2 and view.stack == 2
+    assert [s.hand for s in view.seats] == [5, 5, 5] and ids.tuck.text == "Tuck 0"
