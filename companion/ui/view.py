@@ -45,6 +45,7 @@ from companion.rules import (
     Redo,
     Resolve,
     Reveal,
+    Setup,
     State,
     TakeUniversal,
     Undo,
@@ -134,6 +135,7 @@ class SeatView(EventDispatcher):
     hand = NumericProperty(0)
     universals = NumericProperty(0)
     won = NumericProperty(0)
+    won_universals = NumericProperty(0)
     trophies = NumericProperty(0)
     score = ObjectProperty(None, allownone=True)
     """None in five-spices, which has no scores."""
@@ -162,10 +164,8 @@ class TableView(EventDispatcher):
     title = StringProperty("")
     numbered = BooleanProperty(True)
     spices = ListProperty()
-    variants = ListProperty()
     turn = NumericProperty(-1)
     """The seat to play, -1 when the game is over."""
-    turn_hand = NumericProperty(0)
     stack = NumericProperty(0)
     claim_spice = StringProperty("")
     claim_number = NumericProperty(0)
@@ -248,6 +248,14 @@ class TableView(EventDispatcher):
     @property
     def state(self) -> State:
         return self.session.state
+
+    @property
+    def setup(self) -> Setup:
+        return self.session.game.setup
+
+    @property
+    def actions_saved(self) -> int:
+        return len(self.session.game.log)
 
     def name(self, seat: int) -> str:
         return self.state.name(seat)
@@ -446,7 +454,6 @@ class TableView(EventDispatcher):
         self.title = profile.title
         self.numbered = profile.numbered
         self.spices = list(profile.spices)
-        self.variants = sorted(setup.variants)
         self.copy_cat = COPY_CAT in setup.variants
         self.turn = -1 if state.turn is None else state.turn
         self.stack = state.stack
@@ -485,6 +492,7 @@ class TableView(EventDispatcher):
             seat.hand = live.hand
             seat.universals = live.universals
             seat.won = live.won
+            seat.won_universals = live.won_universals
             seat.trophies = live.trophies
             seat.score = state.score(i)
             seat.to_play = i == state.turn and not state.ended
@@ -495,7 +503,6 @@ class TableView(EventDispatcher):
             seat.locked = False
             seat.winner = state.ended and i in state.winners
             seat.can_copy = self.copy_cat and top is not None and top.player != i and not state.ended
-        self.turn_hand = state.seats[state.turn].hand if state.turn is not None else 0
         self.hint = self._hint(state)
         if self.buzz is not None:
             self._mark_buzz()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
-from companion.ui.screens.end import ScoreRow
 from companion.ui.widgets.claim_pad import SpiceButton
 from table_helpers import Table, within
 
@@ -41,7 +40,7 @@ def test_sweet_spicy_a_universal_survives_and_the_loser_takes_one(ui) -> None:
     table.tap(ids.draw_pile)
     table.tap(ids.draw_pile)
     assert table.app.root.current == "end"
-    shown = {row.name: row.score for row in ui.find_all(ScoreRow)}
+    shown = {row.name: row.score for row in table.app.root.get_screen("end").ids.rows.children}
     # Ana: 1 universal won +5, 6 spice cards in hand -6; Ben: 8 spice -8, 2 universals -10.
     assert saved_scores(table) == {"Ana": -1, "Ben": -18, "Cy": -11}
     assert shown == {"Ana": "\u22121", "Ben": "\u221218", "Cy": "\u221211"}

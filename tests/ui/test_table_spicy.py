@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from companion.rules import SPICY, new_setup
-from companion.ui.screens.end import ScoreRow
 from companion.ui.widgets.claim_pad import NumberButton
 from table_helpers import Table, within
 
@@ -66,7 +65,7 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
     end = table.app.root.get_screen("end")
     assert end.ids.title.text == "Ben wins!"
 
-    shown = {row.name: row.score for row in ui.find_all(ScoreRow)}
+    shown = {row.name: row.score for row in table.app.root.get_screen("end").ids.rows.children}
     store = table.app.store
     saved = dict(store.query(
         "SELECT p.name, s.score FROM scores s JOIN players p ON p.id = s.player_id WHERE s.game_id = ?",

@@ -60,22 +60,20 @@ class EndScreen(Screen):
         rows = self.ids.rows
         rows.clear_widgets()
         view = self.view
-        state = view.state
         ranked = sorted(view.seats, key=lambda s: (s.index not in view.winners, -(s.score or 0), s.index))
         for place, seat in enumerate(ranked):
-            live = state.seats[seat.index]
             row = ScoreRow(name=short_name(seat.name, 16), colour=seat.colour, winner=seat.index in view.winners)
             row.rank = str(place + 1)
-            row.hand = str(live.hand)
-            row.hand_note = tr.ngettext("{n} card in hand", "{n} cards in hand", live.hand).format(n=live.hand)
-            if seat.score is not None:
-                won_points = live.won + 4 * live.won_universals
-                hand_points = live.hand + 4 * live.universals
+            row.hand = str(seat.hand)
+            row.hand_note = tr.ngettext("{n} card in hand", "{n} cards in hand", seat.hand).format(n=seat.hand)
+            if seat.score is not None:  # a universal card counts 5, in the won pile and in hand
+                won_points = seat.won + 4 * seat.won_universals
+                hand_points = seat.hand + 4 * seat.universals
                 row.won = f"+{won_points}"
-                row.won_note = tr.ngettext("{n} card", "{n} cards", live.won).format(n=live.won)
-                row.trophies = f"+{10 * live.trophies}" if live.trophies else "0"
-                row.trophies_note = (tr.ngettext("{n} trophy", "{n} trophies", live.trophies).format(
-                    n=live.trophies) if live.trophies else tr._("none"))
+                row.won_note = tr.ngettext("{n} card", "{n} cards", seat.won).format(n=seat.won)
+                row.trophies = f"+{10 * seat.trophies}" if seat.trophies else "0"
+                row.trophies_note = (tr.ngettext("{n} trophy", "{n} trophies", seat.trophies).format(
+                    n=seat.trophies) if seat.trophies else tr._("none"))
                 row.hand = theme.signed(-hand_points)
                 row.score = theme.signed(seat.score)
             rows.add_widget(row)
@@ -101,12 +99,12 @@ class EndScreen(Screen):
     def saved_text(self, view: TableView | None, *_deps: Any) -> str:
         if view is None:
             return ""
-        actions = len(view.session.game.log)
+        actions = view.actions_saved
         return tr.ngettext("Saved · {n} action", "Saved · {n} actions", actions).format(n=actions)
 
     def play_again(self) -> None:
         """The same seats and rules; a new first player drawn at random."""
-        setup = self.view.state.setup
+        setup = self.view.setup
         App.get_running_app().start_game(replace(setup, first=random.randrange(len(setup.names))))
 
     def home(self) -> None:
