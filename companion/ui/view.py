@@ -31,7 +31,7 @@ from kivy.properties import (
 )
 
 from companion.buzzers import Buzzers, Decision, Ignored, Referee, format_delay
-from companion.buzzers.arbiter import OWN_CARD, STUCK
+from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
 from companion.rules import (
     Action,
     Card,
@@ -375,6 +375,8 @@ class TableView(EventDispatcher):
         name = self.name(seat)
         if press.reason == OWN_CARD:
             text = tr._("{name} played this card and cannot challenge it").format(name=name)
+        elif press.reason == EARLY:
+            text = tr._("{name} pressed before the card was played: press again").format(name=name)
         elif press.reason == STUCK:
             text = tr._("{name}'s buzzer is held down: let go and press again").format(name=name)
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any, TypeVar
 
 from kivy.core.window import Window
@@ -17,7 +18,8 @@ from companion.ui.widgets.toast import Toast
 
 W = TypeVar("W", bound=Widget)
 BUTTONS = BuzzerConfig().button_pins
-LEDS = BuzzerConfig().led_pins
+LEDS = (17, 27, 22, 23, 24, 25)
+"""The LED pins hardware/README.md suggests (the default config has no LEDs)."""
 
 
 def within(parent: Widget, cls: type[W], **props: Any) -> W:
@@ -37,7 +39,7 @@ class Table:
                  face_seats: bool = False) -> None:
         self.ui = ui
         self.factory = timed_factory() if gpio else None
-        config = ui.config(buzzers=BuzzerConfig(backend="gpio")) if gpio else ui.config()
+        config = ui.config(buzzers=BuzzerConfig(backend="gpio", led_pins=LEDS)) if gpio else ui.config()
         self.app = ui.start(size=size, config=config, pin_factory=self.factory)
         self.sounds: list[str] = []
         self.app.play_sound = self.sounds.append
@@ -69,13 +71,18 @@ class Table:
     # --- buzzers -----------------------------------------------------------------------
 
     def buzz(self, *presses: tuple[int, float]) -> None:
-        """Press each (seat, edge offset in seconds) in the order given, then release them all."""
+        """Press each (seat, edge offset in seconds) in the order given; let go once the presses are confirmed.
+
+        A press counts only when its line is still down ``confirm_ms`` after the
+        edge, so the buttons stay down a moment (as a slap does) before they rise.
+        """
         assert self.factory is not None
         base = self.factory.ticks()
         for seat, offset in presses:
-            self.factory.pin(BUTTONS[seat]).press(at=base + 1.0 + offset)
+            self.factory.pin(BUTTONS[seat]).press(at=base + 0.002 + offset)
+        time.sleep(0.03)
         for seat, _offset in presses:
-            self.factory.pin(BUTTONS[seat]).release(at=base + 1.5)
+            self.factory.pin(BUTTONS[seat]).release(at=base + 0.06)
 
     def lit(self) -> list[int]:
         assert self.factory is not None
