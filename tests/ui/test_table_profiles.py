@@ -32,7 +32,7 @@ def test_sweet_spicy_a_universal_survives_and_the_loser_takes_one(ui) -> None:
     assert table.sheet().ids.title.text == "A universal card: it always survives."
     table.tap(table.sheet().ids.ok)
 
-    assert ids.take_universal.shown and ids.take_universal.text == "Ben takes a universal"
+    assert ids.take_universal.shown and ids.take_universal.text == "Ben takes a universal (3 left)"
     table.tap(ids.take_universal)
     assert (view.seats[BEN].hand, view.seats[BEN].universals, view.universal_pile) == (10, 2, 2)
     assert not ids.take_universal.shown

@@ -154,10 +154,6 @@ class TableScreen(Screen):
         App.get_running_app().notify(tr._("World's End showed? Tap the draw pile again to end the game"))
         Clock.schedule_once(lambda _dt: setattr(self, "_end_card_asked", False), 3)
 
-    def ok_result(self) -> None:
-        self.view.dismiss_result()
-        self._show_sheet()
-
     # --- keys 1-6 ------------------------------------------------------------------------
 
     def _key_down(self, _window: Any, key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
