@@ -22,14 +22,19 @@ def test_lying_flat_each_seat_faces_its_edge_and_touches_on_turned_panels_land(u
 
     table.declare("chili", 2)
     ui.hold(panels[CY], 0.8)  # upside down, on the far edge: Cy challenges
-    assert screen.sheet_name == "challenge" and table.sheet().ids.title.text == "Cy challenges!"
-    table.tap(table.sheet().ids.cancel)
+    sheet = table.sheet()
+    assert screen.sheet_name == "challenge" and sheet.ids.title.text == "Cy challenges!"
+    assert round(sheet.parent.parent.rotation) == 180  # the sheet faces Cy across the table
+    cancel = sheet.ids.cancel
+    assert cancel.to_window(*cancel.center)[1] < height / 2  # Cy's top right is the screen's bottom left
+    table.tap(cancel)
     assert screen.sheet_name == "" and view.window
 
     table.tap(panels[DEE])  # copy-cat, turned a quarter: Dee copies the chili 2
     assert (view.stack, view.claim_number, view.top_player, view.turn) == (2, 2, DEE, ANA)
     ui.hold(panels[BEN], 0.8)
     assert table.sheet().ids.title.text == "Ben challenges!"
+    assert round(table.sheet().parent.parent.rotation) == 0
     table.tap(table.sheet().ids.not_spice)
     table.tap(table.sheet().ids.right)  # no card to show: Ben was right
     assert table.sheet().ids.detail.text == "Ben wins 2 cards; Dee draws 2 and starts the next stack."

@@ -53,10 +53,13 @@ class TableScreen(Screen):
         super().__init__(**kwargs)
         self._slots: list[Facing] = []
         self._end_card_asked = False
+        self._sheet_holder: Facing | None = None
+        self._sheet_turned = False
         self._sheets = {"challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet()}
         self._keys: dict[int, str] = {}
         """Key codes down now, with their text: a key-up event carries no text."""
         self.bind(size=self._layout, flat=self._layout)
+        self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
     def on_enter(self) -> None:
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
@@ -123,14 +126,37 @@ class TableScreen(Screen):
             return
         if name == self.sheet_name:
             return
+        turned = self._sheet_turned
+        if name == "challenge" and view.buzz is not None:
+            turned = self._on_top_edge(view.buzz.challenger)
+        elif name == "reveal":
+            turned = self._on_top_edge(view.challenger)
         self._close_sheet()
         if name:
-            self.add_widget(self._sheets[name])
+            sheet = self._sheets[name]
+            holder = Facing(sheet, angle=180 if turned else 0, size_hint=(None, None), size=self.size, pos=self.pos)
+            self.add_widget(holder)
+            self._sheet_holder = holder
         self.sheet_name = name
+        self._sheet_turned = turned
+
+    def _fit_sheet(self, *_args: Any) -> None:
+        if self._sheet_holder is not None:
+            self._sheet_holder.pos, self._sheet_holder.size = self.pos, self.size
+
+    def _on_top_edge(self, seat: int | None) -> bool:
+        """Lying flat, a sheet faces the challenger: turned over for a seat on the top edge."""
+        if seat is None or not self.flat or self.width < self.height:
+            return False
+        return EDGES_BY_SEATS[len(self.view.seats)][seat] == "top"
 
     def _close_sheet(self) -> None:
-        if self.sheet_name:
-            self.remove_widget(self._sheets[self.sheet_name])
+        holder = self._sheet_holder
+        if holder is not None:
+            self.remove_widget(holder)
+            sheet = holder.panel
+            sheet.parent.remove_widget(sheet)
+        self._sheet_holder = None
         self.sheet_name = ""
 
     def header_text(self, view: TableView, chain: bool, *_deps: Any) -> str:

@@ -73,6 +73,7 @@ class Facing(Widget):
         self.panel = panel
         self.angle = angle
         self.bind(pos=self._place, size=self._place, angle=self._place)
+        self._place()
 
     def _place(self, *_args: Any) -> None:
         scatter = self._scatter
