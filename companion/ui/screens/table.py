@@ -56,6 +56,8 @@ class TableScreen(Screen):
         self._sheet_holder: Facing | None = None
         self._sheet_turned = False
         self._sheets = {"challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet()}
+        self._trophies = self.ids.trophies.__self__
+        """Held here too: taken off the hub for five-spices, it must outlive its weak id."""
         self._keys: dict[int, str] = {}
         """Key codes down now, with their text: a key-up event carries no text."""
         self.bind(size=self._layout, flat=self._layout)
@@ -83,6 +85,11 @@ class TableScreen(Screen):
         self.view = view
         for sheet in self._sheets.values():
             sheet.view = view
+        trophies, tiles = self._trophies, self.ids.tiles
+        if view.trophies_total and trophies.parent is None:
+            tiles.add_widget(trophies)
+        elif not view.trophies_total and trophies.parent is not None:
+            tiles.remove_widget(trophies)  # five-spices has no trophies
         self.flat = app.face_seats
         app.bind(face_seats=self.setter("flat"))
         self._build_seats()
