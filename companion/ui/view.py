@@ -49,10 +49,10 @@ from companion.rules import (
     State,
     TakeUniversal,
     Undo,
+    Variant,
     apply,
     legal_claims,
 )
-from companion.rules.profiles import CHANGE_YOUR_LUCK, COPY_CAT
 from companion.session import Session
 from companion.store import StoreError
 from companion.ui import theme
@@ -170,10 +170,10 @@ class TableView(EventDispatcher):
     claim_spice = StringProperty("")
     claim_number = NumericProperty(0)
     """0 when the claim has no number (five-spices) or there is none."""
-    deck = NumericProperty(0)
+    draw_pile = NumericProperty(0)
     has_end_card = BooleanProperty(True)
     end_level = OptionProperty("calm", options=["calm", "warning", "danger"])
-    deck_start = NumericProperty(1)
+    draw_pile_start = NumericProperty(1)
     trophies_total = NumericProperty(3)
     trophies_left = NumericProperty(3)
     trophy_takers = ListProperty()
@@ -435,7 +435,7 @@ class TableView(EventDispatcher):
             return False
         self.buzz = None
         self._refresh()
-        if isinstance(action, (Challenge, Reveal, Resolve)) and after.challenge is None and before.top is not None:
+        if isinstance(action, (Challenge, Reveal, Resolve)) and after.challenge is None and before.window is not None:
             self.result = self._result(before, after, action)
             self.dispatch("on_sound", "decision")
         elif isinstance(action, (Undo, Redo)):
@@ -456,25 +456,25 @@ class TableView(EventDispatcher):
         self.title = profile.title
         self.numbered = profile.numbered
         self.spices = list(profile.spices)
-        self.copy_cat = COPY_CAT in setup.variants
+        self.copy_cat = Variant.COPY_CAT in setup.variants
         self.turn = -1 if state.turn is None else state.turn
         self.stack = state.stack
         self.claim_spice = state.claim.spice if state.claim else ""
         self.claim_number = (state.claim.number or 0) if state.claim else 0
-        self.deck = state.deck
+        self.draw_pile = state.draw_pile
         self.has_end_card = profile.end_card
         seats_n = len(state.seats)
-        self.deck_start = max(1, profile.spice_cards - profile.hand_size * seats_n - setup.end_card)
-        if not profile.end_card or state.deck > 3 * seats_n:
+        self.draw_pile_start = max(1, profile.spice_cards - profile.hand_size * seats_n - setup.end_card)
+        if not profile.end_card or state.draw_pile > 3 * seats_n:
             self.end_level = "calm"
         else:
-            self.end_level = "warning" if state.deck > seats_n else "danger"
+            self.end_level = "warning" if state.draw_pile > seats_n else "danger"
         self.trophies_total = profile.trophies
         self.trophies_left = state.trophies_left
         self.trophy_takers = [i for i, seat in enumerate(state.seats) for _ in range(seat.trophies)]
         self.universal_pile = state.universal_pile
         self.may_take_universal = -1 if state.may_take_universal is None else state.may_take_universal
-        top = state.top
+        top = state.window
         self.window = top is not None and state.challenge is None and not state.ended
         self.top_player = -1 if top is None else top.player
         self.top_universal = bool(top and top.universal)
@@ -488,7 +488,7 @@ class TableView(EventDispatcher):
         self.can_undo = self.session.game.can_undo
         self.can_redo = self.session.game.can_redo
         self.legal = {s: list(n) for s, n in legal_claims(state).items()} if profile.numbered else {}
-        self.can_tuck = CHANGE_YOUR_LUCK in setup.variants
+        self.can_tuck = Variant.CHANGE_YOUR_LUCK in setup.variants
         armed = self._armed_seats(state)
         for i, (seat, live) in enumerate(zip(self.seats, state.seats)):
             seat.hand = live.hand
@@ -511,7 +511,7 @@ class TableView(EventDispatcher):
         self._arm(armed, top.player if top is not None else None)
 
     def _armed_seats(self, state: State) -> frozenset[int]:
-        top = state.top
+        top = state.window
         if top is None or state.challenge is not None or state.ended:
             return frozenset()
         if not state.profile.numbered:
@@ -533,8 +533,8 @@ class TableView(EventDispatcher):
         if state.ended or state.turn is None:
             return ""
         if not state.profile.numbered:
-            if state.top is not None and state.next_seat(state.top.player) == state.turn:
-                return tr._("Play a card, draw, or challenge {name}").format(name=state.name(state.top.player))
+            if state.window is not None and state.next_seat(state.window.player) == state.turn:
+                return tr._("Play a card, draw, or challenge {name}").format(name=state.name(state.window.player))
             return tr._("Play a card naming a spice, or draw")
         words = [
             tr._("{spice} {numbers}").format(spice=spice_name(spice), numbers=_numbers_words(numbers))
@@ -545,7 +545,7 @@ class TableView(EventDispatcher):
         return tr._("{claims}, or pass").format(claims=tr._(" or ").join(words))
 
     def _result(self, before: State, after: State, action: Action) -> Result:
-        top = before.top
+        top = before.window
         assert top is not None
         if isinstance(action, Challenge):
             challenger, attribute = action.seat, action.attribute

@@ -49,7 +49,7 @@ def test_sweet_spicy_a_universal_survives_and_the_loser_takes_one(ui) -> None:
 def test_five_spices_a_challenge_a_chain_and_the_first_empty_hand_wins(ui) -> None:
     table = Table(ui, new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"], first=ANA))
     view, ids = table.view, table.screen.ids
-    assert (view.stack, view.deck, [s.hand for s in view.seats]) == (1, 94, [5, 5, 5])
+    assert (view.stack, view.draw_pile, [s.hand for s in view.seats]) == (1, 94, [5, 5, 5])
 
     table.declare("salt")
     assert table.lit() == [BEN]  # only the next seat may challenge

@@ -12,7 +12,7 @@ ANA, BEN, CY = 0, 1, 2
 def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui) -> None:
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
     view, screen = table.view, table.screen
-    assert (view.deck, view.turn, [s.hand for s in view.seats]) == (55, ANA, [6, 6, 6])
+    assert (view.draw_pile, view.turn, [s.hand for s in view.seats]) == (55, ANA, [6, 6, 6])
 
     table.declare("chili", 1)
     table.declare("chili", 2)

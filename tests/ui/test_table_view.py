@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from buzzers_fixtures import timed_factory
 from companion.buzzers import GpioBuzzers
-from companion.rules import SPICY, Card
+from companion.rules import SPICY, Card, new_setup
 from companion.session import Session
 from companion.ui.view import TableView
 from table_helpers import BUTTONS, LEDS
@@ -15,7 +15,7 @@ ANA, BEN, CY = 0, 1, 2
 def test_buzzers_bound_at_set_up_arm_and_answer_for_their_seats(ui) -> None:
     app = ui.start()
     factory = timed_factory()
-    session = Session.new(app.store, SPICY, ["Ana", "Ben", "Cy"])
+    session = Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"]))
     with GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=factory) as buzzers:
         view = TableView(session, buzzers, 20, buzzer_of=(2, 0, 1))  # Ana's buzzer is wired third
         view.declare("pepper", 2)
@@ -30,7 +30,7 @@ def test_buzzers_bound_at_set_up_arm_and_answer_for_their_seats(ui) -> None:
 
 def test_undo_walks_back_through_a_challenge_and_redo_forward(ui) -> None:
     app = ui.start()
-    view = TableView(Session.new(app.store, SPICY, ["Ana", "Ben", "Cy"]))
+    view = TableView(Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"])))
     view.declare("chili", 3)
     view.press(CY)
     view.call("spice")
