@@ -53,6 +53,7 @@ from companion.rules import (
     apply,
     legal_claims,
 )
+from companion.rules.cards import Attribute
 from companion.session import Session
 from companion.store import StoreError
 from companion.ui import theme
@@ -320,7 +321,7 @@ class TableView(EventDispatcher):
         self._take_buzz(Buzz(seat))
         return True
 
-    def call(self, attribute: str) -> bool:
+    def call(self, attribute: Attribute) -> bool:
         """The challenger names what is false: "spice" or "number"."""
         if self.buzz is None or self.buzz.challenger is None:
             self.dispatch("on_refused", tr._("Nobody has buzzed: there is no challenge to call"))
@@ -479,9 +480,9 @@ class TableView(EventDispatcher):
         self.top_player = -1 if top is None else top.player
         self.top_universal = bool(top and top.universal)
         self.last_card = state.name(top.player) if top is not None and top.last_card else ""
-        self.pending = state.challenge is not None
         self.challenger = -1 if state.challenge is None else state.challenge.challenger
         self.pending_attribute = (state.challenge.attribute or "") if state.challenge else ""
+        self.pending = state.challenge is not None  # last: the reveal sheet opens on this change
         self.ended = state.ended
         self.end_reason = state.end_reason or ""
         self.winners = list(state.winners)

@@ -27,7 +27,13 @@ def test_lying_flat_each_seat_faces_its_edge_and_touches_on_turned_panels_land(u
     assert round(sheet.parent.parent.rotation) == 180  # the sheet faces Cy across the table
     cancel = sheet.ids.cancel
     assert cancel.to_window(*cancel.center)[1] < height / 2  # Cy's top right is the screen's bottom left
-    table.tap(cancel)
+    table.tap(sheet.ids.not_number)
+    assert screen.sheet_name == "reveal" and round(table.sheet().parent.parent.rotation) == 180
+    table.tap(table.sheet().ids.wrong)  # Cy was wrong: the result faces Cy too
+    assert screen.sheet_name == "result" and round(table.sheet().parent.parent.rotation) == 180
+    assert table.sheet().ids.detail.text == "Ana wins 1 card; Cy draws 2 and starts the next stack."
+    table.tap(table.sheet().ids.undo)  # back to the reveal, still facing Cy
+    table.tap(table.sheet().ids.cancel)  # the challenge taken back: the window is open again
     assert screen.sheet_name == "" and view.window
 
     table.tap(panels[DEE])  # copy-cat, turned a quarter: Dee copies the chili 2
