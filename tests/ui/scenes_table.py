@@ -17,7 +17,7 @@ NAMES = ["Ana", "Ben", "Cy", "Dee"]
 def start(ui: Any, profile: Profile = SPICY, names: list[str] = NAMES, **options: Any) -> TableView:
     ui.app.start_game(new_setup(profile, names, **options))
     ui.step(2)
-    view: TableView = ui.app.root.get_screen("table").view
+    view: TableView = ui.app.screen("table").view
     return view
 
 

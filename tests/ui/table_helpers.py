@@ -46,7 +46,7 @@ class Table:
         self.app.face_seats = face_seats
         self.app.start_game(setup)
         ui.step(2)
-        self.screen: TableScreen = self.app.root.get_screen("table")
+        self.screen: TableScreen = self.app.screen("table")
         self.view: TableView = self.screen.view
 
     # --- taps --------------------------------------------------------------------------

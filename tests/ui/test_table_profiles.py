@@ -40,7 +40,7 @@ def test_sweet_spicy_a_universal_survives_and_the_loser_takes_one(ui) -> None:
     table.tap(ids.draw_pile)
     table.tap(ids.draw_pile)
     assert table.app.root.current == "end"
-    shown = {row.name: row.score for row in table.app.root.get_screen("end").ids.rows.children}
+    shown = {row.name: row.score for row in table.app.screen("end").ids.rows.children}
     # Ana: 1 universal won +5, 6 spice cards in hand -6; Ben: 8 spice -8, 2 universals -10.
     assert saved_scores(table) == {"Ana": -1, "Ben": -18, "Cy": -11}
     assert shown == {"Ana": "\u22121", "Ben": "\u221218", "Cy": "\u221211"}
@@ -67,7 +67,7 @@ def test_five_spices_a_challenge_a_chain_and_the_first_empty_hand_wins(ui) -> No
     assert view.seats[CY].hand == 0 and view.last_card == "Cy"
     table.pass_turn()  # Ana draws instead of challenging: Cy's last card stands
     assert table.app.root.current == "end"
-    assert table.app.root.get_screen("end").ids.title.text == "Cy wins!"
+    assert table.app.screen("end").ids.title.text == "Cy wins!"
     (winners,) = table.app.store.query("SELECT winners FROM games WHERE id = ?", [view.session.game_id])[0]
     assert winners == '["Cy"]'
 

@@ -62,10 +62,10 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
     table.tap(screen.ids.draw_pile)
     assert view.ended and table.app.root.current == "end"
     assert "end" in table.sounds
-    end = table.app.root.get_screen("end")
+    end = table.app.screen("end")
     assert end.ids.title.text == "Ben wins!"
 
-    shown = {row.name: row.score for row in table.app.root.get_screen("end").ids.rows.children}
+    shown = {row.name: row.score for row in table.app.screen("end").ids.rows.children}
     store = table.app.store
     saved = dict(store.query(
         "SELECT p.name, s.score FROM scores s JOIN players p ON p.id = s.player_id WHERE s.game_id = ?",

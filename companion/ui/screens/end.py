@@ -52,7 +52,7 @@ class EndScreen(Screen):
     def _reopened(self, _view: TableView, ended: bool) -> None:
         """Undo took the end back: the table again."""
         if not ended and self.manager is not None and self.manager.current == self.name:
-            self.manager.current = "table"
+            App.get_running_app().show("table")
         elif ended:
             self._fill()
 
@@ -105,7 +105,8 @@ class EndScreen(Screen):
     def play_again(self) -> None:
         """The same seats and rules; a new first player drawn at random."""
         setup = self.view.setup
-        App.get_running_app().start_game(replace(setup, first=random.randrange(len(setup.names))))
+        app = App.get_running_app()
+        app.start_game(replace(setup, first=random.randrange(len(setup.names))), app.seating)
 
     def home(self) -> None:
-        self.manager.current = "home"
+        App.get_running_app().show("home")

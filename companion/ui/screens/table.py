@@ -58,16 +58,14 @@ class TableScreen(Screen):
         self._sheets = {"challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet()}
         self._trophies = self.ids.trophies.__self__
         """Held here too: taken off the hub for five-spices, it must outlive its weak id."""
-        self._keys: dict[int, str] = {}
-        """Key codes down now, with their text: a key-up event carries no text."""
         self.bind(size=self._layout, flat=self._layout)
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
     def on_enter(self) -> None:
-        Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        Window.bind(on_key_down=self._key_down)
 
     def on_leave(self) -> None:
-        Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
+        Window.unbind(on_key_down=self._key_down)
 
     # --- opening a game ---------------------------------------------------------------
 
@@ -75,7 +73,11 @@ class TableScreen(Screen):
         app = App.get_running_app()
         if self.view is not None:
             self.view.close()
-        view = TableView(session, app.buzzers, app.config_.buzzers.settle_ms)
+        seating = app.seating
+        view = TableView(
+            session, app.buzzers, app.config_.buzzers.settle_ms,
+            colours=seating.colours if seating else None, buzzer_of=seating.buzzers if seating else None,
+        )
         view.bind(
             on_refused=lambda _v, reason: app.notify(reason),
             on_notice=lambda _v, text: app.notify(text),
@@ -128,8 +130,9 @@ class TableScreen(Screen):
         if name == "end":
             self._close_sheet()
             if self.manager is not None and self.manager.current == self.name:
-                self.manager.get_screen("end").open(view)
-                self.manager.current = "end"
+                app = App.get_running_app()
+                app.screen("end").open(view)
+                app.show("end")
             return
         if name == self.sheet_name:
             return
@@ -189,22 +192,16 @@ class TableScreen(Screen):
 
     # --- keys 1-6 ------------------------------------------------------------------------
 
-    def _key_down(self, _window: Any, key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
-        if self.view is None or not text:
-            return False
+    def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
+        """With buzzers that are not the keyboard, keys 1-6 still claim a challenge (the app reads
+        them as buzzers when the keyboard stands in)."""
         buzzers = App.get_running_app().buzzers
-        if isinstance(buzzers, KeyboardBuzzers):
-            self._keys[key] = text
-            return buzzers.key_down(text, Clock.get_time())
+        if self.view is None or not text or isinstance(buzzers, KeyboardBuzzers):
+            return False
         if text.isdigit() and 1 <= int(text) <= len(self.view.seats):
             self.view.press(int(text) - 1)
             return True
         return False
-
-    def _key_up(self, _window: Any, key: int, _scancode: int) -> bool:
-        text = self._keys.pop(key, None)
-        buzzers = App.get_running_app().buzzers
-        return text is not None and isinstance(buzzers, KeyboardBuzzers) and buzzers.key_up(text, Clock.get_time())
 
     # --- placing the seats ------------------------------------------------------------------
 
