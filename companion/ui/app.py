@@ -67,6 +67,7 @@ class SpicyApp(App):
         self.prefs_ui = self.prefs.ui
         self.toast = Toast()
         self._listened: PressHandler | None = None
+        self._listening = False
         self.notices: list[str] = []
         """What start-up had to work around, shown once when the window opens."""
         tr.switch(self.prefs.ui.language)
@@ -175,10 +176,11 @@ class SpicyApp(App):
         if self.buzzers is None:
             return
         if on_press is None:
-            self.buzzers.on_press, self._listened = self._listened, None
+            if self._listening:  # else a table that started since has the presses: keep them there
+                self.buzzers.on_press, self._listened, self._listening = self._listened, None, False
             return
-        if self._listened is None:
-            self._listened = self.buzzers.on_press
+        if not self._listening:
+            self._listened, self._listening = self.buzzers.on_press, True
         self.buzzers.on_press = on_press
 
     def play_sound(self, name: str) -> None:

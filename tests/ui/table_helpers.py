@@ -36,7 +36,7 @@ class Table:
     """A started app with a game on its table, driven the way the table plays it."""
 
     def __init__(self, ui: Any, setup: Setup, *, gpio: bool = True, size: tuple[int, int] = (800, 480),
-                 face_seats: bool = False) -> None:
+                 face_seats: bool = False, from_home: bool = False) -> None:
         self.ui = ui
         self.factory = timed_factory() if gpio else None
         config = ui.config(buzzers=BuzzerConfig(backend="gpio", led_pins=LEDS)) if gpio else ui.config()
@@ -44,10 +44,35 @@ class Table:
         self.sounds: list[str] = []
         self.app.play_sound = self.sounds.append
         self.app.face_seats = face_seats
-        self.app.start_game(setup)
+        if from_home:
+            self.set_up_by_touch(setup)
+        else:
+            self.app.start_game(setup)
         ui.step(2)
         self.screen: TableScreen = self.app.screen("table")
         self.view: TableView = self.screen.view
+
+    def set_up_by_touch(self, setup: Setup) -> None:
+        """From the home screen through set-up: the rules as they come, seats typed, buzzers in
+        seat order, the first player chosen, the World's End card where the rules put it."""
+        ui, app = self.ui, self.app
+        assert setup.profile.id == "spicy" and not setup.variants
+        ui.tap(app.screen("home").ids.new_game)
+        screen = app.screen("setup")
+        ui.tap(screen.ids.next)
+        ui.step(2)
+        for name in setup.names:
+            screen.ids.new_name.text = name
+            ui.tap(screen.ids.add)
+        for step in ("buzzers", "first"):
+            ui.tap(screen.ids.next)
+            ui.step(2)
+            assert screen.step == step
+        ui.tap(list(reversed(screen.ids.first_seats.children))[setup.first])
+        ui.tap(screen.ids.next)
+        ui.step(2)
+        ui.tap(screen.ids.next)
+        assert app.root.current == "table" and app.session.state.setup == setup
 
     # --- taps --------------------------------------------------------------------------
 

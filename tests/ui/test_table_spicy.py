@@ -1,4 +1,5 @@
-"""A whole 3-seat spicy game on the real app, challenges decided by GPIO buzzers on gpiozero's MockFactory."""
+"""A whole 3-seat spicy game on the real app, from the home screen through set-up to the final scores,
+its challenges decided by GPIO buzzers on gpiozero's MockFactory."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ ANA, BEN, CY = 0, 1, 2
 
 
 def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui) -> None:
-    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA), from_home=True)
     view, screen = table.view, table.screen
     assert (view.draw_pile, view.turn, [s.hand for s in view.seats]) == (55, ANA, [6, 6, 6])
 
