@@ -82,7 +82,7 @@ def table_worlds_end_near(ui: Any) -> None:
 @scene("challenge")
 def challenge(ui: Any) -> None:
     view = mid_game(ui)
-    buzz(ui, view, first="3", later="4", delay=0.037)
+    buzz(ui, view, first="3", later="4", delay=0.012)
 
 
 @scene("reveal")
