@@ -95,7 +95,7 @@ def test_command_runs_with_the_keyboard_and_refuses_a_bad_config(
     config.write_text("[buzzers]\nbutton_pins = [4, 5, 6]\nled_pins = [17, 27, 4]\n")
     assert main(["--config", str(config), "buzzers", "test", "--seconds", "0.05"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "a pin is used twice" in err
+    assert err.count("\n") == 1 and "led_pins: pin 4 is used twice (in button_pins too)" in err
 
     config.write_text("[buzzers]\nbutton_pins = [5, 6, 40]\nled_pins = []\n")
     assert main(["--config", str(config), "buzzers", "test", "--seconds", "0.05"]) == 2

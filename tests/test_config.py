@@ -1,10 +1,14 @@
-"""The [display] and [ui] sections: what the screen is told at start, refused by name when wrong."""
+"""The config file: every key checked at start, refused with its key, its value and what it expects."""
 
+import re
 from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.config import ConfigError, load_config
+
+EXAMPLE = Path(__file__).parent.parent / "companion" / "config.example.toml"
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -24,12 +28,77 @@ def test_display_and_ui_sections_are_read(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("[display]\nrotation = 45\n", "rotation must be 0, 90, 180 or 270, not 45"),
-        ("[display]\nwidth = 10\n", "width must be a whole number of pixels from 320 to 7680, not 10"),
-        ("[ui]\nlanguage = 'de'\n", "language must be one of en, fr, not 'de'"),
-        ("[ui]\nsounds = 'yes'\n", "sounds must be bool, not str"),
+        ("[display]\nrotation = 45\n", "[display] rotation must be 0, 90, 180 or 270, not 45"),
+        ("[display]\nrotation = 90.0\n", "[display] rotation must be a whole number, not 90.0"),
+        ("[display]\nwidth = 10\n", "[display] width must be a whole number of pixels from 320 to 7680, not 10"),
+        ("[display]\nfullscreen = 1\n", "[display] fullscreen must be true or false, not 1"),
+        ("[display]\ntouch = 'both'\n", "[display] touch must be sdl or hidinput, not 'both'"),
+        ("[ui]\nlanguage = 'de'\n", "[ui] language must be one of en, fr, not 'de'"),
+        ("[ui]\nsounds = 'yes'\n", "[ui] sounds must be true or false, not 'yes'"),
+        # Accepted before: a file named "5" was created, and a timeout that silently meant "fail at once".
+        ("[store]\ndb = 5\n", "[store] db must be a file path in quotes, not 5"),
+        ("[store]\ndb = true\n", "[store] db must be a file path in quotes, not true"),
+        ("[store]\ndb = ['a']\n", "[store] db must be a file path in quotes, not ['a']"),
+        ("[store]\ndb = ''\n", "[store] db must be a file path in quotes, not ''"),
+        ("[store]\nbusy_timeout = -5\n", "[store] busy_timeout must be a number of seconds from 0 to 600, not -5"),
+        ("[store]\nbusy_timeout = nan\n", "[store] busy_timeout must be a finite number, not nan"),
+        ("[store]\nbusy_timeout = inf\n", "[store] busy_timeout must be a finite number, not inf"),
+        ("[buzzers]\nserial_ports = [1]\n", "[buzzers] serial_ports must be a list of strings in quotes, not [1]"),
+        ("[buzzers]\nreconnect_ms = 0\n", "[buzzers] reconnect_ms must be between 10 and 60000, not 0"),
+        ("[buzzers]\nkeys = ['1', '1', '2', '3', '4', '5']\n", "[buzzers] keys must list a different key"),
+        # The four the issue names, each with its own message.
+        ("[buzzers]\nseats = 6\n", "[buzzers] has no key 'seats'; known keys: backend, "),
+        ("[buzzers]\nbutton_pins = [5, 6, 40]\nled_pins = []\n", "[buzzers] button_pins: 40 is not a usable BCM pin"),
+        ("[buzzers]\nled_pins = [17, 27, 22, 23, 24, 5]\n", "[buzzers] led_pins: pin 5 is used twice (in button_pins too)"),
+        ("[buzzers]\nbackend = 'serial'\nserial_ports = []\n", "[buzzers] serial_ports is empty, but backend = \"serial\""),
     ],
 )
-def test_bad_screen_settings_are_refused_by_name(tmp_path: Path, text: str, words: str) -> None:
-    with pytest.raises(ConfigError, match=words):
+def test_bad_settings_are_refused_by_key_value_and_expectation(tmp_path: Path, text: str, words: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(words)):
         load_config(write(tmp_path, text))
+
+
+def test_a_byte_that_is_not_utf8_is_one_line_naming_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"[ui]\n# caf\xe9\nlanguage = 'fr'\n")
+    assert main(["--config", str(path), "games"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"spicy-companion: {path}: line 2 has the byte 0xe9, which is not UTF-8: save the file as UTF-8\n"
+
+
+def test_a_refused_database_path_creates_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = write(tmp_path, "[store]\ndb = 5\n")
+    assert main(["--config", str(config), "games"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml"]
+
+
+def uncommented_example() -> str:
+    """The example with every commented-out setting switched on."""
+    return re.sub(r"^# ?(\w+ = )", r"\1", EXAMPLE.read_text(encoding="utf-8"), flags=re.MULTILINE)
+
+
+def test_the_example_names_every_key_of_every_section(tmp_path: Path) -> None:
+    from dataclasses import fields
+
+    from companion.config import Config
+
+    config = load_config(write(tmp_path, uncommented_example()))
+    text = uncommented_example()
+    for section in fields(Config):
+        assert f"[{section.name}]" in text
+        for key in fields(getattr(config, section.name)):
+            assert re.search(rf"^{key.name} = ", text, re.MULTILINE), f"{section.name}.{key.name} is not in the example"
+
+
+def test_the_example_as_shipped_is_the_kiosk(tmp_path: Path) -> None:
+    """What the installer writes: full screen, no cursor, the games in the service's state folder."""
+    shipped, defaults = load_config(EXAMPLE), load_config(tmp_path / "none.toml")
+    assert shipped.buzzers == defaults.buzzers and shipped.ui == defaults.ui
+    assert (shipped.display.fullscreen, shipped.display.show_cursor) == (True, False)
+    assert shipped.store.db == Path("/var/lib/spicy-companion/games.db")
