@@ -6,9 +6,17 @@ so no test reads a developer's config file or writes into their saved games.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# Kivy reads these once, at its first import: no command-line parsing, no
+# config or logs in the developer's ~/.kivy, and its own defaults.
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_USE_DEFAULTCONFIG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 
 
 @pytest.fixture(autouse=True)
