@@ -37,9 +37,11 @@ def default_db_path() -> Path:
 def shown(value: Any) -> str:
     """A value as it would be written in the TOML file, for messages.
 
-    >>> shown(True), shown((1, "a")), shown(Path("/x")), shown(float("nan"))
-    ('true', "[1, 'a']", "'/x'", 'nan')
+    >>> shown(True), shown((1, "a")), shown(Path("/x")), shown(float("nan")), shown(None)
+    ('true', "[1, 'a']", "'/x'", 'nan', 'unset')
     """
+    if value is None:
+        return "unset"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, tuple | list):

@@ -1,0 +1,58 @@
+"""What the journal shows at every start: which version runs, with which settings.
+
+Under systemd the app's stderr goes to the journal. Kivy, once imported, sends
+every Python logger's records to stderr, so this module only logs; a
+``Category: text`` message shows as ``[Category] text`` in Kivy's format.
+"""
+
+from __future__ import annotations
+
+import logging
+import platform
+from dataclasses import fields
+from importlib import metadata
+from pathlib import Path
+
+from companion import __version__
+from companion.config import Config, default_config_path, shown
+
+log = logging.getLogger("companion")
+
+
+def settings_lines(config: Config) -> list[str]:
+    """One line a section, every key with the value in use, as the config file would spell it.
+
+    >>> settings_lines(Config())[-1]
+    "[ui] language = 'en', sounds = true, face_seats = false"
+    """
+    lines = []
+    for section in fields(config):
+        values = getattr(config, section.name)
+        keys = ", ".join(f"{key.name} = {shown(getattr(values, key.name))}" for key in fields(values))
+        lines.append(f"[{section.name}] {keys}")
+    return lines
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def log_start(config: Config, path: Path | None = None) -> None:
+    """Log the version and every setting in use; the app start-up calls this once."""
+    log.setLevel(logging.INFO)
+    log.info(
+        "Companion: Spicy Companion %s (Python %s, Kivy %s, gpiozero %s, lgpio %s)",
+        __version__,
+        platform.python_version(),
+        _version("kivy"),
+        _version("gpiozero"),
+        _version("lgpio"),
+    )
+    path = path or default_config_path()
+    source = f"from {path}" if path.exists() else f"defaults ({path} does not exist)"
+    log.info("Settings: %s", source)
+    for line in settings_lines(config):
+        log.info("Settings: %s", line)

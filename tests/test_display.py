@@ -1,0 +1,70 @@
+"""configure_kivy: the Kivy settings a kiosk needs, checked in a fresh Kivy with its own KIVY_HOME."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROBE = """
+import json, os
+from companion.config import DisplayConfig
+from companion.display import configure_kivy
+configure_kivy(DisplayConfig(**json.loads(os.environ["DISPLAY_SETTINGS"])))
+from kivy.config import Config
+print(json.dumps({
+    "config": {s: dict(Config.items(s)) for s in ("graphics", "kivy", "input")},
+    "env": {k: os.environ.get(k) for k in ("SDL_TOUCH_MOUSE_EVENTS", "SDL_VIDEO_ALLOW_SCREENSAVER")},
+}))
+"""
+
+
+def kivy_after(tmp_path: Path, settings: dict[str, object], *, user_ini: str = "") -> dict:
+    """The Kivy config in a new process after configure_kivy, over a user config.ini like a Pi's."""
+    home = tmp_path / "kivy"
+    home.mkdir()
+    if user_ini:
+        (home / "config.ini").write_text(user_ini)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "SDL_"))}
+    env |= {"KIVY_HOME": str(home), "KIVY_NO_ARGS": "1", "DISPLAY_SETTINGS": json.dumps(settings)}
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_a_kiosk_on_touch_display_2_turned_landscape(tmp_path: Path) -> None:
+    got = kivy_after(tmp_path, {"width": 720, "height": 1280, "fullscreen": True, "rotation": 90, "show_cursor": False})
+    graphics = got["config"]["graphics"]
+    assert (graphics["width"], graphics["height"], graphics["rotation"]) == ("720", "1280", "90")
+    assert (graphics["fullscreen"], graphics["show_cursor"], graphics["allow_screensaver"]) == ("auto", "0", "0")
+    assert got["config"]["kivy"]["exit_on_escape"] == "0"
+    assert got["env"]["SDL_VIDEO_ALLOW_SCREENSAVER"] == "0"
+
+
+# What Kivy writes into a fresh ~/.kivy/config.ini on a Pi: the mouse and a probesysfs device.
+PI_INPUT = "[input]\nmouse = mouse\n%(name)s = probesysfs,provider=hidinput\n"
+
+
+@pytest.mark.parametrize(
+    ("touch", "inputs", "sdl_touch_mouse"),
+    [
+        ("sdl", {"mouse": "mouse,multitouch_on_demand"}, None),
+        ("hidinput", {"mouse": "mouse,multitouch_on_demand", "touchscreen": "probesysfs,provider=hidinput"}, "0"),
+    ],
+)
+def test_exactly_one_touch_source(
+    tmp_path: Path, touch: str, inputs: dict[str, str], sdl_touch_mouse: str | None
+) -> None:
+    """Either SDL's touches (as mouse events) or Kivy's own device reader, never both."""
+    got = kivy_after(tmp_path, {"touch": touch}, user_ini=PI_INPUT)
+    assert got["config"]["input"] == inputs
+    assert got["env"]["SDL_TOUCH_MOUSE_EVENTS"] == sdl_touch_mouse
+
+
+def test_a_desktop_window_keeps_escape_and_the_cursor(tmp_path: Path) -> None:
+    got = kivy_after(tmp_path, {})
+    assert got["config"]["graphics"]["fullscreen"] == "0" and got["config"]["graphics"]["show_cursor"] == "1"
+    assert got["config"]["kivy"]["exit_on_escape"] == "1"
