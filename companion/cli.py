@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from companion import __version__
+from companion import install
 from companion.buzzers import cli as buzzers_cli
 from companion.config import load_config
 from companion.errors import CompanionError
@@ -57,6 +58,7 @@ REGISTRARS: list[Registrar] = [
     add_replay,
     buzzers_cli.add_commands,
     store_cli.add_commands,
+    install.add_commands,
 ]
 
 

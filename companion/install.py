@@ -1,0 +1,270 @@
+"""``spicy-companion install``: a Pi that boots straight into the game.
+
+It creates the service user (in the groups for pins, serial, screen, touch and
+sound), a venv in /opt/spicy-companion (Raspberry Pi OS refuses system-wide
+pip) with the app and lgpio, the config file if there is none, the kiosk
+service and the buzzer box's udev rule, and enables them. Every step looks
+before it writes, so a second run changes nothing; ``--uninstall`` removes it
+all except the saved games.
+
+``--root DIR`` installs into a directory instead of the running system: users
+are added with ``useradd --root``, which edits DIR/etc/passwd and never the
+host's, owners are taken from those files, the service is enabled with
+``systemctl --root``, and nothing is started, reloaded or fetched with apt.
+The venv is still built in place, so its scripts name the prefixed path: the
+prefix is for checking the installer, not for building SD card images.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from companion import __version__
+
+USER = "spicy-companion"
+GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
+SERVICE = "spicy-companion.service"
+UDEV_RULE = "99-spicy-buzzers.rules"
+APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1")
+"""What Kivy's wheel needs on Raspberry Pi OS Lite (KIVY-NOTES.md)."""
+
+OPT = Path("/opt/spicy-companion")
+VENV = OPT / "venv"
+ETC = Path("/etc/spicy-companion")
+CONFIG = ETC / "config.toml"
+UNIT = Path("/etc/systemd/system") / SERVICE
+RULE = Path("/etc/udev/rules.d") / UDEV_RULE
+STATE = Path("/var/lib/spicy-companion")
+"""The service's StateDirectory: the saved games live here and outlive an uninstall."""
+
+
+class InstallError(Exception):
+    """A step failed; the message names it and what to do."""
+
+
+def source_tree() -> Path:
+    """The clone this app runs from: it holds the service, the udev rule and what pip installs."""
+    tree = Path(__file__).resolve().parent.parent
+    if not (tree / "pyproject.toml").exists() or not (tree / "systemd" / SERVICE).exists():
+        raise InstallError(f"{tree} is not a clone of spicy-companion: run the installer from a clone")
+    return tree
+
+
+def _ids(root: Path, table: str, name: str) -> int | None:
+    """A user's or group's number from root/etc/passwd or root/etc/group (never the host's, under --root)."""
+    path = root / "etc" / table
+    if not path.exists():
+        return None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fields = line.split(":")
+        if fields[0] == name and len(fields) > 2:
+            return int(fields[2])
+    return None
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class Installer:
+    """One run: each step reports what it changed, and ``changes`` counts them."""
+
+    def __init__(self, root: Path, source: Path, out: TextIO, pip_options: Sequence[str] = ()) -> None:
+        self.root = root
+        self.live = root == Path("/")
+        self.source = source
+        self.out = out
+        self.pip_options = list(pip_options)
+        self.changes = 0
+
+    def at(self, path: Path) -> Path:
+        return self.root / path.relative_to("/")
+
+    def changed(self, what: str) -> None:
+        self.changes += 1
+        print(what, file=self.out)
+
+    def run(self, *command: str | Path) -> str:
+        words = [str(word) for word in command]
+        result = subprocess.run(words, capture_output=True, text=True)
+        if result.returncode != 0:
+            detail = (result.stderr or result.stdout).strip().splitlines()
+            raise InstallError(f"{' '.join(words)} failed: {detail[-1] if detail else f'status {result.returncode}'}")
+        return result.stdout
+
+    def root_args(self) -> list[str]:
+        return [] if self.live else ["--root", str(self.root)]
+
+    # installing
+
+    def install(self) -> None:
+        if self.live:
+            self.apt_packages()
+        self.user()
+        self.venv()
+        self.file(UNIT, (self.source / "systemd" / SERVICE).read_bytes(), 0o644)
+        self.file(RULE, (self.source / "systemd" / UDEV_RULE).read_bytes(), 0o644)
+        self.directory(ETC, 0o750, group=USER)
+        example = (self.source / "companion" / "config.example.toml").read_bytes()
+        if not self.at(CONFIG).exists():  # the owner's edits are kept
+            self.file(CONFIG, example, 0o640, group=USER)
+        self.directory(STATE, 0o750, owner=USER, group=USER, deep=True)
+        self.enable()
+
+    def apt_packages(self) -> None:
+        missing = [p for p in APT_PACKAGES if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
+        if missing:
+            self.run("apt-get", "install", "-y", "-q", *missing)
+            self.changed(f"installed {' '.join(missing)} (apt)")
+
+    def user(self) -> None:
+        for group in GROUPS:
+            if _ids(self.root, "group", group) is None:
+                self.run("groupadd", *self.root_args(), "--system", group)
+                self.changed(f"created group {group}")
+        if _ids(self.root, "passwd", USER) is None:
+            self.run(
+                "useradd", *self.root_args(), "--system", "--user-group", "--no-create-home",
+                "--home-dir", STATE, "--shell", "/usr/sbin/nologin", "--groups", ",".join(GROUPS), USER,
+            )  # fmt: skip
+            self.changed(f"created user {USER} in groups {', '.join(GROUPS)}")
+
+    def venv(self) -> None:
+        python = self.at(VENV) / "bin" / "python"
+        if not python.exists():
+            self.run(sys.executable, "-m", "venv", self.at(VENV))
+            self.changed(f"created the venv {VENV}")
+        installed = self.run(
+            python, "-I", "-c",
+            "import importlib.metadata as m\n"
+            "try: print(m.version('spicy-companion'))\n"
+            "except m.PackageNotFoundError: print()",
+        ).strip()  # fmt: skip
+        if installed != __version__:
+            pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+            self.run(*pip, *self.pip_options, f"{self.source}[pi]")
+            self.changed(f"installed spicy-companion {__version__} and lgpio into {VENV}")
+
+    def file(self, path: Path, content: bytes, mode: int, group: str = "root") -> None:
+        target = self.at(path)
+        gid = self.id_of("group", group)
+        if target.exists() and _digest(target) == hashlib.sha256(content).hexdigest():
+            self.fix_owner_and_mode(path, 0, gid, mode)
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".new")
+        partial.write_bytes(content)
+        os.chown(partial, 0, gid)
+        partial.chmod(mode)
+        partial.replace(target)
+        self.changed(f"wrote {path}")
+
+    def directory(self, path: Path, mode: int, owner: str = "root", group: str = "root", *, deep: bool = False) -> None:
+        target = self.at(path)
+        uid, gid = self.id_of("passwd", owner), self.id_of("group", group)
+        if not target.exists():
+            target.mkdir(parents=True)
+            os.chown(target, uid, gid)
+            target.chmod(mode)
+            self.changed(f"created {path}")
+        self.fix_owner_and_mode(path, uid, gid, mode)
+        for inner in target.rglob("*") if deep else ():  # saved games kept from an earlier install, under an older uid
+            if (inner.stat().st_uid, inner.stat().st_gid) != (uid, gid):
+                os.chown(inner, uid, gid)
+                self.changed(f"gave {inner.relative_to(self.root)} to {owner}")
+
+    def fix_owner_and_mode(self, path: Path, uid: int, gid: int, mode: int) -> None:
+        target = self.at(path)
+        info = target.stat()
+        if (info.st_uid, info.st_gid) != (uid, gid):
+            os.chown(target, uid, gid)
+            self.changed(f"owner of {path} set")
+        if info.st_mode & 0o7777 != mode:
+            target.chmod(mode)
+            self.changed(f"mode of {path} set to {mode:04o}")
+
+    def id_of(self, table: str, name: str) -> int:
+        number = _ids(self.root, table, name)
+        if number is None:
+            raise InstallError(f"no {'user' if table == 'passwd' else 'group'} {name} in {self.root / 'etc' / table}")
+        return number
+
+    def enable(self) -> None:
+        state = subprocess.run(
+            ["systemctl", *self.root_args(), "is-enabled", SERVICE], capture_output=True, text=True
+        ).stdout.strip()
+        if self.live and self.changes:
+            self.run("systemctl", "daemon-reload")
+            self.run("udevadm", "control", "--reload")
+            self.run("udevadm", "trigger", "--subsystem-match=tty")
+        if state != "enabled":
+            self.run("systemctl", *self.root_args(), "enable", SERVICE)
+            self.changed(f"enabled {SERVICE}: it starts at boot")
+
+    # uninstalling
+
+    def uninstall(self) -> None:
+        if self.at(UNIT).exists():
+            self.run("systemctl", *self.root_args(), "disable", *(["--now"] if self.live else []), SERVICE)
+            self.changed(f"disabled {SERVICE}")
+        for path in (UNIT, RULE):
+            if self.at(path).exists():
+                self.at(path).unlink()
+                self.changed(f"removed {path}")
+        for path in (OPT, ETC):
+            if self.at(path).exists():
+                shutil.rmtree(self.at(path))
+                self.changed(f"removed {path}")
+        if _ids(self.root, "passwd", USER) is not None:
+            self.run("userdel", *self.root_args(), USER)
+            self.changed(f"removed user {USER}")
+        if self.live and self.changes:
+            self.run("systemctl", "daemon-reload")
+            self.run("udevadm", "control", "--reload")
+        if self.at(STATE).exists():
+            print(f"kept {STATE}: the saved games (delete it by hand if they should go too)", file=self.out)
+
+
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "install",
+        help="install the kiosk service on a Raspberry Pi (as root)",
+        description="Create the user, the venv in /opt/spicy-companion, /etc/spicy-companion/config.toml "
+        "(if absent), the service and the udev rule, and enable them. A second run changes nothing.",
+    )
+    parser.add_argument("--uninstall", action="store_true", help="remove it all, except the saved games")
+    parser.add_argument("--root", type=Path, default=Path("/"), help="install into this directory instead")
+    parser.add_argument(
+        "--pip-option", action="append", default=[], metavar="OPTION",
+        help="passed on to pip (repeat for more), e.g. --pip-option=--no-index",
+    )  # fmt: skip
+    parser.set_defaults(handler=_install)
+
+
+def _install(args: argparse.Namespace) -> int:
+    root = args.root.resolve()
+    if os.geteuid() != 0:
+        print("spicy-companion: the installer sets owners and users: run it as root (sudo)", file=sys.stderr)
+        return 2
+    try:
+        installer = Installer(root, source_tree(), sys.stdout, args.pip_option)
+        if args.uninstall:
+            installer.uninstall()
+        else:
+            installer.install()
+    except (InstallError, OSError) as exc:
+        print(f"spicy-companion: {exc}", file=sys.stderr)
+        return 2
+    if not installer.changes:
+        print("nothing to change: everything is installed" if not args.uninstall else "nothing to remove")
+    elif installer.live and not args.uninstall:
+        print(f"done: reboot, or start it now with: systemctl start {SERVICE}")
+    return 0

@@ -1,0 +1,169 @@
+"""The installer, run into a temporary root that stands for a fresh Raspberry Pi OS.
+
+Users and groups are made with ``useradd --root``, which writes the root's own
+etc/passwd and etc/group, never the host's; owners are checked against the
+numbers in those files. The root gets the host's systemd units (a Pi has them),
+so ``systemd-analyze verify --root`` checks the installed service as the Pi would
+see it, down to its ExecStart in the new venv.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import __version__
+from companion.cli import main
+from companion.install import GROUPS, USER
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="setting owners needs root (scripts/test runs as root in CI)")
+
+REPO = Path(__file__).parent.parent
+
+
+def fresh_root(root: Path) -> Path:
+    """A Pi's /etc as far as the installer reads it: root, and some of the groups Raspberry Pi OS has."""
+    (root / "etc").mkdir(parents=True)
+    (root / "etc" / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "etc" / "group").write_text("root:x:0:\ndialout:x:20:\naudio:x:29:\nvideo:x:44:\n")
+    for name in ("shadow", "gshadow"):
+        (root / "etc" / name).touch(mode=0o640)
+    shutil.copytree("/usr/lib/systemd/system", root / "usr/lib/systemd/system", symlinks=True)
+    return root
+
+
+def install(root: Path, *more: str) -> int:
+    return main(["install", "--root", str(root), "--pip-option=--no-deps", *more])
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = fresh_root(tmp_path_factory.mktemp("pi"))
+    assert install(root) == 0
+    return root
+
+
+def ids(root: Path, table: str, name: str) -> list[str]:
+    return next(line.split(":") for line in (root / "etc" / table).read_text().splitlines() if line.startswith(name + ":"))
+
+
+def owner_and_mode(path: Path) -> tuple[int, int, str]:
+    info = path.stat()
+    return info.st_uid, info.st_gid, oct(stat.S_IMODE(info.st_mode))
+
+
+def test_files_land_where_they_belong_with_their_owners_and_modes(installed: Path) -> None:
+    uid, gid = int(ids(installed, "passwd", USER)[2]), int(ids(installed, "group", USER)[2])
+    assert uid != 0 and ids(installed, "passwd", USER)[5:] == ["/var/lib/spicy-companion", "/usr/sbin/nologin"]
+    for group in GROUPS:
+        assert USER in ids(installed, "group", group)[3].split(","), group
+
+    unit = installed / "etc/systemd/system/spicy-companion.service"
+    assert unit.read_bytes() == (REPO / "systemd/spicy-companion.service").read_bytes()
+    assert owner_and_mode(unit) == (0, 0, "0o644")
+    rule = installed / "etc/udev/rules.d/99-spicy-buzzers.rules"
+    assert owner_and_mode(rule) == (0, 0, "0o644")
+    # The app reads its config but cannot change it.
+    assert owner_and_mode(installed / "etc/spicy-companion") == (0, gid, "0o750")
+    config = installed / "etc/spicy-companion/config.toml"
+    assert owner_and_mode(config) == (0, gid, "0o640")
+    assert config.read_bytes() == (REPO / "companion/config.example.toml").read_bytes()
+    assert owner_and_mode(installed / "var/lib/spicy-companion") == (uid, gid, "0o750")
+    wants = installed / "etc/systemd/system/multi-user.target.wants/spicy-companion.service"
+    assert wants.is_symlink() and os.readlink(wants) == "/etc/systemd/system/spicy-companion.service"
+
+
+def test_the_venv_holds_this_version_of_the_app(installed: Path) -> None:
+    python = installed / "opt/spicy-companion/venv/bin/python"
+    version = subprocess.run(
+        [python, "-c", "import importlib.metadata as m; print(m.version('spicy-companion'))"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert version == __version__
+    assert (installed / "opt/spicy-companion/venv/bin/spicy-companion").exists()
+
+
+def test_systemd_accepts_the_installed_service(installed: Path) -> None:
+    result = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={installed}", "spicy-companion.service"], capture_output=True, text=True
+    )
+    assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int, int, int]]:
+    return {
+        str(path.relative_to(root)): (info.st_mode, info.st_uid, info.st_gid, info.st_mtime_ns)
+        for path in sorted(root.rglob("*"))
+        for info in [path.lstat()]
+    }
+
+
+def test_a_second_run_changes_nothing(installed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = snapshot(installed)
+    capsys.readouterr()
+    assert install(installed) == 0
+    assert capsys.readouterr().out == "nothing to change: everything is installed\n"
+    assert snapshot(installed) == before
+
+
+def copy(installed: Path, root: Path) -> None:
+    """Another Pi with the same installation, owners and modes included."""
+    subprocess.run(["cp", "-a", installed, root], check=True)
+
+
+def test_a_changed_mode_or_a_lost_file_is_put_right(installed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "pi"
+    copy(installed, root)
+    (root / "etc/spicy-companion/config.toml").write_text("[ui]\nlanguage = 'fr'\n")  # the owner's edit
+    (root / "var/lib/spicy-companion").chmod(0o777)
+    (root / "var/lib/spicy-companion/games.db").write_bytes(b"")  # left by an earlier install, another uid
+    os.chown(root / "var/lib/spicy-companion/games.db", 4321, 4321)
+    (root / "etc/udev/rules.d/99-spicy-buzzers.rules").unlink()
+    capsys.readouterr()
+    assert main(["install", "--root", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "wrote /etc/udev/rules.d/99-spicy-buzzers.rules",
+        "mode of /var/lib/spicy-companion set to 0750",
+        f"gave var/lib/spicy-companion/games.db to {USER}",
+    ]
+    assert (root / "etc/spicy-companion/config.toml").read_text() == "[ui]\nlanguage = 'fr'\n"
+
+
+def test_uninstall_removes_everything_but_the_saved_games(
+    installed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "pi"
+    copy(installed, root)
+    games = root / "var/lib/spicy-companion/games.db"
+    games.write_bytes(b"SQLite format 3\0 the saved games")
+    assert install(root, "--uninstall") == 0
+    assert "kept /var/lib/spicy-companion: the saved games" in capsys.readouterr().out
+    for gone in (
+        "opt/spicy-companion",
+        "etc/spicy-companion",
+        "etc/systemd/system/spicy-companion.service",
+        "etc/systemd/system/multi-user.target.wants/spicy-companion.service",
+        "etc/udev/rules.d/99-spicy-buzzers.rules",
+    ):
+        assert not (root / gone).exists(), gone
+    assert f"\n{USER}:" not in "\n" + (root / "etc/passwd").read_text()
+    assert games.read_bytes() == b"SQLite format 3\0 the saved games"
+
+
+def test_the_installer_needs_root_for_the_running_system(tmp_path: Path) -> None:
+    """As any other user it refuses in one line, before touching anything."""
+    result = subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m", "companion.cli", "install"],
+        capture_output=True, text=True, cwd=REPO, env={**os.environ, "HOME": str(tmp_path)},
+    )  # fmt: skip
+    assert (result.returncode, result.stderr) == (
+        2,
+        "spicy-companion: the installer sets owners and users: run it as root (sudo)\n",
+    )

@@ -1,0 +1,49 @@
+"""The kiosk service file: rated by systemd's own security check, and in step with the installer and the config."""
+
+from __future__ import annotations
+
+import configparser
+import re
+import subprocess
+from pathlib import Path
+
+from companion.config import load_config
+from companion.install import GROUPS, STATE, USER, VENV
+
+UNIT = Path(__file__).parent.parent / "systemd" / "spicy-companion.service"
+EXAMPLE = Path(__file__).parent.parent / "companion" / "config.example.toml"
+
+
+def service() -> configparser.SectionProxy:
+    parser = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("=",))
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read_string(UNIT.read_text())
+    return parser["Service"]
+
+
+def test_systemd_rates_the_service_ok_or_better() -> None:
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(UNIT)], capture_output=True, text=True
+    )
+    found = re.search(r"Overall exposure level for spicy-companion.service: ([\d.]+) (\w+)", result.stdout)
+    assert found, result.stdout[-500:] + result.stderr
+    assert found[2] in ("SAFE", "OK") and float(found[1]) < 5.0
+
+
+def test_the_service_runs_what_the_installer_puts_in_place() -> None:
+    unit = service()
+    assert unit["ExecStart"].split()[0] == str(VENV / "bin" / "spicy-companion")
+    assert (unit["User"], unit["Group"]) == (USER, USER)
+    assert unit["SupplementaryGroups"].split() == list(GROUPS)
+    assert f"/var/lib/{unit['StateDirectory']}" == str(STATE)
+    # The saved games are in the state folder, the one place the app may write.
+    assert load_config(EXAMPLE).store.db.parent == STATE
+
+
+def test_a_frozen_or_crashing_app_is_restarted_but_not_for_ever() -> None:
+    unit = service()
+    assert (unit["Type"], unit["Restart"]) == ("notify", "on-failure")
+    assert 0 < int(unit["WatchdogSec"]) <= 60
+    text = UNIT.read_text()
+    assert re.search(r"^StartLimitBurst=\d+$", text, re.MULTILINE)
+    assert re.search(r"^StartLimitIntervalSec=\d+$", text, re.MULTILINE)
