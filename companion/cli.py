@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from companion import __version__
-from companion import install
+from companion import doctor, install
 from companion.buzzers import cli as buzzers_cli
 from companion.config import load_config
 from companion.errors import CompanionError
@@ -59,6 +59,7 @@ REGISTRARS: list[Registrar] = [
     buzzers_cli.add_commands,
     store_cli.add_commands,
     install.add_commands,
+    doctor.add_commands,
 ]
 
 

@@ -1,0 +1,287 @@
+"""``spicy-companion doctor``: what is wrong with this Pi's set-up, and what to do about it.
+
+It checks, in this order: the pin factory (and whether edge times come from
+the kernel), each button (the person presses them) and each LED (the person
+watches them light), the USB buzzer box and its handshake, the display and
+touch devices (and whether this user may open them), and the database. Every
+finding is one line; every problem is followed by one line saying what to fix.
+The exit status is 1 when there is a problem, so a script can ask too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.buzzers import BuzzerError, GpioBuzzers, SerialBuzzers
+from companion.buzzers.gpio import NoGpio
+from companion.buzzers.protocol import VERSION
+from companion.config import Config, load_config
+from companion.install import SERVICE
+
+LOW_DISK = 200 * 1024 * 1024
+"""Below this much free space the saved games and the journal are at risk."""
+
+
+def _size(count: float) -> str:
+    """
+    >>> _size(1536), _size(3 * 1024**3)
+    ('1.5 KB', '3.0 GB')
+    """
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if count < 1024 or unit == "GB":
+            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1024
+    raise AssertionError("unreachable")
+
+
+class Doctor:
+    """Runs the checks, printing each finding as it comes (the person may be asked to act)."""
+
+    def __init__(
+        self,
+        config: Config,
+        out: TextIO,
+        *,
+        seconds: float = 10.0,
+        pin_factory: Any = None,
+        dev: Path = Path("/dev"),
+        sys_dir: Path = Path("/sys"),
+    ) -> None:
+        self.config = config
+        self.out = out
+        self.seconds = seconds
+        self.pin_factory = pin_factory
+        self.dev = dev
+        self.sys_dir = sys_dir
+        self.problems = 0
+
+    def ok(self, finding: str) -> None:
+        print(f"ok       {finding}", file=self.out)
+
+    def problem(self, finding: str, fix: str) -> None:
+        self.problems += 1
+        print(f"PROBLEM  {finding}\n  fix:   {fix}", file=self.out)
+
+    def say(self, line: str) -> None:
+        print(f"         {line}", file=self.out, flush=True)
+
+    def run(self) -> int:
+        buzzers = self.config.buzzers
+        box_present = any(os.path.exists(port) for port in buzzers.serial_ports)
+        if buzzers.backend == "serial" or (buzzers.backend == "auto" and box_present):
+            self.check_box()
+        elif buzzers.backend == "keyboard":
+            self.ok(f"buzzers: the keys {' '.join(buzzers.keys)} (backend = \"keyboard\"); no pins to check")
+        else:
+            self.check_pins()
+        self.check_display()
+        self.check_touch()
+        self.check_database()
+        print("all good" if not self.problems else f"{self.problems} problem(s)", file=self.out)
+        return 1 if self.problems else 0
+
+    # buttons and lights on the Pi's header
+
+    def check_pins(self) -> None:
+        config = self.config.buzzers
+        try:
+            buzzers = GpioBuzzers(
+                config.button_pins, config.led_pins, config.piezo_pin,
+                bounce_ms=config.bounce_ms, pin_factory=self.pin_factory,
+            )  # fmt: skip
+        except NoGpio as exc:
+            self.problem(f"pin factory: {exc}", "on a Pi, run the installer (it installs lgpio into the venv)")
+            return
+        except BuzzerError as exc:
+            self.problem(f"pins: {exc}", f"if the kiosk is running, stop it first: sudo systemctl stop {SERVICE}")
+            return
+        with buzzers:
+            self.check_factory()
+            if self.seconds > 0:
+                self.check_buttons(buzzers)
+                if config.led_pins:
+                    self.check_leds(buzzers)
+
+    def check_factory(self) -> None:
+        from gpiozero import Device
+
+        factory = self.pin_factory or Device.pin_factory
+        name = type(factory).__name__
+        if name == "LGPIOFactory":
+            self.ok(f"pin factory: {name}: the kernel stamps each edge's time")
+        else:
+            self.problem(
+                f"pin factory: {name}: edge times are taken when Python gets to them, not by the kernel",
+                "install lgpio (the installer does) so close presses are ordered by the kernel's time",
+            )
+
+    def check_buttons(self, buzzers: GpioBuzzers) -> None:
+        pins = self.config.buzzers.button_pins
+        pressed: set[int] = set()
+        all_pressed = threading.Event()
+
+        def on_press(seat: int, _time: float) -> None:
+            pressed.add(seat)
+            if len(pressed) == buzzers.seats:
+                all_pressed.set()
+
+        buzzers.on_press = on_press
+        stuck = buzzers.arm(range(buzzers.seats))
+        self.say(f"press each seat's button once ({self.seconds:g} s)")
+        all_pressed.wait(self.seconds)
+        still_held = buzzers.held()
+        buzzers.disarm()
+        buzzers.on_press = None
+        for seat, pin in enumerate(pins):
+            what = f"seat {seat + 1} button (BCM {pin})"
+            if seat in stuck and seat in still_held:
+                self.problem(
+                    f"{what}: held down from the start",
+                    f"free the button, or look for its BCM {pin} wire touching ground",
+                )
+            elif seat in pressed:
+                self.ok(f"{what}: pressed")
+            else:
+                self.problem(
+                    f"{what}: no press seen",
+                    f"check the button's two wires: one to BCM {pin} (header pin, hardware/README.md), one to ground",
+                )
+
+    def check_leds(self, buzzers: GpioBuzzers) -> None:
+        seen = threading.Event()
+        buzzers.on_press = lambda _seat, _time: seen.set()
+        for seat, pin in enumerate(self.config.buzzers.led_pins):
+            seen.clear()
+            buzzers.arm({seat})
+            self.say(f"seat {seat + 1}'s light is on: press any button if you see it ({self.seconds:g} s)")
+            what = f"seat {seat + 1} light (BCM {pin})"
+            if seen.wait(self.seconds):
+                self.ok(f"{what}: seen")
+            else:
+                self.problem(
+                    f"{what}: not seen",
+                    f"check the LED: BCM {pin} through its resistor to the long leg, short leg to ground",
+                )
+            buzzers.disarm()
+            time.sleep(0.05)  # one press is one answer, not the next light's too
+        buzzers.on_press = None
+
+    # the USB buzzer box
+
+    def check_box(self) -> None:
+        config = self.config.buzzers
+        ports = " or ".join(config.serial_ports) or "no port"
+        box = SerialBuzzers(config.serial_ports, seats=len(config.button_pins), reconnect_ms=config.reconnect_ms)
+        with box:
+            if not box.wait_connected(max(self.seconds, 0.5)):
+                self.problem(
+                    f"buzzer box: nothing answers on {ports}",
+                    "plug the box in (USB), install the udev rule (README: Buzzers), or set [buzzers] backend",
+                )
+                return
+            deadline = time.monotonic() + max(self.seconds, 2.0)
+            while box.version is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+        if box.version is None:
+            self.problem(
+                f"buzzer box on {ports}: no HELLO in answer to '?'",
+                "flash the box's firmware again (hardware/README.md), then unplug and replug it",
+            )
+        elif box.version != VERSION:
+            self.problem(f"buzzer box: protocol {box.version}, this app {VERSION}", box.notice)
+        else:
+            self.ok(f"buzzer box: protocol {box.version}, {box.seats} seats")
+
+    # screen and touch
+
+    def check_display(self) -> None:
+        cards = sorted((self.dev / "dri").glob("card*"))
+        if not cards:
+            self.problem(
+                f"display: no {self.dev}/dri/card*",
+                "turn KMS on: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt, then reboot",
+            )
+            return
+        for card in cards:
+            self.device("display", card, os.R_OK | os.W_OK, "video")
+
+    def check_touch(self) -> None:
+        found = False
+        for event in sorted((self.sys_dir / "class" / "input").glob("event*")):
+            try:
+                properties = int((event / "device" / "properties").read_text().split()[0], 16)
+                name = (event / "device" / "name").read_text().strip()
+            except (OSError, ValueError, IndexError):
+                continue
+            if properties & 0b10:  # INPUT_PROP_DIRECT: a touchscreen, not a touchpad
+                found = True
+                self.device(f"touch ({name})", self.dev / "input" / event.name, os.R_OK, "input")
+        if not found:
+            self.problem(
+                "touch: no touchscreen among the input devices",
+                "check the display's ribbon cable and its overlay in /boot/firmware/config.txt, then reboot",
+            )
+
+    def device(self, what: str, path: Path, mode: int, group: str) -> None:
+        if os.access(path, mode):
+            self.ok(f"{what}: {path} opens for this user")
+        else:
+            self.problem(
+                f"{what}: {path} cannot be opened by this user",
+                f"add the user to the {group} group (sudo usermod -aG {group} USER) and log in again",
+            )
+
+    # saved games
+
+    def check_database(self) -> None:
+        path = self.config.store.db
+        folder = path.parent
+        existing = next(p for p in (path, *path.parents) if p.exists())
+        free = shutil.disk_usage(existing if existing.is_dir() else existing.parent).free
+        if path.exists():
+            writable = os.access(path, os.R_OK | os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
+            state = f"{_size(path.stat().st_size)}"
+        else:
+            writable = os.access(existing, os.W_OK | os.X_OK) and existing.is_dir()
+            state = "not created yet"
+        if writable:
+            self.ok(f"database: {path}, {state}")
+        else:
+            self.problem(
+                f"database: {path} ({state}) cannot be written by this user",
+                f"give it to the user that runs the app (sudo chown -R USER {folder}) or set [store] db",
+            )
+        if free < LOW_DISK:
+            self.problem(f"disk: {_size(free)} free", "free some space: a full disk cannot save the games")
+        else:
+            self.ok(f"disk: {_size(free)} free")
+
+
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="check the pins, buttons, lights, buzzer box, screen, touch and database",
+        description="Check this Pi's set-up and say what to fix, one line a problem. "
+        "Exit status 1 when something needs fixing.",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=10.0,
+        help="how long to wait for each press (default 10); 0 skips the buttons and lights",
+    )  # fmt: skip
+    parser.add_argument("--db", type=Path, help="check this database instead of the config's")
+    parser.set_defaults(handler=_doctor)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    if args.db:
+        config = replace(config, store=replace(config.store, db=args.db))
+    return Doctor(config, sys.stdout, seconds=max(0.0, args.seconds)).run()
