@@ -28,6 +28,8 @@ def test_systemd_rates_the_service_ok_or_better() -> None:
     found = re.search(r"Overall exposure level for spicy-companion.service: ([\d.]+) (\w+)", result.stdout)
     assert found, result.stdout[-500:] + result.stderr
     assert found[2] in ("SAFE", "OK") and float(found[1]) < 5.0
+    documented = (UNIT.parent.parent / "docs" / "SERVICE.md").read_text()
+    assert f"**Overall exposure level: {found[1]} {found[2]}**" in documented
 
 
 def test_the_service_runs_what_the_installer_puts_in_place() -> None:
