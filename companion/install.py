@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -44,6 +45,8 @@ UNIT = Path("/etc/systemd/system") / SERVICE
 RULE = Path("/etc/udev/rules.d") / UDEV_RULE
 STATE = Path("/var/lib/spicy-companion")
 """The service's StateDirectory: the saved games live here and outlive an uninstall."""
+BUILD_LEFTOVERS = (".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis")
+"""Left out of the copy pip builds from: a developer's clone may hold any of them."""
 
 
 class InstallError(Exception):
@@ -122,6 +125,7 @@ class Installer:
     def apt_packages(self) -> None:
         missing = [p for p in APT_PACKAGES if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
         if missing:
+            self.run("apt-get", "update", "-q")
             self.run("apt-get", "install", "-y", "-q", *missing)
             self.changed(f"installed {' '.join(missing)} (apt)")
 
@@ -150,8 +154,11 @@ class Installer:
         ).strip()  # fmt: skip
         if installed != __version__:
             pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-            self.run(*pip, *self.pip_options, f"{self.source}[pi]")
-            self.changed(f"installed spicy-companion {__version__} and lgpio into {VENV}")
+            with tempfile.TemporaryDirectory() as scratch:  # the build leaves nothing of root's in the clone
+                copy = Path(scratch) / "spicy-companion"
+                shutil.copytree(self.source, copy, ignore=shutil.ignore_patterns(*BUILD_LEFTOVERS))
+                self.run(*pip, *self.pip_options, f"{copy}[pi]")
+            self.changed(f"installed {self.source}[pi] (spicy-companion {__version__}, lgpio) into {VENV}")
 
     def file(self, path: Path, content: bytes, mode: int, group: str = "root") -> None:
         target = self.at(path)

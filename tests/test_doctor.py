@@ -27,8 +27,8 @@ from companion.doctor import Doctor
 
 REPO = Path(__file__).parent.parent
 UNPRIVILEGED = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
-BUTTONS = BuzzerConfig().button_pins
-LEDS = BuzzerConfig().led_pins
+BUTTONS = (5, 6, 13, 19, 26, 16)
+LEDS = (17, 27, 22, 23, 24, 25)
 
 
 class ShortedPin(MockPin):
@@ -67,6 +67,7 @@ class Person(threading.Thread):
 
 
 def config(tmp_path: Path, **buzzers: object) -> Config:
+    buzzers = {"button_pins": BUTTONS, "led_pins": LEDS, **buzzers}
     return Config(store=StoreConfig(db=tmp_path / "games.db"), buzzers=replace(BuzzerConfig(), **buzzers))
 
 
