@@ -20,8 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.buzzers import BuzzerError, GpioBuzzers, SerialBuzzers
-from companion.buzzers.gpio import NoGpio
+from companion.buzzers import BuzzerError, GpioBuzzers, SerialBuzzers, open_buzzers
 from companion.buzzers.protocol import VERSION
 from companion.config import Config, load_config
 from companion.install import SERVICE
@@ -93,15 +92,13 @@ class Doctor:
     def check_pins(self) -> None:
         config = self.config.buzzers
         try:
-            buzzers = GpioBuzzers(
-                config.button_pins, config.led_pins, config.piezo_pin,
-                bounce_ms=config.bounce_ms, pin_factory=self.pin_factory,
-            )  # fmt: skip
-        except NoGpio as exc:
-            self.problem(f"pin factory: {exc}", "on a Pi, run the installer (it installs lgpio into the venv)")
-            return
+            buzzers = open_buzzers(replace(config, backend="gpio"), pin_factory=self.pin_factory)
         except BuzzerError as exc:
             self.problem(f"pins: {exc}", f"if the kiosk is running, stop it first: sudo systemctl stop {SERVICE}")
+            return
+        if not isinstance(buzzers, GpioBuzzers):  # no GPIO: the keyboard stood in
+            buzzers.close()
+            self.problem(f"pin factory: {buzzers.notice}", "on a Pi, run the installer (it installs lgpio into the venv)")
             return
         with buzzers:
             self.check_factory()
@@ -179,7 +176,8 @@ class Doctor:
     def check_box(self) -> None:
         config = self.config.buzzers
         ports = " or ".join(config.serial_ports) or "no port"
-        box = SerialBuzzers(config.serial_ports, seats=len(config.button_pins), reconnect_ms=config.reconnect_ms)
+        box = open_buzzers(replace(config, backend="serial"))
+        assert isinstance(box, SerialBuzzers)
         with box:
             if not box.wait_connected(max(self.seconds, 0.5)):
                 self.problem(
