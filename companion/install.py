@@ -61,16 +61,26 @@ def source_tree() -> Path:
     return tree
 
 
-def _ids(root: Path, table: str, name: str) -> int | None:
-    """A user's or group's number from root/etc/passwd or root/etc/group (never the host's, under --root)."""
+def _entry(root: Path, table: str, name: str) -> list[str] | None:
+    """A user's or group's fields from root/etc/passwd or root/etc/group (never the host's, under --root)."""
     path = root / "etc" / table
     if not path.exists():
         return None
     for line in path.read_text(encoding="utf-8").splitlines():
         fields = line.split(":")
-        if fields[0] == name and len(fields) > 2:
-            return int(fields[2])
+        if fields[0] == name and len(fields) > 3:
+            return fields
     return None
+
+
+def _ids(root: Path, table: str, name: str) -> int | None:
+    entry = _entry(root, table, name)
+    return None if entry is None else int(entry[2])
+
+
+def _members(root: Path, group: str) -> list[str]:
+    entry = _entry(root, "group", group)
+    return [] if entry is None else entry[3].split(",")
 
 
 def _digest(path: Path) -> str:
@@ -126,7 +136,7 @@ class Installer:
         missing = [p for p in APT_PACKAGES if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
         if missing:
             self.run("apt-get", "update", "-q")
-            self.run("apt-get", "install", "-y", "-q", *missing)
+            self.run("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q", *missing)
             self.changed(f"installed {' '.join(missing)} (apt)")
 
     def user(self) -> None:
@@ -140,6 +150,10 @@ class Installer:
                 "--home-dir", STATE, "--shell", "/usr/sbin/nologin", "--groups", ",".join(GROUPS), USER,
             )  # fmt: skip
             self.changed(f"created user {USER} in groups {', '.join(GROUPS)}")
+        for group in GROUPS:
+            if USER not in _members(self.root, group):
+                self.run("usermod", *self.root_args(), "--append", "--groups", group, USER)
+                self.changed(f"added {USER} to group {group}")
 
     def venv(self) -> None:
         python = self.at(VENV) / "bin" / "python"

@@ -125,10 +125,14 @@ def test_a_changed_mode_or_a_lost_file_is_put_right(installed: Path, tmp_path: P
     (root / "var/lib/spicy-companion/games.db").write_bytes(b"")  # left by an earlier install, another uid
     os.chown(root / "var/lib/spicy-companion/games.db", 4321, 4321)
     (root / "etc/udev/rules.d/99-spicy-buzzers.rules").unlink()
+    groups = (root / "etc/group").read_text().splitlines()
+    left_input = [line.rsplit(":", 1)[0] + ":" if line.startswith("input:") else line for line in groups]
+    (root / "etc/group").write_text("\n".join(left_input) + "\n")
     capsys.readouterr()
     assert main(["install", "--root", str(root)]) == 0
     out = capsys.readouterr().out
     assert out.splitlines() == [
+        f"added {USER} to group input",
         "wrote /etc/udev/rules.d/99-spicy-buzzers.rules",
         "mode of /var/lib/spicy-companion set to 0750",
         f"gave var/lib/spicy-companion/games.db to {USER}",
