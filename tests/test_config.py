@@ -1,12 +1,17 @@
 """The config file: every key checked at start, refused with its key, its value and what it expects."""
 
+import json
+import math
 import re
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
-from companion.config import ConfigError, load_config
+from companion.config import Config, ConfigError, load_config
 
 EXAMPLE = Path(__file__).parent.parent / "companion" / "config.example.toml"
 
@@ -84,10 +89,6 @@ def uncommented_example() -> str:
 
 
 def test_the_example_names_every_key_of_every_section(tmp_path: Path) -> None:
-    from dataclasses import fields
-
-    from companion.config import Config
-
     config = load_config(write(tmp_path, uncommented_example()))
     text = uncommented_example()
     for section in fields(Config):
@@ -102,3 +103,44 @@ def test_the_example_as_shipped_is_the_kiosk(tmp_path: Path) -> None:
     assert shipped.buzzers == defaults.buzzers and shipped.ui == defaults.ui
     assert (shipped.display.fullscreen, shipped.display.show_cursor) == (True, False)
     assert shipped.store.db == Path("/var/lib/spicy-companion/games.db")
+
+
+def toml_value(value: object) -> str:
+    """A Python value written as TOML (floats include nan and inf; strings as JSON, which TOML reads)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, list):
+        return "[" + ", ".join(map(toml_value, value)) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def every_key() -> list[tuple[str, str]]:
+    return [(section.name, key.name) for section in fields(Config) for key in fields(getattr(Config(), section.name))]
+
+
+scalars = st.one_of(
+    st.booleans(),
+    st.integers(-(2**63), 2**63 - 1),
+    st.floats(),
+    st.text(st.characters(exclude_categories=["Cs", "Cc"]), max_size=12),
+)
+values = st.one_of(scalars, st.lists(scalars, max_size=9), st.lists(st.integers(-5, 40), max_size=9))
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.sampled_from(every_key()), value=values)
+def test_property_any_value_for_any_key_loads_or_is_one_line_naming_the_key(
+    tmp_path_factory: pytest.TempPathFactory, key: tuple[str, str], value: object
+) -> None:
+    path = tmp_path_factory.mktemp("config") / "config.toml"
+    path.write_text(f"[{key[0]}]\n{key[1]} = {toml_value(value)}\n", encoding="utf-8")
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        message = str(exc)
+        assert "\n" not in message and f"[{key[0]}]" in message
+        assert key[1] in message or "pin" in message, message
+    else:
+        assert getattr(config, key[0]) is not None
