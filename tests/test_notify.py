@@ -107,7 +107,7 @@ def test_a_frozen_main_loop_stops_the_pings(systemd: socket.socket, monkeypatch:
     assert event is not None
 
     running = tick_for(clock, 0.3, systemd)
-    assert set(running) == {"WATCHDOG=1"} and 5 <= len(running) <= 16
+    assert set(running) == {"WATCHDOG=1"} and 3 <= len(running) <= 16  # 15 when every tick is on time
 
     time.sleep(0.3)  # the main loop hangs: the clock does not tick
     assert received(systemd) == []
