@@ -68,3 +68,37 @@ def test_a_desktop_window_keeps_escape_and_the_cursor(tmp_path: Path) -> None:
     got = kivy_after(tmp_path, {})
     assert got["config"]["graphics"]["fullscreen"] == "0" and got["config"]["graphics"]["show_cursor"] == "1"
     assert got["config"]["kivy"]["exit_on_escape"] == "1"
+
+
+WINDOW_PROBE = """
+import json
+from companion.config import DisplayConfig
+from companion.display import configure_kivy
+configure_kivy(DisplayConfig(fullscreen=True, rotation=90, show_cursor=False))
+from kivy.base import EventLoop, _runTouchApp_prepare
+from kivy.core.window import Window
+from kivy.uix.widget import Widget
+_runTouchApp_prepare(Widget())
+EventLoop.idle()
+print(json.dumps({
+    "size": list(Window.size), "system_size": list(Window.system_size), "rotation": Window.rotation,
+    "cursor": Window.show_cursor, "screensaver": Window.allow_screensaver,
+    "providers": [type(p).__name__ for p in EventLoop.input_providers],
+}))
+"""
+
+
+def test_touch_display_2_turned_landscape_in_a_real_window(tmp_path: Path) -> None:
+    """A 720x1280 screen (Xvfb) in full screen, turned 90 degrees: a 1280x720 table, no cursor, no screen saver."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "SDL_", "DISPLAY"))}
+    env |= {"KIVY_HOME": str(tmp_path), "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1", "SDL_AUDIODRIVER": "dummy"}
+    out = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 720x1280x24", sys.executable, "-c", WINDOW_PROBE],
+        env=env, capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    window = json.loads(out.stdout.splitlines()[-1])
+    assert (window["system_size"], window["size"], window["rotation"]) == ([720, 1280], [1280, 720], 90)
+    assert window["cursor"] is False and window["screensaver"] is False
+    # The mouse provider is the one touch source: SDL turns each touch into a click. The SDL provider
+    # is always there but gets nothing on Linux (window_sdl2 passes finger events on only on iOS and Android).
+    assert window["providers"] == ["SDL2MotionEventProvider", "MouseMotionEventProvider"]
