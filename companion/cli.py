@@ -14,8 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from companion import __version__
-from companion import doctor, install
+from companion import __version__, doctor, install
 from companion.buzzers import cli as buzzers_cli
 from companion.config import load_config
 from companion.errors import CompanionError

@@ -37,8 +37,8 @@ def default_db_path() -> Path:
 def shown(value: Any) -> str:
     """A value as it would be written in the TOML file, for messages.
 
-    >>> shown(True), shown((1, "a")), shown(Path("/x")), shown(float("nan")), shown(None)
-    ('true', "[1, 'a']", "'/x'", 'nan', 'unset')
+    >>> shown(True), shown((1, "a")), shown(Path("/x")), shown(float("nan")), shown(None), shown(Backend.GPIO)
+    ('true', "[1, 'a']", "'/x'", 'nan', 'unset', "'gpio'")
     """
     if value is None:
         return "unset"
@@ -46,7 +46,7 @@ def shown(value: Any) -> str:
         return str(value).lower()
     if isinstance(value, tuple | list):
         return f"[{', '.join(map(shown, value))}]"
-    if isinstance(value, Path):
+    if isinstance(value, Path | str):  # a Backend word too, not its enum repr
         return repr(str(value))
     return repr(value)
 

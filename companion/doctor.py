@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.buzzers import BuzzerError, GpioBuzzers, SerialBuzzers, open_buzzers
+from companion.buzzers import BuzzerError, GpioBuzzers, open_buzzers, pin_factory_timing, probe_box
 from companion.buzzers.protocol import VERSION
 from companion.config import Config, load_config
 from companion.install import SERVICE
@@ -108,12 +108,9 @@ class Doctor:
                     self.check_leds(buzzers)
 
     def check_factory(self) -> None:
-        from gpiozero import Device
-
-        factory = self.pin_factory or Device.pin_factory
-        name = type(factory).__name__
-        if name == "LGPIOFactory":
-            self.ok(f"pin factory: {name}: the kernel stamps each edge's time")
+        name, stamped = pin_factory_timing(self.pin_factory)
+        if stamped:
+            self.ok(f"pin factory: {name}: each edge carries its own time (the kernel's, under lgpio)")
         else:
             self.problem(
                 f"pin factory: {name}: edge times are taken when Python gets to them, not by the kernel",
@@ -174,29 +171,29 @@ class Doctor:
     # the USB buzzer box
 
     def check_box(self) -> None:
-        config = self.config.buzzers
-        ports = " or ".join(config.serial_ports) or "no port"
-        box = open_buzzers(replace(config, backend="serial"))
-        assert isinstance(box, SerialBuzzers)
-        with box:
-            if not box.wait_connected(max(self.seconds, 0.5)):
-                self.problem(
-                    f"buzzer box: nothing answers on {ports}",
-                    "plug the box in (USB), install the udev rule (README: Buzzers), or set [buzzers] backend",
-                )
-                return
-            deadline = time.monotonic() + max(self.seconds, 2.0)
-            while box.version is None and time.monotonic() < deadline:
-                time.sleep(0.02)
-        if box.version is None:
+        ports = [port for port in self.config.buzzers.serial_ports if os.path.exists(port)]
+        if not ports:
+            names = " or ".join(self.config.buzzers.serial_ports) or "no port"
             self.problem(
-                f"buzzer box on {ports}: no HELLO in answer to '?'",
-                "flash the box's firmware again (hardware/README.md), then unplug and replug it",
+                f"buzzer box: nothing on {names}",
+                "plug the box in (USB), install the udev rule (README: Buzzers), or set [buzzers] backend",
             )
-        elif box.version != VERSION:
-            self.problem(f"buzzer box: protocol {box.version}, this app {VERSION}", box.notice)
-        else:
-            self.ok(f"buzzer box: protocol {box.version}, {box.seats} seats")
+            return
+        for port in ports:
+            hello = probe_box(port, timeout=max(self.seconds, 1.0))
+            if hello is None:
+                self.problem(
+                    f"buzzer box on {port}: no HELLO in answer to '?'",
+                    "flash the box's firmware again (hardware/README.md), then unplug and replug it",
+                )
+            elif hello[1] != VERSION:
+                self.problem(
+                    f"buzzer box on {port}: protocol {hello[1]}, this app {VERSION}",
+                    "flash hardware/firmware from this version of the app (hardware/README.md)",
+                )
+            else:
+                self.ok(f"buzzer box on {port}: protocol {hello[1]}, {hello[2]} seats")
+                return
 
     # screen and touch
 

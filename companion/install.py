@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion import __version__
+from companion.errors import CompanionError, UsageError
 
 USER = "spicy-companion"
 GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
@@ -49,7 +50,7 @@ BUILD_LEFTOVERS = (".git", ".venv", "build", "*.egg-info", "__pycache__", ".pyte
 """Left out of the copy pip builds from: a developer's clone may hold any of them."""
 
 
-class InstallError(Exception):
+class InstallError(CompanionError):
     """A step failed; the message names it and what to do."""
 
 
@@ -271,19 +272,16 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _install(args: argparse.Namespace) -> int:
-    root = args.root.resolve()
     if os.geteuid() != 0:
-        print("spicy-companion: the installer sets owners and users: run it as root (sudo)", file=sys.stderr)
-        return 2
+        raise UsageError("the installer sets owners and users: run it as root (sudo)")
+    installer = Installer(args.root.resolve(), source_tree(), sys.stdout, args.pip_option)
     try:
-        installer = Installer(root, source_tree(), sys.stdout, args.pip_option)
         if args.uninstall:
             installer.uninstall()
         else:
             installer.install()
-    except (InstallError, OSError) as exc:
-        print(f"spicy-companion: {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        raise InstallError(str(exc)) from None
     if not installer.changes:
         print("nothing to change: everything is installed" if not args.uninstall else "nothing to remove")
     elif installer.live and not args.uninstall:

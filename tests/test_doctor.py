@@ -89,7 +89,7 @@ def test_a_stuck_button_a_silent_button_and_a_missing_light_each_get_their_line(
     person.done.set()
     lines = out.getvalue().splitlines()
     assert status == 1
-    assert lines[0].startswith("PROBLEM  pin factory: MockFactory: edge times are taken when Python gets to them")
+    assert lines[0].startswith("ok       pin factory: mock: each edge carries its own time")
     assert "ok       seat 1 button (BCM 5): pressed" in lines
     assert "ok       seat 2 button (BCM 6): pressed" in lines
     stuck = lines.index("PROBLEM  seat 3 button (BCM 13): held down from the start")
@@ -102,19 +102,33 @@ def test_a_stuck_button_a_silent_button_and_a_missing_light_each_get_their_line(
     assert "ok       seat 6 light (BCM 25): seen" in lines
 
 
+class CallbackTimeFactory(MockFactory):
+    """Pins like RPi.GPIO's: gpiozero's mock, under a name that stamps no edges in the kernel."""
+
+
+def test_a_pin_factory_without_kernel_edge_times_gets_its_line(tmp_path: Path) -> None:
+    out = io.StringIO()
+    factory = CallbackTimeFactory()
+    Doctor(config(tmp_path, backend="gpio"), out, seconds=0, pin_factory=factory).run()
+    factory.reset()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "PROBLEM  pin factory: callbacktime: edge times are taken when Python gets to them, not by the kernel"
+    assert lines[1] == "  fix:   install lgpio (the installer does) so close presses are ordered by the kernel's time"
+
+
 def test_no_serial_box_gets_its_line(tmp_path: Path) -> None:
     out = io.StringIO()
     checked = config(tmp_path, backend="serial", serial_ports=(str(tmp_path / "ttyACM9"),))
     assert Doctor(checked, out, seconds=0.2).run() == 1
     lines = out.getvalue().splitlines()
-    assert lines[0] == f"PROBLEM  buzzer box: nothing answers on {tmp_path / 'ttyACM9'}"
+    assert lines[0] == f"PROBLEM  buzzer box: nothing on {tmp_path / 'ttyACM9'}"
     assert lines[1].startswith("  fix:   plug the box in (USB), install the udev rule")
 
 
 @pytest.mark.parametrize(
     ("answer", "line"),
     [
-        (protocol.encode_hello(6), "ok       buzzer box: protocol 1, 6 seats"),
+        (protocol.encode_hello(6, held=0, micros=1234), "ok       buzzer box on {port}: protocol 2, 6 seats"),
         (b"", "PROBLEM  buzzer box on {port}: no HELLO in answer to '?'"),
     ],
 )
