@@ -84,6 +84,14 @@ def _members(root: Path, group: str) -> list[str]:
     return [] if entry is None else entry[3].split(",")
 
 
+def _tree_digest(tree: Path) -> str:
+    """One digest of every file's name and bytes: a changed source is a new install."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in tree.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(tree)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -161,19 +169,17 @@ class Installer:
         if not python.exists():
             self.run(sys.executable, "-m", "venv", self.at(VENV))
             self.changed(f"created the venv {VENV}")
-        installed = self.run(
-            python, "-I", "-c",
-            "import importlib.metadata as m\n"
-            "try: print(m.version('spicy-companion'))\n"
-            "except m.PackageNotFoundError: print()",
-        ).strip()  # fmt: skip
-        if installed != __version__:
+        marker = self.at(VENV) / "spicy-companion-source.sha256"
+        with tempfile.TemporaryDirectory() as scratch:  # the build leaves nothing of root's in the clone
+            copy = Path(scratch) / "spicy-companion"
+            shutil.copytree(self.source, copy, ignore=shutil.ignore_patterns(*BUILD_LEFTOVERS))
+            digest = _tree_digest(copy)
+            if marker.exists() and marker.read_text() == digest:
+                return  # this very source is installed: same version is not enough after a git pull
             pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-            with tempfile.TemporaryDirectory() as scratch:  # the build leaves nothing of root's in the clone
-                copy = Path(scratch) / "spicy-companion"
-                shutil.copytree(self.source, copy, ignore=shutil.ignore_patterns(*BUILD_LEFTOVERS))
-                self.run(*pip, *self.pip_options, f"{copy}[pi]")
-            self.changed(f"installed {self.source}[pi] (spicy-companion {__version__}, lgpio) into {VENV}")
+            self.run(*pip, *self.pip_options, f"{copy}[pi]")
+        marker.write_text(digest)
+        self.changed(f"installed spicy-companion {__version__} from {self.source} (with lgpio) into {VENV}")
 
     def file(self, path: Path, content: bytes, mode: int, group: str = "root") -> None:
         target = self.at(path)

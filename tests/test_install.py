@@ -9,6 +9,7 @@ see it, down to its ExecStart in the new venv.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import stat
@@ -20,7 +21,7 @@ import pytest
 
 from companion import __version__
 from companion.cli import main
-from companion.install import GROUPS, USER
+from companion.install import BUILD_LEFTOVERS, GROUPS, USER, Installer
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="setting owners needs root (scripts/test runs as root in CI)")
 
@@ -138,6 +139,19 @@ def test_a_changed_mode_or_a_lost_file_is_put_right(installed: Path, tmp_path: P
         f"gave var/lib/spicy-companion/games.db to {USER}",
     ]
     assert (root / "etc/spicy-companion/config.toml").read_text() == "[ui]\nlanguage = 'fr'\n"
+
+
+def test_a_pulled_change_is_installed_even_at_the_same_version(installed: Path, tmp_path: Path) -> None:
+    root, source = tmp_path / "pi", tmp_path / "clone"
+    copy(installed, root)
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(*BUILD_LEFTOVERS))
+    (source / "companion" / "pulled.py").write_text('"""What a git pull brought."""\n')
+    out = io.StringIO()
+    Installer(root, source, out, ["--no-deps"]).install()
+    assert out.getvalue().splitlines() == [
+        f"installed spicy-companion {__version__} from {source} (with lgpio) into /opt/spicy-companion/venv"
+    ]
+    assert list((root / "opt/spicy-companion/venv/lib").glob("python3*/site-packages/companion/pulled.py"))
 
 
 def test_uninstall_removes_everything_but_the_saved_games(
