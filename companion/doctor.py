@@ -162,7 +162,7 @@ class Doctor:
             else:
                 self.problem(
                     f"{what}: not seen",
-                    f"check the light's wiring: BCM {pin} to its ULN2803A input, the LED from 5 V to that output (hardware/README.md)",
+                    f"check the light's wiring: BCM {pin} to its driver's input, the LED from 5 V to that output (hardware/README.md)",
                 )
             buzzers.disarm()
             time.sleep(0.05)  # one press is one answer, not the next light's too

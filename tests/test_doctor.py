@@ -98,7 +98,7 @@ def test_a_stuck_button_a_silent_button_and_a_missing_light_each_get_their_line(
     assert lines[silent + 1].startswith("  fix:   check the button's two wires: one to BCM 16")
     assert "ok       seat 4 light (BCM 23): seen" in lines
     dark = lines.index("PROBLEM  seat 5 light (BCM 24): not seen")
-    assert lines[dark + 1].startswith("  fix:   check the light's wiring: BCM 24 to its ULN2803A input")
+    assert lines[dark + 1].startswith("  fix:   check the light's wiring: BCM 24 to its driver's input")
     assert "ok       seat 6 light (BCM 25): seen" in lines
 
 
