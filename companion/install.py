@@ -269,7 +269,7 @@ def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "(if absent), the service and the udev rule, and enable them. A second run changes nothing.",
     )
     parser.add_argument("--uninstall", action="store_true", help="remove it all, except the saved games")
-    parser.add_argument("--root", type=Path, default=Path("/"), help="install into this directory instead")
+    parser.add_argument("--root", type=Path, default=Path("/"), metavar="DIR", help="install into this directory instead")
     parser.add_argument(
         "--pip-option", action="append", default=[], metavar="OPTION",
         help="passed on to pip (repeat for more), e.g. --pip-option=--no-index",
