@@ -81,4 +81,5 @@ def keep_alive(clock: ClockBase) -> ClockEvent | None:
     if interval is None:
         return None
     log.info("watchdog: a ping every %.3g s", interval)
+    notify("WATCHDOG=1")  # now, not one interval late: start-up may already have used some of the timeout
     return clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), interval)
