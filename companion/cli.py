@@ -50,7 +50,7 @@ def open_app(args: argparse.Namespace) -> int:
     """No command: the touchscreen table, the main job."""
     from companion import ui  # Kivy only loads when the app is wanted
 
-    return ui.run(load_config(args.config))
+    return ui.run(load_config(args.config), args.config)
 
 
 REGISTRARS: list[Registrar] = [

@@ -4,18 +4,32 @@ so the command line starts without a window."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+from companion import notify
 from companion.config import Config
+from companion.display import configure_kivy
+from companion.logs import log_start
 
 
-def run(config: Config) -> int:
-    """Open the app and return its exit status when the window closes."""
+def run(config: Config, config_path: Path | None = None) -> int:
+    """Open the app and return its exit status when the window closes.
+
+    Under systemd (systemd/spicy-companion.service) it says READY once the first
+    frame is drawn and feeds the watchdog from the drawing loop; elsewhere those
+    calls do nothing.
+    """
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # our own command line, not Kivy's
-    from kivy.config import Config as KivyConfig
+    configure_kivy(config.display)
+    log_start(config, config_path)
+    from kivy.clock import Clock
 
-    KivyConfig.set("graphics", "width", str(config.display.width))
-    KivyConfig.set("graphics", "height", str(config.display.height))
     from companion.ui.app import SpicyApp  # imports the window: after the graphics settings
 
-    SpicyApp(config).run()
+    Clock.schedule_once(lambda _dt: notify.ready())
+    notify.keep_alive(Clock)
+    try:
+        SpicyApp(config).run()
+    finally:
+        notify.stopping()
     return 0
