@@ -7,20 +7,23 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion.errors import UsageError
-from companion.rules import State
+from companion.rules import State, decode_transcript
 
 
 def read_input(name: str) -> str:
-    """The whole text of file ``name``, or of standard input for ``-``; one way for every command."""
+    """The whole transcript in file ``name``, or on standard input for ``-``; one way for every command.
+
+    Bytes are read and then decoded by the transcript's one rule (``decode_transcript``),
+    so a byte that is not UTF-8 is refused with its line by ``replay`` and ``import`` alike.
+    """
     if name == "-":
-        return sys.stdin.read()
-    path = Path(name)
+        return decode_transcript(sys.stdin.buffer.read())
     try:
-        return path.read_text(encoding="utf-8")
+        return decode_transcript(Path(name).read_bytes())
     except FileNotFoundError:
-        raise UsageError(f"no file {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
+        raise UsageError(f"no file {name}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror}") from None
 
 
 def table(rows: Sequence[Sequence[str]]) -> str:

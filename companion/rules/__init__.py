@@ -48,6 +48,7 @@ from companion.rules.state import EndReason, Event, EventKind, Seat, Setup, Stat
 from companion.rules.transcript import (
     Transcript,
     TranscriptError,
+    decode_transcript,
     format_action,
     read_transcript,
     replay_transcript,
@@ -59,6 +60,6 @@ __all__ = [
     "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass", "Play", "Profile", "ProfileId",
     "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "Seat", "Setup", "StartAfterChallenge", "State", "Step",
     "TakeUniversal", "Transcript", "TranscriptError", "Undo", "VARIANTS", "Variant", "Window", "action_from_dict",
-    "apply", "check_name", "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "profile_named",
-    "read_transcript", "replay_transcript", "start", "write_transcript",
+    "apply", "check_name", "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims",
+    "new_setup", "profile_named", "read_transcript", "replay_transcript", "start", "write_transcript",
 ]

@@ -42,8 +42,7 @@ def checked_names(profile: Profile, names: Iterable[str]) -> tuple[str, ...]:
     seat_names = tuple(names)
     if not MIN_SEATS <= len(seat_names) <= MAX_SEATS:
         raise IllegalAction(f"{profile.title} needs {MIN_SEATS} to {MAX_SEATS} seats, not {len(seat_names)}")
-    for name in seat_names:
-        check_name(name)
+    seat_names = tuple(check_name(name) for name in seat_names)
     if len(set(seat_names)) != len(seat_names):
         raise IllegalAction("two seats have the same name; give each seat its own")
     return seat_names
@@ -74,18 +73,31 @@ def start_after_challenge_named(word: str) -> StartAfterChallenge:
         raise IllegalAction("start-after-challenge is loser or winner") from None
 
 
-def check_name(name: str, who: str = "seat") -> None:
-    """Any text a person can read on one line is a name: markup, quotes and emoji included.
+MAX_NAME = 40
+"""Characters in a name: enough for "Mary Ann Whitfield-Okonkwo", short enough for a seat's label."""
+INVISIBLE = frozenset({"Cc", "Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
 
-    >>> check_name("[b]Zoë[/b] 🌶")
-    >>> check_name("  ")
+
+def check_name(name: str, who: str = "seat") -> str:
+    """The name as kept, or IllegalAction: any text a person can read on one line is a name.
+
+    Names are NFC-normalised here, at the one door every name comes through, so
+    "Zoë" typed with a composed or a combining diaeresis is one player.
+
+    >>> check_name("[b]Zoe\u0308[/b] 🌶") == "[b]Zoë[/b] 🌶"
+    True
+    >>> check_name("\u200b ")
     Traceback (most recent call last):
     companion.rules.errors.IllegalAction: a seat needs a name
     """
-    if not name.strip():
+    name = unicodedata.normalize("NFC", name)
+    if all(unicodedata.category(c) in INVISIBLE for c in name):
         raise IllegalAction(f"a {who} needs a name")
     if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
         raise IllegalAction(f"{name!r}: a name is one line of text, without control characters")
+    if len(name) > MAX_NAME:
+        raise IllegalAction(f"a name has at most {MAX_NAME} characters; {name[:MAX_NAME]}… has {len(name)}")
+    return name
 
 
 def start(setup: Setup) -> State:

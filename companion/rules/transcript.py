@@ -7,6 +7,7 @@ Names are single words; a name with a space or a ``#`` in it is written quoted
 from __future__ import annotations
 
 import shlex
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
@@ -33,6 +34,11 @@ from companion.rules.profiles import Profile, StartAfterChallenge, profile_named
 from companion.rules.setup import checked_names, checked_variants, new_setup, start_after_challenge_named
 from companion.rules.state import Setup
 
+MAX_LINE = 1000
+"""Characters in a line: a real line is under a hundred, and a megabyte line is refused before it is split."""
+MAX_NUMBER = 999
+"""Every number in a transcript counts cards; a bigger one is a typo, not a game."""
+
 
 class TranscriptError(IllegalAction):
     """A refused line: ``str(exc)`` reads ``line N: reason``."""
@@ -56,9 +62,26 @@ class Transcript:
 # action is allowed is the engine's to say, so no refusal is written twice.
 
 
-def _words(line: str) -> list[str]:
+def decode_transcript(data: bytes) -> str:
+    """Transcript bytes as text, the one way for files, pipes and imports.
+
+    UTF-8, with the byte-order mark Windows editors write dropped; a byte that is
+    not UTF-8 is refused with its line, never replaced or carried along.
+    """
     try:
-        return shlex.split(line, comments=True)
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        byte = data[exc.start]
+        raise TranscriptError(line, f"byte 0x{byte:02x} is not UTF-8 text; save the file as UTF-8") from None
+
+
+def _words(line: str) -> list[str]:
+    """The line's words, NFC-normalised so a name matches its seat however it was typed."""
+    if len(line) > MAX_LINE:
+        raise IllegalAction(f"the line has {len(line):,} characters; a line has at most {MAX_LINE}")
+    try:
+        return shlex.split(unicodedata.normalize("NFC", line), comments=True)
     except ValueError:
         raise IllegalAction("a quote is not closed") from None
 
@@ -70,8 +93,11 @@ def _arity(words: list[str], *counts: int) -> None:
 
 
 def _number(word: str, what: str) -> int:
-    if not word.isdigit():
+    """ASCII digits only: ``str.isdigit`` also takes superscripts, which ``int`` refuses."""
+    if not (word.isascii() and word.isdigit()):
         raise IllegalAction(f"{what} must be a whole number, not {word!r}")
+    if len(word.lstrip("0")) > len(str(MAX_NUMBER)) or int(word) > MAX_NUMBER:
+        raise IllegalAction(f"{what} must be at most {MAX_NUMBER}, not {word[:10]}{'…' if len(word) > 10 else ''}")
     return int(word)
 
 

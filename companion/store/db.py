@@ -137,7 +137,7 @@ class Store:
     def add_player(self, name: str) -> int:
         """A player profile before any game, named as a seat would be."""
         try:
-            check_name(name, "player")
+            name = check_name(name, "player")
         except IllegalAction as exc:
             raise StoreError(str(exc)) from None
         with self._writing() as conn:
