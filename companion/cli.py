@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn, TypeAlias, cast
 
 from companion import __version__, doctor, install
 from companion.buzzers import cli as buzzers_cli
@@ -22,7 +25,15 @@ from companion.report import describe_state, read_input
 from companion.rules import replay_transcript
 from companion.store import cli as store_cli
 
-Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+Registrar = Callable[[Subparsers], None]
+
+
+class Parser(argparse.ArgumentParser):
+    """Argument mistakes in one line, like every other refusal; ``--help`` still gives the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,14 +74,14 @@ REGISTRARS: list[Registrar] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="spicy-companion",
         description="Spicy Companion: counts, rules, buzzers and saved games for Spicy. "
         "With no command it opens the touchscreen table.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = cast(Subparsers, parser.add_subparsers(dest="command", metavar="COMMAND"))
     for register in REGISTRARS:
         register(subparsers)
     return parser
@@ -88,6 +99,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_left()
+
+
+def _reader_left() -> int:
+    """The reader closed the pipe (``| head``): stop quietly, as a Unix tool killed by SIGPIPE would.
+
+    Standard output points at /dev/null afterwards, so the interpreter's final
+    flush does not complain about the pipe a second time.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

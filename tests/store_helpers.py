@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -33,6 +34,20 @@ KNOWN_FACTS = {  # name: (challenges made, won, caught bluffing, survived)
     "Ben": (0, 0, 1, 1),
     "Cy": (1, 1, 0, 0),
 }
+
+def damaged_database(path: Path, page: int = 0) -> bytes:
+    """A database of ours with one page overwritten by noise (0: the schema, after the file's header).
+
+    Returns the damaged file's bytes.
+    """
+    with Store.open(path) as store:
+        Session.new(store, new_setup(FIVE_SPICES, ["Ana", "Ben"]))
+    data = bytearray(path.read_bytes())
+    start = max(100, page * 4096)
+    data[start:(page + 1) * 4096] = random.Random(page).randbytes((page + 1) * 4096 - start)
+    path.write_bytes(bytes(data))
+    return bytes(data)
+
 
 def write_plan(path: Path, game: Game) -> None:
     """What the crash child plays: the set-up and the actions, as JSON."""

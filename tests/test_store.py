@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
 import re
 import sqlite3
 from pathlib import Path
 
 import pytest
 from sqlite_utils import Database
-from store_helpers import KNOWN, KNOWN_FACTS
+from store_helpers import KNOWN, KNOWN_FACTS, damaged_database
 
 from companion.rules import SPICY, EndCardDrawn, IllegalAction, Play, Redo, Undo, new_setup, replay_transcript
 from companion.session import Session
@@ -223,8 +222,7 @@ def test_recent_players_come_first_by_their_latest_game_or_when_they_were_added(
 
 def test_a_damaged_file_is_moved_aside_and_a_fresh_database_started(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    garbage = random.Random(7).randbytes(20_000)
-    path.write_bytes(garbage)
+    garbage = damaged_database(path)
     (tmp_path / "notes.txt").write_text("keep me")
     with Store.open(path) as store:
         assert store.notice is not None and "damaged" in store.notice and "moved" in store.notice

@@ -5,11 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import random
 from pathlib import Path
 
 import pytest
-from store_helpers import KNOWN
+from store_helpers import KNOWN, damaged_database
 
 from companion.cli import main
 from companion.rules import SPICY, Play, new_setup, replay_transcript
@@ -162,9 +161,12 @@ def test_the_config_file_names_the_database_and_db_overrides_it(capsys, tmp_path
     assert (tmp_path / "other.db").exists()
 
 
-def test_a_damaged_database_is_reported_and_replaced(capsys, db: Path) -> None:
-    db.write_bytes(random.Random(3).randbytes(4096))
-    code, out, err = run(capsys, "games", "--db", str(db))
+def test_a_damaged_database_at_the_configured_path_is_reported_and_replaced(capsys, tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    damaged_database(db)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[store]\ndb = "{db}"\n')
+    code, out, err = run(capsys, "--config", str(config), "games")
     assert code == 0 and out == "no saved games\n"
     assert "was damaged and could not be read: it was moved to games.db.corrupt-" in err
 

@@ -13,6 +13,7 @@ import io
 import json
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -21,33 +22,60 @@ from companion.config import load_config
 from companion.errors import UsageError
 from companion.report import describe_state, read_input, score_text, table
 from companion.rules import EventKind, TranscriptError, format_action, replay_transcript, write_transcript
-from companion.store.db import GameSummary, Recorded, Store, now
+from companion.store.db import RESCUE, GameSummary, Recorded, Store, now
 from companion.store.simulate import simulate
 
 TIMELINE_KINDS = frozenset({
     EventKind.LAST_CARD, EventKind.CHALLENGE, EventKind.CHALLENGE_WON, EventKind.STACK_WON, EventKind.RAID,
     EventKind.TROPHY, EventKind.END,
 })
+MAX_ID = 2**63 - 1
+"""The largest integer SQLite keeps: any bigger game number or limit cannot be bound to a query."""
+MAX_GAMES = 100_000
+"""For ``simulate``: more is a typo, not a demo (10,000 games already take minutes to play)."""
+
+
+def whole_number(most: int) -> Callable[[str], int]:
+    """An argument type for counts and game numbers: ASCII digits, at most ``most``."""
+
+    def parse(text: str) -> int:
+        shown = text if len(text) <= 24 else text[:24] + "…"
+        if not (text.isascii() and text.isdigit()):
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {shown!r}")
+        if len(text.lstrip("0")) > len(str(most)) or int(text) > most:
+            raise argparse.ArgumentTypeError(f"{shown} is too big: at most {most:,}")
+        return int(text)
+
+    return parse
+
+
+def db_path(text: str) -> Path:
+    """``--db ""`` would be the current folder: refuse it before it reaches the store."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give the database file, such as --db games.db")
+    return Path(text)
 
 
 def add_commands(subparsers: Any) -> None:
     db_option = argparse.ArgumentParser(add_help=False)
-    db_option.add_argument("--db", type=Path, help="the database file (default: config file, else user data folder)")
+    db_option.add_argument("--db", type=db_path, help="the database file (default: config file, else user data folder)")
 
     games = subparsers.add_parser(
         "games", parents=[db_option], help="list, show, export, import or resume saved games",
         description="Saved games. Without a sub-command: the list, newest first.",
     )
-    games.add_argument("--limit", type=int, default=50, help="how many games to list (0: all; default 50)")
+    games.add_argument(
+        "--limit", type=whole_number(MAX_ID), default=50, help="how many games to list (0: all; default 50)"
+    )
     games.set_defaults(handler=_handler(run_list))
     commands = games.add_subparsers(dest="games_command", metavar="COMMAND")
 
     show = commands.add_parser("show", parents=[db_option], help="one game's timeline and final scores")
-    show.add_argument("id", type=int)
+    show.add_argument("id", type=whole_number(MAX_ID))
     show.set_defaults(handler=_handler(run_show))
 
     export = commands.add_parser("export", parents=[db_option], help="print one game as a transcript, JSON or CSV")
-    export.add_argument("id", type=int)
+    export.add_argument("id", type=whole_number(MAX_ID))
     export.add_argument("--format", choices=("transcript", "json", "csv"), default="transcript")
     export.set_defaults(handler=_handler(run_export))
 
@@ -57,6 +85,13 @@ def add_commands(subparsers: Any) -> None:
     )
     import_.add_argument("file", help="the transcript; - reads standard input")
     import_.set_defaults(handler=_handler(run_import))
+
+    check = commands.add_parser(
+        "check", parents=[db_option], help="run SQLite's integrity check on the database and report",
+        description="Run SQLite's integrity check. Damage found: the problems, then exit 2; nothing more is saved "
+        "in a damaged file.",
+    )
+    check.set_defaults(handler=_handler(run_check))
 
     resume = commands.add_parser("resume", parents=[db_option], help="rebuild the unfinished game from its log")
     resume.add_argument("--json", action="store_true", help="print the state as one JSON object")
@@ -72,7 +107,7 @@ def add_commands(subparsers: Any) -> None:
         "simulate", parents=[db_option], help="play random legal games and save them",
         description="Play random legal games through the rules engine and save them (demos, load, benchmarks).",
     )
-    sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    sim.add_argument("--games", type=whole_number(MAX_GAMES), default=10, help="how many games (default 10)")
     sim.add_argument("--seed", type=int, default=0, help="the random seed: the same seed plays the same games")
     sim.set_defaults(handler=_handler(run_simulate))
 
@@ -82,7 +117,7 @@ def _handler(run: Any) -> Any:
 
     def handle(args: argparse.Namespace) -> int:
         config = load_config(args.config).store
-        with Store.open(args.db or config.db, config.busy_timeout) as store:
+        with Store.open(args.db or config.db, config.busy_timeout, move_damaged=args.db is None) as store:
             if store.notice:
                 print(f"spicy-companion: {store.notice}", file=sys.stderr)
             return int(run(store, args))
@@ -91,10 +126,16 @@ def _handler(run: Any) -> Any:
 
 
 def _when(at: str) -> str:
-    return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M")
+    """Local time to the minute; a stamp edited by hand into something else is shown as it is."""
+    try:
+        return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError):
+        return str(at)
 
 
 def describe_game(game: GameSummary) -> str:
+    if game.problem:
+        return f"#{game.id}  {_when(game.started_at)}  cannot be read: {game.problem}"
     if game.ended_at is None:
         return f"#{game.id}  {_when(game.started_at)}  {', '.join(game.names)}  (unfinished)"
     scores = ", ".join(f"{name} {score_text(s)}" for name, s in zip(game.names, game.scores))
@@ -177,6 +218,16 @@ def run_import(store: Store, args: argparse.Namespace) -> int:
     (game_id,) = store.save([Recorded(game, at, [at] * len(game.log))])
     print(f"saved game #{game_id} ({len(game.log)} actions)")
     return 0
+
+
+def run_check(store: Store, args: argparse.Namespace) -> int:
+    problems = store.check()
+    if not problems:
+        print(f"{store.path}: no damage found")
+        return 0
+    for problem in problems:
+        print(problem)
+    raise UsageError(f"{store.path} failed the integrity check ({len(problems)} problems); {RESCUE}")
 
 
 def run_resume(store: Store, args: argparse.Namespace) -> int:

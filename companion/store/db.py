@@ -10,6 +10,7 @@ starts and whoever wants the old games can still try to rescue them.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -20,17 +21,38 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from companion import __version__
 from companion.errors import CompanionError
 from companion.rules import Action, Game, IllegalAction, Setup, check_name
 from companion.store.facts import challenge_facts
-from companion.store.records import SavedGame, logged_from_row, setup_from_row, setup_row, to_json
-from companion.store.schema import MIGRATIONS
+from companion.store.records import (
+    FIX_ROW,
+    BadRow,
+    SavedGame,
+    logged_from_row,
+    names_from_json,
+    setup_from_row,
+    setup_row,
+    to_json,
+)
+from companion.store.schema import KNOWN, MIGRATIONS
 
 BUSY = "the database is busy: another program is writing to it; close it and try again"
+RESCUE = (
+    "nothing more is saved in it; 'spicy-companion games check' says what is wrong, "
+    "and moving the file aside starts a fresh one"
+)
+APPLICATION_ID = 0x53504359
+"""'SPCY' in the file's header: how a damaged file is known to be ours, and so safe to move aside."""
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class StoreError(CompanionError):
     """The database cannot do what was asked; the message says why, for a person."""
+
+
+class Damaged(Exception):
+    """The file is ours but SQLite cannot read it, or its record of migrations is broken."""
 
 
 def now() -> str:
@@ -48,6 +70,8 @@ class GameSummary:
     winners: tuple[str, ...]
     scores: tuple[int | None, ...]
     """Final scores by seat; empty while the game goes on."""
+    problem: str | None = None
+    """Why the row cannot be read (edited by hand); the list shows it and goes on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,39 +98,69 @@ class Recorded:
 
 
 class Store:
-    def __init__(self, db: Database, path: Path, notice: str | None = None) -> None:
+    def __init__(self, db: Database, path: Path, notice: str | None = None, read_only: str | None = None) -> None:
         self.db = db
         self.path = path
         self.notice = notice
         """Something the person should read once, e.g. that a damaged file was moved aside."""
+        self.read_only = read_only
+        """Why nothing can be saved in this file (newer schema, read-only folder, damage found); None if it can."""
 
     @classmethod
-    def open(cls, path: Path, busy_timeout: float = 2.0) -> Store:
-        """Open (or create, or upgrade) the database; a file that is not one is moved aside."""
-        path = Path(path)
+    def open(cls, path: Path, busy_timeout: float = 2.0, move_damaged: bool = True) -> Store:
+        """Open (or create, or upgrade) the database.
+
+        A damaged file is moved aside, and a fresh one started, only when its header
+        says it is ours and ``move_damaged`` allows it (the configured path, not a
+        path typed for once); any other file is left exactly as it was.
+        """
+        path = _usable(Path(path))
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            return cls(_connect(path, busy_timeout), path)
-        except sqlite3.OperationalError as exc:
-            raise _error(exc, path) from None
-        except sqlite3.DatabaseError:
-            moved = _move_aside(path)
-        except OSError as exc:
-            raise StoreError(f"cannot open {path}: {exc.strerror}") from None
-        notice = (
-            f"{path} was damaged and could not be read: it was moved to {moved.name} "
-            "and a fresh database was started"
-        )
+            return cls._open(path, busy_timeout)
+        except Damaged as damage:
+            if not move_damaged or _application_id(_header(path)) != APPLICATION_ID:
+                raise StoreError(f"{path} is damaged ({damage}); {RESCUE}") from None
+            try:
+                moved = _move_aside(path)
+            except OSError as exc:
+                raise StoreError(f"{path} is damaged ({damage}) and cannot be moved aside ({exc.strerror}); "
+                                 "move it yourself to start a fresh one") from None
+        notice = f"{path} was damaged and could not be read: it was moved to {moved.name}"
         try:
-            return cls(_connect(path, busy_timeout), path, notice)
+            return cls._open(path, busy_timeout, f"{notice} and a fresh database was started")
+        except (Damaged, StoreError) as exc:
+            _remove_fresh(path)
+            raise StoreError(f"{notice}, but no fresh database could be started: {exc}") from None
+
+    @classmethod
+    def _open(cls, path: Path, busy_timeout: float, notice: str | None = None) -> Store:
+        theirs = _not_ours(_header(path))
+        if theirs:
+            raise StoreError(f"{path} {theirs}: check the path; nothing was changed")
+        read_only = _why_read_only(path)
+        if read_only and not path.exists():
+            raise StoreError(f"cannot create {path}: {read_only}")
+        try:
+            db = _connect(path, busy_timeout, read_only is None)
         except sqlite3.Error as exc:
-            raise _error(exc, path) from None
+            raise _opening_failed(exc, path) from None
+        try:
+            newer = _prepare(db, path, read_only is None)
+        except sqlite3.Error as exc:
+            db.close()
+            raise _opening_failed(exc, path) from None
+        except BaseException:
+            db.close()
+            raise
+        return cls(db, path, notice, newer or read_only)
 
     @classmethod
     def memory(cls) -> Store:
         """A fresh database that lives in memory, like sqlite-utils' ``Database(memory=True)``: for fast tests."""
         path = Path(":memory:")
-        return cls(_connect(path, 0.0), path)
+        db = _connect(path, 0.0, writable=True)
+        _prepare(db, path, writable=True)
+        return cls(db, path)
 
     def close(self) -> None:
         self.db.close()
@@ -119,18 +173,31 @@ class Store:
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
-        """One transaction, taking the write lock up front so a busy file fails before anything is written."""
-        conn = self.db.conn
+        """One write transaction; refused before it starts when this file must not be written."""
+        if self.read_only:
+            raise StoreError(f"nothing can be saved in {self.path}: {self.read_only}")
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            yield conn
-            conn.execute("COMMIT")
+            with _transaction(self.db.conn) as conn:
+                yield conn
         except sqlite3.Error as exc:
-            conn.rollback()
-            raise _error(exc, self.path) from None
-        except BaseException:
-            conn.rollback()
-            raise
+            raise self._failed(exc) from None
+
+    def _failed(self, exc: sqlite3.Error) -> StoreError:
+        """The message for a failed statement; damage found now also stops any further writing."""
+        if _is_damage(exc):
+            self.read_only = f"it is damaged ({exc})"
+            return StoreError(f"{self.path} is damaged ({exc}); {RESCUE}")
+        return _error(exc, self.path)
+
+    def check(self) -> list[str]:
+        """SQLite's integrity check: the problems it finds (none: the file is sound); damage stops writing."""
+        try:
+            problems = [text for (text,) in self.db.conn.execute("PRAGMA integrity_check") if text != "ok"]
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
+        if problems:
+            self.read_only = "it failed the integrity check"
+        return problems
 
     # --- writing ---------------------------------------------------------------
 
@@ -151,32 +218,43 @@ class Store:
 
     def record(self, game_id: int, seq: int, at: str, action: Action, game: Game) -> None:
         """Append one accepted action; ``game`` is the game after it (to finish or reopen the row)."""
+        ending = _ending(game)
         with self._writing() as conn:
             conn.execute(
                 "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                 [game_id, seq, at, to_json(action.to_dict())],
             )
             (was_ended,) = conn.execute("SELECT ended_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()
-            if game.state.ended and not was_ended:
-                _finish(conn, game_id, game, at)
-            elif was_ended and not game.state.ended:
+            if ending and not was_ended:
+                _finish(conn, game_id, ending, at)
+            elif was_ended and not ending:
                 _reopen(conn, game_id)
 
     def save(self, games: Iterable[Recorded]) -> list[int]:
-        """Many whole games in one transaction: one fsync instead of one per action."""
+        """Many whole games in one transaction: one fsync instead of one per action.
+
+        Every row is worked out before the write lock is taken, so a live game
+        saving meanwhile waits only for the inserts.
+        """
+        rows = [
+            (
+                recorded,
+                [(seq, at, to_json(action.to_dict()))
+                 for seq, (at, action) in enumerate(zip(recorded.stamps, recorded.game.log), start=1)],
+                _ending(recorded.game),
+            )
+            for recorded in games
+        ]
         ids = []
         with self._writing() as conn:
-            for recorded in games:
+            for recorded, actions, ending in rows:
                 game_id = _insert_game(conn, recorded.game.setup, recorded.started_at)
                 conn.executemany(
                     "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                    [
-                        (game_id, seq, at, to_json(action.to_dict()))
-                        for seq, (at, action) in enumerate(zip(recorded.stamps, recorded.game.log), start=1)
-                    ],
+                    [(game_id, *action) for action in actions],
                 )
-                if recorded.game.state.ended:
-                    _finish(conn, game_id, recorded.game, recorded.stamps[-1])
+                if ending:
+                    _finish(conn, game_id, ending, recorded.stamps[-1])
                 ids.append(game_id)
         return ids
 
@@ -186,7 +264,7 @@ class Store:
         try:
             return self.db.conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
-            raise _error(exc, self.path) from None
+            raise self._failed(exc) from None
 
     def unfinished_game(self) -> int | None:
         """The game most recently started and not over: the one to resume."""
@@ -202,7 +280,12 @@ class Store:
             raise StoreError(f"there is no game {game_id}")
         *setup, started_at, ended_at = rows[0]
         log = self.query("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
-        return SavedGame(game_id, setup_from_row(*setup), tuple(logged_from_row(*r) for r in log), started_at, ended_at)
+        try:
+            return SavedGame(
+                game_id, setup_from_row(*setup), tuple(logged_from_row(*r) for r in log), started_at, ended_at
+            )
+        except BadRow as exc:
+            raise StoreError(f"game #{game_id} cannot be read: {exc}; {FIX_ROW}") from None
 
     def list_games(self, limit: int | None = None) -> list[GameSummary]:
         """Newest first, with each finished game's scores by seat."""
@@ -212,13 +295,7 @@ class Store:
             " FROM games ORDER BY started_at DESC, id DESC LIMIT ?",
             [-1 if limit is None else limit],
         )
-        return [
-            GameSummary(
-                game_id, started, ended, reason, tuple(json.loads(seats)), tuple(json.loads(winners or "[]")),
-                tuple(json.loads(scores)),
-            )
-            for game_id, started, ended, reason, seats, winners, scores in rows
-        ]
+        return [_summary(*row) for row in rows]
 
     def stats(self) -> list[PlayerStats]:
         """Per player, over finished games: one aggregate over the per-seat facts kept at each game's end."""
@@ -243,18 +320,160 @@ class Store:
         return [name for (name,) in rows]
 
 
-def _connect(path: Path, busy_timeout: float) -> Database:
-    conn = sqlite3.connect(path, timeout=busy_timeout)
+def _summary(
+    game_id: int, started: str, ended: str | None, reason: str | None, seats: str, winners: str | None, scores: str
+) -> GameSummary:
+    try:
+        names, won = names_from_json(seats, "seats"), names_from_json(winners or "[]", "winners")
+    except BadRow as exc:
+        return GameSummary(game_id, started, ended, reason, (), (), (), f"{exc}; {FIX_ROW}")
+    return GameSummary(game_id, started, ended, reason, names, won, tuple(json.loads(scores)))
+
+
+def _usable(path: Path) -> Path:
+    """The database path with its folder made; a mistake in it is named rather than met as an OSError."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a folder: give a file in it, such as {path / 'games.db'}")
+    for folder in path.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise StoreError(f"cannot keep the database at {path}: {folder} is a file, not a folder")
+            break
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot make the folder {path.parent} for the database: {exc.strerror}") from None
+    return path
+
+
+def _header(path: Path) -> bytes:
+    """The file's first 100 bytes (SQLite's header); empty when there is no file yet."""
+    try:
+        with path.open("rb") as file:
+            return file.read(100)
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _application_id(header: bytes) -> int:
+    return int.from_bytes(header[68:72], "big")
+
+
+def _not_ours(header: bytes) -> str | None:
+    """Why a file with this header belongs to someone else; None when it is ours, new or empty."""
+    if not header:
+        return None
+    if len(header) < 100 or not header.startswith(SQLITE_HEADER):
+        return "is not a Spicy Companion database (it is not an SQLite file at all)"
+    if _application_id(header) not in (0, APPLICATION_ID):
+        return "is another program's SQLite database, not Spicy Companion's"
+    return None
+
+
+def _why_read_only(path: Path) -> str | None:
+    if not os.access(path.parent, os.W_OK):
+        return f"the folder {path.parent} is read-only; choose a database in a folder you can write (--db)"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is read-only; choose a database you can write (--db)"
+    return None
+
+
+def _connect(path: Path, busy_timeout: float, writable: bool) -> Database:
+    """A read-only file is opened as immutable unless a WAL is present.
+
+    SQLite cannot read a WAL database without its shared-memory file, which a
+    read-only folder cannot hold; with no WAL file nothing is being written, so
+    reading it as immutable is safe.
+    """
+    if writable:
+        conn = sqlite3.connect(path, timeout=busy_timeout)
+    else:
+        mode = "mode=ro" if path.with_name(path.name + "-wal").exists() else "mode=ro&immutable=1"
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True, timeout=busy_timeout)
     try:
         db = Database(conn)
         db.execute("PRAGMA foreign_keys = ON")
-        db.enable_wal()
-        db.execute("PRAGMA synchronous = FULL")
-        MIGRATIONS.apply(db)
     except BaseException:
         conn.close()
         raise
     return db
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE: the write lock up front, so a busy file makes us wait (busy_timeout) or fail
+    before anything is written. A deferred transaction that reads first and then writes gets
+    "locked" at once, without the wait, when another process writes meanwhile."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.rollback()
+        raise
+
+
+def _prepare(db: Database, path: Path, writable: bool) -> str | None:
+    """Check the file is ours, then set WAL and full sync and bring the schema up to date under the
+    write lock; or say why this file must not be written. Nothing is written before the check."""
+    pending, newer = _schema(db, path)
+    if newer or not writable:
+        return newer
+    db.enable_wal()
+    db.execute("PRAGMA synchronous = FULL")
+    if not pending:
+        return None
+    with _transaction(db.conn):
+        pending, newer = _schema(db, path)  # another process may have upgraded it meanwhile
+        if pending:
+            try:
+                MIGRATIONS.apply(db)
+            except sqlite3.OperationalError as exc:
+                raise Damaged(f"its tables do not match its record of migrations: {exc}") from None
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {len(KNOWN)}")
+            db["app"].upsert({"key": "schema_by", "value": __version__}, pk="key")
+    return newer
+
+
+def _schema(db: Database, path: Path) -> tuple[bool, str | None]:
+    """Whether migrations are pending, and why not to write (a newer app's schema); Damaged if broken."""
+    tables = set(db.table_names())
+    applied = [name for (name,) in db.execute(
+        "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY id", [MIGRATIONS.name])
+    ] if "_sqlite_migrations" in tables else []
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > len(KNOWN) or set(applied) - set(KNOWN):
+        made_by = db.execute("SELECT value FROM app WHERE key = 'schema_by'").fetchone() if "app" in tables else None
+        who = f"Spicy Companion {made_by[0]}" if made_by and made_by[0] != __version__ else "a newer Spicy Companion"
+        return False, (f"it was made by {who}, newer than this version ({__version__}): "
+                       "update the app to save games in it; reading works")
+    if applied != list(KNOWN[: len(applied)]):
+        raise Damaged(f"its record of migrations is broken: {', '.join(applied)}")
+    if not applied and tables - {"_sqlite_migrations"}:
+        (application_id,) = db.execute("PRAGMA application_id").fetchone()
+        if application_id == APPLICATION_ID or {"players", "games", "actions"} <= tables:
+            raise Damaged("its record of migrations is missing")
+        raise StoreError(f"{path} is another program's SQLite database (tables: {', '.join(sorted(tables))}): "
+                         "check the path; nothing was changed")
+    return len(applied) < len(KNOWN), None
+
+
+def _opening_failed(exc: sqlite3.Error, path: Path) -> Exception:
+    return Damaged(str(exc)) if _is_damage(exc) else _error(exc, path)
+
+
+def _is_damage(exc: sqlite3.Error) -> bool:
+    """SQLITE_CORRUPT and SQLITE_NOTADB: what a damaged file gives, as opposed to busy, full or missing."""
+    return getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
+def _remove_fresh(path: Path) -> None:
+    """A fresh database that could not be made (disk full) leaves no empty or half-made file to be taken for one."""
+    for suffix in ("", "-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
 def _move_aside(path: Path) -> Path:
@@ -303,11 +522,35 @@ def _insert_game(conn: sqlite3.Connection, setup: Setup, started_at: str) -> int
     return game_id
 
 
-def _finish(conn: sqlite3.Connection, game_id: int, game: Game, at: str) -> None:
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """What a finished game writes when it ends, worked out before the write lock is taken."""
+
+    reason: str | None
+    winners: str
+    seats: list[tuple[Any, ...]]
+    """Per seat: seat, score, won, won universals, trophies, hand, universals, winner, then the challenge facts."""
+
+
+def _ending(game: Game) -> Ending | None:
     state = game.state
+    if not state.ended:
+        return None
+    return Ending(
+        state.end_reason,
+        to_json([state.name(i) for i in state.winners]),
+        [
+            (i, state.score(i), seat.won, seat.won_universals, seat.trophies, seat.hand, seat.universals,
+             i in state.winners, *facts)
+            for i, (seat, facts) in enumerate(zip(state.seats, challenge_facts(game)))
+        ],
+    )
+
+
+def _finish(conn: sqlite3.Connection, game_id: int, ending: Ending, at: str) -> None:
     conn.execute(
         "UPDATE games SET ended_at = ?, end_reason = ?, winners = ? WHERE id = ?",
-        [at, state.end_reason, to_json([state.name(i) for i in state.winners]), game_id],
+        [at, ending.reason, ending.winners, game_id],
     )
     conn.execute("DELETE FROM scores WHERE game_id = ?", [game_id])
     players = dict(conn.execute("SELECT seat, player_id FROM game_seats WHERE game_id = ?", [game_id]).fetchall())
@@ -315,13 +558,7 @@ def _finish(conn: sqlite3.Connection, game_id: int, game: Game, at: str) -> None
         "INSERT INTO scores (game_id, seat, player_id, score, won, won_universals, trophies, hand, universals,"
         " winner, challenges_made, challenges_won, caught_bluffing, survived_challenges)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                game_id, i, players[i], state.score(i), seat.won, seat.won_universals, seat.trophies, seat.hand,
-                seat.universals, i in state.winners, *facts,
-            )
-            for i, (seat, facts) in enumerate(zip(state.seats, challenge_facts(game)))
-        ],
+        [(game_id, seat, players[seat], *rest) for seat, *rest in ending.seats],
     )
 
 

@@ -10,7 +10,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules import Action, Game, Setup, action_from_dict, new_setup, profile_named
+from companion.rules import Action, Game, IllegalAction, Setup, action_from_dict, new_setup, profile_named
+
+FIX_ROW = "fix the row with sqlite-utils or Datasette, or delete that game"
+
+
+class BadRow(ValueError):
+    """A row edited by hand into something the app cannot read; the message names the column and the fault."""
 
 
 def to_json(value: Any) -> str:
@@ -28,16 +34,31 @@ def setup_row(setup: Setup) -> dict[str, Any]:
     }
 
 
+def from_json(text: Any, column: str) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        shown = str(text) if len(str(text)) <= 30 else str(text)[:30] + "…"
+        raise BadRow(f"column {column} is not JSON: {shown!r}") from None
+
+
+def names_from_json(text: Any, column: str) -> tuple[str, ...]:
+    names = from_json(text, column)
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise BadRow(f"column {column} is not a list of names")
+    return tuple(names)
+
+
 def setup_from_row(profile: str, variants: str, options: str, seats: str, end_card: int, first: int) -> Setup:
-    """Goes through ``new_setup`` so a row edited by hand is checked like a typed set-up."""
-    return new_setup(
-        profile_named(profile),
-        json.loads(seats),
-        end_card,
-        first,
-        frozenset(json.loads(variants)),
-        json.loads(options)["start_after_challenge"],
-    )
+    """Goes through ``new_setup`` so a row edited by hand is checked like a typed set-up (BadRow if not)."""
+    names = names_from_json(seats, "seats")
+    chosen, settings = from_json(variants, "variants"), from_json(options, "options")
+    try:
+        return new_setup(
+            profile_named(profile), names, end_card, first, frozenset(chosen), settings["start_after_challenge"]
+        )
+    except (IllegalAction, KeyError, TypeError) as exc:
+        raise BadRow(f"its set-up is not a game ({exc})") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +71,10 @@ class Logged:
 
 
 def logged_from_row(seq: int, at: str, action: str) -> Logged:
-    return Logged(seq, at, action_from_dict(json.loads(action)))
+    try:
+        return Logged(seq, at, action_from_dict(from_json(action, "action")))
+    except (BadRow, IllegalAction) as exc:
+        raise BadRow(f"action {seq}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)

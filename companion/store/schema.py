@@ -100,6 +100,18 @@ def m002_challenge_stats(db: Database) -> None:
     db.create_view("player_stats", PLAYER_STATS)
 
 
+@MIGRATIONS()
+def m003_app(db: Database) -> None:
+    """Facts about the file itself, such as which version of the app last changed its schema.
+
+    An older app that finds a newer schema can then name the version that wrote it.
+    """
+    db["app"].create({"key": str, "value": str}, pk="key")
+
+
+KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
+"""Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
+
 PLAYER_STATS = """
 SELECT
   players.id AS player_id,

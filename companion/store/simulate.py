@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from itertools import islice
 
 from companion.random_play import random_game, random_setup
 from companion.store.db import Recorded, Store
 
-BATCH = 500
+BATCH = 10
+"""Games a transaction: about 10 ms of inserts, so a live game saving meanwhile hardly waits."""
 
 
 def recorded_games(count: int, seed: int, start: datetime) -> Iterator[Recorded]:
@@ -27,9 +29,9 @@ def recorded_games(count: int, seed: int, start: datetime) -> Iterator[Recorded]
 
 
 def simulate(store: Store, count: int, seed: int, start: datetime) -> list[int]:
-    """Play and save ``count`` games, a batch per transaction."""
+    """Play and save ``count`` games, a batch per transaction; each batch is played before the lock is taken."""
     games = recorded_games(count, seed, start)
     ids: list[int] = []
-    while len(ids) < count:
-        ids += store.save(next(games) for _ in range(min(BATCH, count - len(ids))))
+    while batch := list(islice(games, BATCH)):
+        ids += store.save(batch)
     return ids
