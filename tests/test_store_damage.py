@@ -22,10 +22,10 @@ from companion.random_play import long_game
 from companion.rules import SPICY, Play, new_setup
 from companion.session import Session
 from companion.store import Recorded, Store, StoreError
-from companion.store.db import APPLICATION_ID
-from companion.store.schema import KNOWN as MIGRATION_NAMES
+from companion.store.schema import MIGRATIONS
 
 COMMAND = str(Path(sys.executable).with_name("spicy-companion"))
+MIGRATION_NAMES = [m.name for m in MIGRATIONS.pending(Database(memory=True))]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -307,5 +307,5 @@ def test_a_folder_that_cannot_be_made_is_named(tmp_path: Path) -> None:
 def test_a_new_database_is_marked_as_ours(tmp_path: Path) -> None:
     saved_game(tmp_path / "games.db")
     header = (tmp_path / "games.db").read_bytes()[:100]
-    assert int.from_bytes(header[68:72], "big") == APPLICATION_ID
+    assert header[68:72] == b"SPCY"  # the application id
     assert sqlite3.connect(tmp_path / "games.db").execute("PRAGMA user_version").fetchone() == (len(MIGRATION_NAMES),)
