@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -105,6 +107,53 @@ def at_scale(folder: Path, games: int) -> None:
     print(f"  baseline, one scan of the games table: median {ms(statistics.median(scan))}")
 
 
+WRITER = """
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from companion.store import Store
+from companion.store.simulate import recorded_games
+path, count, batch = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+games = list(recorded_games(count, 5, datetime(2024, 1, 1, tzinfo=timezone.utc)))
+with Store.open(path, busy_timeout=30) as store:
+    print("ready", flush=True)
+    for i in range(0, count, batch):
+        store.save(games[i:i + batch])
+"""
+
+
+def live_save_beside_a_writer(folder: Path, game: Game, games: int = 400) -> None:
+    """A live game saving every 20 ms while another process saves ``games`` games, a batch per transaction."""
+
+    def saves(batch: int | None) -> list[float]:
+        path = folder / f"beside-{batch}.db"
+        with Store.open(path, busy_timeout=30) as store:
+            session = Session.new(store, game.setup.profile, game.setup.names)
+            writer = None
+            if batch:
+                writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(games), str(batch)],
+                                          stdout=subprocess.PIPE, text=True)
+                assert writer.stdout is not None and writer.stdout.readline() == "ready\n"
+            times: list[float] = []
+            for action in game.log:
+                if writer and writer.poll() is not None or not writer and len(times) == 100:
+                    break
+                start = time.perf_counter()
+                session.apply(action)
+                times.append(time.perf_counter() - start)
+                time.sleep(0.02)
+            if writer:
+                writer.wait()
+        return times
+
+    for batch, label in ((10, "10 games a transaction (simulate now)"), (500, "all in one transaction (before)"),
+                         (None, "baseline, nothing else writing")):
+        times = saves(batch)
+        print(f"live save beside another process saving {games} games, {label}: median "
+              f"{ms(statistics.median(times))}, p90 {ms(statistics.quantiles(times, n=10)[8])}, max {ms(max(times))}"
+              f" ({len(times)} saves)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=10_000, help="saved games for list and stats (default 10000)")
@@ -112,6 +161,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         commit_one_action(folder, long_game(500))
+        live_save_beside_a_writer(folder, long_game(1000))
         resume(folder, long_game(1000))
         at_scale(folder, args.games)
 
