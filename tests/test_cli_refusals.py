@@ -1,12 +1,12 @@
-"""The command line under odd arguments, closed pipes and rows edited by hand: one line and exit 2, never a traceback."""
+"""The command line under odd arguments, closed pipes and rows edited by hand: one line and exit 2, no traceback."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import COMMAND, run
 from sqlite_utils import Database
 from store_helpers import KNOWN
 
@@ -14,14 +14,7 @@ from companion.cli import main
 from companion.rules import replay_transcript
 from companion.store import Recorded, Store, StoreError
 
-COMMAND = str(Path(sys.executable).with_name("spicy-companion"))
 AT = "2025-01-01T20:00:00.000+00:00"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def argument_refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-COMMAND = str(Path(sys.executable).with_name("spicy-companion"))
+from cli_helpers import COMMAND
 
 WORKED_EXAMPLE = """\
 rules spicy

@@ -6,10 +6,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
+from cli_helpers import run
 from store_helpers import KNOWN
 
-from companion.cli import main
 from companion.store import Store
 
 TOKENS = [b"\xff", b"\x00", b"\xef\xbb\xbf", b"\r\n", b"\r", b"\t", b"'", b'"', b"#", b"\\", b" ", b"\n", b"9" * 30,
@@ -42,11 +41,6 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     return data
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = main(list(argv))
-    return code, capsys.readouterr().err
-
-
 def test_mutated_transcripts_through_replay_and_import(capsys, tmp_path: Path) -> None:
     rng = random.Random(9)
     db, path = tmp_path / "games.db", tmp_path / "game.txt"
@@ -56,9 +50,9 @@ def test_mutated_transcripts_through_replay_and_import(capsys, tmp_path: Path) -
         for _ in range(300):
             data = mutate(KNOWN.encode(), rng)
             path.write_bytes(data)
-            replayed, err = run(capsys, "replay", str(path))
+            replayed, _, err = run(capsys, "replay", str(path))
             assert replayed in (0, 2) and (replayed == 0 or len(err.splitlines()) == 1), (data, err)
-            imported, err = run(capsys, "games", "import", str(path), "--db", str(db))
+            imported, _, err = run(capsys, "games", "import", str(path), "--db", str(db))
             assert imported == replayed, (data, err)
             saved += imported == 0
             assert store.query("SELECT count(*) FROM games") == [(saved,)], data
@@ -87,7 +81,7 @@ def test_mutated_config_files(capsys, tmp_path: Path) -> None:
     for _ in range(200):
         data = mutate(CONFIG, rng).decode("utf-8", "replace").encode()  # a file that is not UTF-8: test_config
         config.write_bytes(data)
-        code, err = run(capsys, "--config", str(config), "games", "--db", str(tmp_path / "games.db"))
+        code, _, err = run(capsys, "--config", str(config), "games", "--db", str(tmp_path / "games.db"))
         assert code in (0, 2) and (code == 0 or len(err.splitlines()) == 1), (data, err)
         outcomes.add(code)
     assert outcomes == {0, 2}

@@ -6,18 +6,12 @@ import io
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 from store_helpers import KNOWN
 
-from companion.cli import main
 from companion.rules import SPICY, IllegalAction, Pass, new_setup, replay_transcript
 from companion.session import Session
 from companion.store import Store
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def games_saved(db: Path) -> int:

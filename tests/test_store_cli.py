@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 from store_helpers import KNOWN, damaged_database
 
 from companion.cli import main
@@ -17,12 +18,6 @@ from companion.store import Store
 
 COMMANDS = [["games"], ["games", "show"], ["games", "export"], ["games", "import"], ["games", "resume"],
             ["stats"], ["simulate"]]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

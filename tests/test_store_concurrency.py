@@ -7,13 +7,12 @@ import sys
 import time
 from pathlib import Path
 
+from cli_helpers import COMMAND
 from store_helpers import KNOWN
 
 from companion.random_play import long_game
 from companion.session import Session
 from companion.store import Store
-
-COMMAND = str(Path(sys.executable).with_name("spicy-companion"))
 
 OPEN_AT_THE_SIGNAL = """
 import sys, time

@@ -8,12 +8,12 @@ import resource
 import signal
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from cli_helpers import COMMAND, run
 from sqlite_utils import Database
 from store_helpers import KNOWN, damaged_database
 
@@ -24,14 +24,7 @@ from companion.session import Session
 from companion.store import Recorded, Store, StoreError
 from companion.store.schema import MIGRATIONS
 
-COMMAND = str(Path(sys.executable).with_name("spicy-companion"))
 MIGRATION_NAMES = [m.name for m in MIGRATIONS.pending(Database(memory=True))]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def saved_game(path: Path) -> None:
@@ -235,8 +228,9 @@ def test_writing_commands_in_a_read_only_folder_say_why_they_cannot(read_only_db
     for argv in (["games", "import", str(read_only_db.with_name("game.txt"))], ["simulate", "--games", "1"]):
         done = as_unprivileged(*argv, "--db", str(read_only_db))
         assert done.returncode == 2 and "Traceback" not in done.stderr
-        assert done.stderr == f"spicy-companion: nothing can be saved in {read_only_db}: the folder" \
-                              f" {read_only_db.parent} is read-only; choose a database in a folder you can write (--db)\n"
+        assert done.stderr == (f"spicy-companion: nothing can be saved in {read_only_db}: the folder"
+                               f" {read_only_db.parent} is read-only; choose a database in a folder you can write"
+                               " (--db)\n")
     done = as_unprivileged("simulate", "--games", "1", "--db", str(read_only_db.with_name("new.db")))
     assert done.returncode == 2 and f"cannot create {read_only_db.with_name('new.db')}: the folder" in done.stderr
     assert files(read_only_db.parent) == before
