@@ -161,6 +161,19 @@ def test_disk_full_after_moving_aside_shows_the_notice_and_leaves_no_empty_datab
     assert moved.read_bytes() == damaged
 
 
+def test_an_upgrade_that_meets_a_row_edited_by_hand_says_so_and_changes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    with Database(db) as raw:
+        MIGRATIONS.apply(raw, stop_before="m002_challenge_stats")
+        raw["games"].insert({"profile": "spicy", "variants": "[]", "options": "{}", "seats": "Ana and Ben",
+                             "end_card": 27, "first": 0, "started_at": "2025", "ended_at": "2025"})
+    with pytest.raises(StoreError, match=r"old.db cannot be upgraded: a row cannot be read \(column seats is not JSON"):
+        Store.open(db)
+    with Database(db) as raw:
+        assert [row["name"] for row in raw["_sqlite_migrations"].rows] == ["m001_tables"]
+        assert "challenges_made" not in raw["scores"].columns_dict and raw["games"].count == 1
+
+
 # --- a newer version's file ---------------------------------------------------------------------
 
 

@@ -432,6 +432,8 @@ def _prepare(db: Database, path: Path, writable: bool) -> str | None:
                 MIGRATIONS.apply(db)
             except sqlite3.OperationalError as exc:
                 raise Damaged(f"its tables do not match its record of migrations: {exc}") from None
+            except (ValueError, IllegalAction) as exc:  # an upgrade that reads rows meets one edited by hand
+                raise StoreError(f"{path} cannot be upgraded: a row cannot be read ({exc}); {FIX_ROW}") from None
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {len(KNOWN)}")
             db["app"].upsert({"key": "schema_by", "value": __version__}, pk="key")
