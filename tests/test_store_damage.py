@@ -81,22 +81,21 @@ def test_a_damaged_file_given_with_db_is_refused_not_moved(capsys, tmp_path: Pat
     assert files(tmp_path) == {"games.db": damaged}
 
 
-def test_damage_inside_the_file_is_reported_and_stops_writing(capsys, tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
+def damaged_inside(db: Path) -> None:
+    """A sound file whose actions table then loses its root page: found only when a command reads the log."""
     with Store.open(db) as store:
         store.save([Recorded(long_game(300), "2025-01-01T20:00:00.000+00:00", ["2025-01-01T20:01:00.000+00:00"] * 300)])
     (root,) = Database(db).execute("SELECT rootpage FROM sqlite_master WHERE name = 'actions'").fetchone()
     data = bytearray(db.read_bytes())
-    data[root * 4096 - 4096 + 8: root * 4096] = b"\xff" * (4096 - 8)  # the actions table's root page
+    data[root * 4096 - 4096 + 8: root * 4096] = b"\xff" * (4096 - 8)
     db.write_bytes(bytes(data))
 
-    code, out, err = run(capsys, "games", "--db", str(db))  # the games table is sound
-    assert code == 0 and "Ana, Ben, Cy, Dee  (unfinished)" in out
-    code, _, err = run(capsys, "games", "show", "1", "--db", str(db))
-    assert code == 2 and "is damaged (database disk image is malformed)" in err and "games check" in err
-    code, out, err = run(capsys, "games", "check", "--db", str(db))
-    assert code == 2 and out and "failed the integrity check" in err
+
+def test_damage_inside_the_file_is_reported_and_stops_writing(capsys, tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    damaged_inside(db)
     with Store.open(db) as store:
+        assert store.read_only is None
         with pytest.raises(StoreError, match="is damaged"):
             store.load(1)
         with pytest.raises(StoreError, match="nothing can be saved in .*: it is damaged"):
@@ -104,6 +103,26 @@ def test_damage_inside_the_file_is_reported_and_stops_writing(capsys, tmp_path: 
         assert store.players() == ["Ana", "Ben", "Cy", "Dee"]
 
 
+def test_damage_found_once_stops_writing_in_later_runs_until_moved_aside(capsys, tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    damaged_inside(db)
+    code, out, err = run(capsys, "games", "--db", str(db))  # the games table is sound
+    assert code == 0 and "Ana, Ben, Cy, Dee  (unfinished)" in out
+    code, _, err = run(capsys, "games", "show", "1", "--db", str(db))
+    assert code == 2 and "is damaged (database disk image is malformed)" in err and "games check" in err
+    code, _, err = run(capsys, "games", "check", "--db", str(db))
+    assert code == 2 and "failed the integrity check" in err and "games check" in err
+    code, _, err = run(capsys, "simulate", "--games", "1", "--db", str(db))
+    assert code == 2 and err.startswith(f"spicy-companion: nothing can be saved in {db}: it was found damaged (")
+    with Store.open(db, move_damaged=False) as store:
+        assert store.read_only and "found damaged" in store.read_only
+        assert store.query("SELECT count(*) FROM games") == [(1,)]
+
+    code, out, err = run(capsys, "--config", str(configured(tmp_path, db)), "games")
+    assert code == 0 and out == "no saved games\n" and "it was moved to games.db.corrupt-" in err
+    assert not (tmp_path / "games.db.damaged").exists() and len(list(tmp_path.glob("games.db.corrupt-*.damaged"))) == 1
+    code, _, err = run(capsys, "simulate", "--games", "1", "--db", str(db))
+    assert (code, err) == (0, "")
 def test_check_says_a_sound_file_is_sound(capsys, tmp_path: Path) -> None:
     saved_game(tmp_path / "games.db")
     code, out, err = run(capsys, "games", "check", "--db", str(tmp_path / "games.db"))

@@ -116,7 +116,7 @@ class Store:
         """
         path = _usable(Path(path))
         try:
-            return cls._open(path, busy_timeout)
+            return cls._open(path, busy_timeout, move_damaged=move_damaged)
         except Damaged as damage:
             if not move_damaged or _application_id(_header(path)) != APPLICATION_ID:
                 raise StoreError(f"{path} is damaged ({damage}); {RESCUE}") from None
@@ -133,11 +133,16 @@ class Store:
             raise StoreError(f"{notice}, but no fresh database could be started: {exc}") from None
 
     @classmethod
-    def _open(cls, path: Path, busy_timeout: float, notice: str | None = None) -> Store:
+    def _open(cls, path: Path, busy_timeout: float, notice: str | None = None, move_damaged: bool = False) -> Store:
         theirs = _not_ours(_header(path))
         if theirs:
             raise StoreError(f"{path} {theirs}: check the path; nothing was changed")
+        found = _damage_found(path)
+        if found and move_damaged:
+            raise Damaged(found)
         read_only = _why_read_only(path)
+        if found and not read_only:
+            read_only = f"it was found damaged ({found}); moving it aside starts a fresh one"
         if read_only and not path.exists():
             raise StoreError(f"cannot create {path}: {read_only}")
         try:
@@ -185,7 +190,7 @@ class Store:
     def _failed(self, exc: sqlite3.Error) -> StoreError:
         """The message for a failed statement; damage found now also stops any further writing."""
         if _is_damage(exc):
-            self.read_only = f"it is damaged ({exc})"
+            self._found_damage(str(exc))
             return StoreError(f"{self.path} is damaged ({exc}); {RESCUE}")
         return _error(exc, self.path)
 
@@ -196,8 +201,20 @@ class Store:
         except sqlite3.DatabaseError as exc:
             problems = [str(exc)]
         if problems:
-            self.read_only = "it failed the integrity check"
+            self._found_damage(f"the integrity check found {len(problems)} problems")
         return problems
+
+    def _found_damage(self, reason: str) -> None:
+        """No more writing in this file, now or in any later run: a note beside it keeps the reason.
+
+        The next open at the configured path moves file and note aside; with ``--db``
+        the file stays readable (``show``, ``export``, ``check``) but is not written.
+        """
+        self.read_only = f"it is damaged ({reason})"
+        try:
+            _damage_note(self.path).write_text(reason + "\n", encoding="utf-8")
+        except OSError:
+            pass  # a read-only folder: nothing is written there anyway
 
     # --- writing ---------------------------------------------------------------
 
@@ -463,6 +480,20 @@ def _schema(db: Database, path: Path) -> tuple[bool, str | None]:
     return len(applied) < len(KNOWN), None
 
 
+def _damage_note(path: Path) -> Path:
+    return path.with_name(path.name + ".damaged")
+
+
+def _damage_found(path: Path) -> str | None:
+    """The reason kept beside a file found damaged by an earlier run, if any."""
+    try:
+        return _damage_note(path).read_text(encoding="utf-8").strip() or "damage found earlier"
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError):
+        return "damage found earlier"
+
+
 def _opening_failed(exc: sqlite3.Error, path: Path) -> Exception:
     return Damaged(str(exc)) if _is_damage(exc) else _error(exc, path)
 
@@ -479,7 +510,7 @@ def _remove_fresh(path: Path) -> None:
 
 
 def _move_aside(path: Path) -> Path:
-    """Rename the file (and its WAL and shared-memory files) with a time stamp; nothing is deleted."""
+    """Rename the file (and its WAL, shared-memory and damage note) with a time stamp; nothing is deleted."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = path.with_name(f"{path.name}.corrupt-{stamp}")
     n = 1
@@ -487,7 +518,7 @@ def _move_aside(path: Path) -> Path:
         n += 1
         target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
     path.rename(target)
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-wal", "-shm", ".damaged"):
         companion = path.with_name(path.name + suffix)
         if companion.exists():
             companion.rename(target.with_name(target.name + suffix))
