@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 from pathlib import Path
 
 import pytest
 from cli_helpers import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from store_helpers import KNOWN
 
-from companion.rules import SPICY, IllegalAction, Pass, new_setup, replay_transcript
+from companion.rules import (
+    SPICY,
+    IllegalAction,
+    Pass,
+    check_name,
+    new_setup,
+    replay_transcript,
+)
 from companion.session import Session
 from companion.store import Store
 
@@ -112,3 +122,18 @@ def test_a_name_longer_than_forty_characters_is_refused_with_the_limit(capsys, t
     path.write_text(f"rules spicy\nseats {'A' * 41} Ben\npass Ben\n", encoding="utf-8")
     code, _, err = run(capsys, "replay", str(path))
     assert code == 2 and "line 2: a name has at most 40 characters" in err
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=60))
+def test_property_a_name_gets_the_same_answer_in_every_normal_form(name: str) -> None:
+    answers = []
+    for typed in (name, unicodedata.normalize("NFC", name), unicodedata.normalize("NFD", name)):
+        try:
+            answers.append(check_name(typed))
+        except IllegalAction as exc:
+            answers.append(f"refused: {exc}")
+    assert answers[0] == answers[1] == answers[2]
+    if not answers[0].startswith("refused: "):
+        assert unicodedata.is_normalized("NFC", answers[0]) and check_name(answers[0]) == answers[0]
+        assert 0 < len(answers[0]) <= 40
