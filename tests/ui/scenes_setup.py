@@ -109,8 +109,12 @@ def database_problem(ui: Any) -> None:
 
 @scene("start-up-notices")
 def start_up_notices(ui: Any) -> None:
-    (ui.tmp_path / "damaged.db").write_bytes(b"not a database" * 100)
-    store = Store.open(ui.tmp_path / "damaged.db")
+    damaged = ui.tmp_path / "damaged.db"
+    Store.open(damaged).close()
+    with damaged.open("r+b") as file:  # ours by its header, its schema page wiped
+        file.seek(100)
+        file.write(bytes(3996))
+    store = Store.open(damaged)
     store.close()
     goto(ui, "home")
     ui.app.notify(f"{store.notice}\nno GPIO on this machine; keys 1 2 3 4 5 6 are the buzzers", 10)

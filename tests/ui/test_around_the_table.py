@@ -16,6 +16,7 @@ from companion.ui.app import SpicyApp
 from companion.ui.i18n import tr
 from companion.ui.prefs import Seating
 from companion.ui.screens.setup import SetupScreen
+from store_helpers import damaged_database
 from table_stand_in import with_a_table
 
 
@@ -86,7 +87,7 @@ def test_a_log_that_no_longer_replays_opens_home_and_says_why(ui, tmp_path: Path
 
 
 def test_the_stores_and_the_buzzers_notices_are_shown_once_in_words(ui, tmp_path: Path) -> None:
-    (tmp_path / "games.db").write_bytes(b"this is not a database" * 100)
+    damaged_database(tmp_path / "games.db")
     config = ui.config(buzzers=BuzzerConfig(backend="auto", serial_ports=(str(tmp_path / "no-such-port"),)))
     ui.start(config=config)
     shown = toast_text(ui)
@@ -102,7 +103,7 @@ def test_a_database_that_cannot_be_opened_gets_a_screen_not_a_traceback(ui, tmp_
     app = ui.start(config=ui.config(store=StoreConfig(db=tmp_path / "not-a-folder" / "games.db")))
     assert app.root.current == "problem"
     screen = app.screen("problem")
-    assert "cannot open" in screen.ids.reason.text and "not-a-folder" in screen.ids.reason.text
+    assert "not-a-folder is a file, not a folder" in screen.ids.reason.text
     assert app.store is None
 
 
@@ -232,14 +233,14 @@ def test_set_up_refusals_are_toasts_and_change_nothing(ui) -> None:
 
 def test_names_are_shown_literally_and_long_ones_shortened(ui) -> None:
     app = ui.start()
-    long_name = "[color=ff0000]Bartholomew-Alexander[/color] the Third"
+    long_name = "[color=f00]Bartholomew-Alexander[/color]"  # 40 characters, the most a name may have
     app.store.add_player(long_name)
     setup: SetupScreen = app.screen("setup")
     app.show("setup")
     setup.go("seats")
     ui.step(2)
     (chip,) = setup.ids.players.children
-    assert chip.text == "[color=ff0000]B…" and chip.player == long_name
+    assert chip.text == "[color=f00]Bart…" and chip.player == long_name
     ui.tap(chip)
     assert setup.draft.names == [long_name]
     (row,) = setup.ids.seat_rows.children
