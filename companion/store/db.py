@@ -176,11 +176,16 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def cannot_save(self) -> str | None:
+        """Why nothing will be saved, as the sentence to show (the app shows it at start); None when it can be."""
+        return f"nothing can be saved in {self.path}: {self.read_only}" if self.read_only else None
+
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
         """One write transaction; refused before it starts when this file must not be written."""
-        if self.read_only:
-            raise StoreError(f"nothing can be saved in {self.path}: {self.read_only}")
+        if self.cannot_save:
+            raise StoreError(self.cannot_save)
         try:
             with _transaction(self.db.conn) as conn:
                 yield conn

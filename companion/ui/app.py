@@ -84,7 +84,10 @@ class SpicyApp(App):
         manager.add_widget(_build_screen("home"))
         self.buzzers = self._open_buzzers()
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
-        self.notices = [n for n in (self.store.notice, self.buzzers.notice, self.prefs.notice, self.sounds.notice) if n]
+        self.notices = [
+            n for n in (self.store.notice, self.store.cannot_save, self.buzzers.notice, self.prefs.notice,
+                        self.sounds.notice) if n
+        ]
         return manager
 
     def _open_buzzers(self) -> Buzzers:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,15 @@ def test_the_stores_and_the_buzzers_notices_are_shown_once_in_words(ui, tmp_path
     ui.stop()
     ui.start(config=ui.config(buzzers=BuzzerConfig(backend="keyboard")))
     assert toast_text(ui) == ""
+
+
+def test_a_database_that_can_only_be_read_says_so_at_start(ui, tmp_path: Path) -> None:
+    Store.open(tmp_path / "games.db").close()
+    with sqlite3.connect(tmp_path / "games.db") as raw:
+        raw.execute("PRAGMA user_version = 99")  # a newer version's schema
+    app = ui.start()
+    assert app.root.current == "home" and app.store.read_only
+    assert f"nothing can be saved in {tmp_path / 'games.db'}: it was made by a newer Spicy Companion" in toast_text(ui)
 
 
 def test_a_database_that_cannot_be_opened_gets_a_screen_not_a_traceback(ui, tmp_path: Path) -> None:
