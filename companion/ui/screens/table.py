@@ -58,6 +58,8 @@ class TableScreen(Screen):
         self._sheets = {"challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet()}
         self._trophies = self.ids.trophies.__self__
         """Held here too: taken off the hub for five-spices, it must outlive its weak id."""
+        self._board = self.ids.board.__self__
+        """Held here too: taken off the screen while a sheet covers it, so it is not drawn unseen."""
         self.bind(size=self._layout, flat=self._layout)
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
@@ -145,6 +147,7 @@ class TableScreen(Screen):
         if name:
             sheet = self._sheets[name]
             holder = Facing(sheet, angle=180 if turned else 0, size_hint=(None, None), size=self.size, pos=self.pos)
+            self.remove_widget(self._board)  # hidden by the sheet: drawing it anyway doubles a frame's cost
             self.add_widget(holder)
             self._sheet_holder = holder
         self.sheet_name = name
@@ -166,6 +169,7 @@ class TableScreen(Screen):
             self.remove_widget(holder)
             sheet = holder.panel
             sheet.parent.remove_widget(sheet)
+            self.add_widget(self._board, index=len(self.children))
         self._sheet_holder = None
         self.sheet_name = ""
 
