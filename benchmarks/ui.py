@@ -9,9 +9,16 @@ and the bare app taking turns so both see the same machine:
 - peak memory: the process's maximum resident set, half a second after that.
 
 The bare app is a Kivy ``App`` whose root is one ``Label``: the least any
-Kivy app costs. Figures of the table itself (frame times under buzzer
-presses and actions, tap to frame, deciding press to sheet) go in ``FIGURES``
-beside these, each a function of the run count returning table rows.
+Kivy app costs.
+
+The table's figures come from one more process: the real app at a 3-seat
+spicy table on gpiozero's MockFactory, frames paced at 60 a second, played
+for 25 rounds (a card by touch, a press on the card's own seat, two
+challenges by buzzer each cancelled on the sheet, a pass and two undos by
+touch): 100 presses and 100 actions. Its baseline is the same table redrawn
+with nothing arriving, so what drawing alone costs on this machine's
+renderer is beside what the updates cost. Each figure function in
+``FIGURES`` takes the run count and returns table rows.
 """
 
 from __future__ import annotations
@@ -27,20 +34,29 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 from companion.store import Store
 
 Row = tuple[str, str, str, str]
 SIZE = (800, 480)
+FRAME = 1 / 60
 
 
-def child(kind: str, folder: Path) -> None:
-    """One measured start: print the first frame's time (monotonic) and the peak memory, then quit."""
+def size_window() -> None:
+    """The window's size, set before Kivy opens it; no input device of the host joins in."""
     from kivy.config import Config as KivyConfig
 
     KivyConfig.set("graphics", "width", str(SIZE[0]))
     KivyConfig.set("graphics", "height", str(SIZE[1]))
+    for option in KivyConfig.options("input"):
+        KivyConfig.remove_option("input", option)
+
+
+def child(kind: str, folder: Path) -> None:
+    """One measured start: print the first frame's time (monotonic) and the peak memory, then quit."""
+    size_window()
     from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.window import Window
@@ -74,6 +90,171 @@ def child(kind: str, folder: Path) -> None:
     app.run()
 
 
+class TablePlay:
+    """The real app at a 3-seat spicy table on gpiozero's MockFactory, driven a frame at a time.
+
+    Frames are paced at 60 per second by this loop (the clock's own pacing
+    off), so each frame's cost is the time ``EventLoop.idle`` takes: input,
+    clock callbacks, layout and the GL draw up to the flip.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        from gpiozero.pins.mock import MockFactory
+        from kivy.base import EventLoop
+        from kivy.clock import Clock
+
+        from companion.config import BuzzerConfig, Config, StoreConfig
+        from companion.rules import SPICY, new_setup
+        from companion.ui.app import SpicyApp
+
+        self.factory = MockFactory()
+        config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend="gpio"))
+        self.pins = config.buzzers.button_pins
+        self.app = SpicyApp(config, pin_factory=self.factory)
+        self.app._run_prepare()
+        self.app.play_sound = lambda _name: None  # the dummy audio driver: sounds cost nothing here
+        Clock._max_fps = 0
+        self.loop = EventLoop
+        self.frames: list[float] = []
+        """Seconds each frame took, while recording."""
+        self.flips: list[float] = []
+        """Of each drawn frame, the seconds from its flip's start to its end: rasterizing and showing it."""
+        self.recording = False
+        self._flipping = 0.0
+        from kivy.core.window import Window
+
+        Window.bind(on_flip=self._flip_starts)  # called before the window's own flip
+        self.app.start_game(new_setup(SPICY, ["Ana", "Ben", "Cy"], first=0))
+        self.screen = self.app.screen("table")
+        self.view = self.screen.view
+        self.step(10)
+
+    def step(self, frames: int = 1) -> float:
+        """Run frames at 60 per second; the monotonic time the last one ended."""
+        end = time.perf_counter()
+        for _ in range(frames):
+            start = time.perf_counter()
+            self.loop.idle()
+            end = time.perf_counter()
+            if self.recording:
+                self.frames.append(end - start)
+                if self._flipping > start:
+                    self.flips.append(end - self._flipping)
+            time.sleep(max(0.0, FRAME - (end - start)))
+        return end
+
+    def _flip_starts(self, *_args: object) -> None:
+        self._flipping = time.perf_counter()
+
+    def until(self, shown: Callable[[], bool]) -> float:
+        """Frames until ``shown()`` holds after one: the time that frame ended (was flipped)."""
+        for _ in range(600):
+            end = self.step()
+            if shown():
+                return end
+        raise RuntimeError("the table never showed it")
+
+    def tap(self, widget: Any, shown: Callable[[], bool]) -> float:
+        """Seconds from a tap's release to the end of the first frame showing ``shown()``."""
+        from kivy.tests.common import UnitTestTouch
+
+        touch = UnitTestTouch(*widget.to_window(*widget.center))
+        self.loop.post_dispatch_input("begin", touch)
+        self.step()
+        released = time.perf_counter()
+        self.loop.post_dispatch_input("end", touch)
+        return self.until(shown) - released
+
+    def press(self, *seats: int) -> float:
+        """Buzzers of ``seats`` pressed 1 ms apart and let go; the time of the first press."""
+        pressed = time.perf_counter()
+        for seat in seats:
+            self.factory.pin(self.pins[seat]).drive_low()
+            time.sleep(0.001)
+        time.sleep(0.004)  # held past the confirmation time, as a slap is
+        for seat in seats:
+            self.factory.pin(self.pins[seat]).drive_high()
+        return pressed
+
+    def declare(self) -> float:
+        """The seat to play taps the first legal spice and number: seconds to the frame showing it."""
+        from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
+
+        spice, numbers = next(iter(self.view.legal.items()))
+        pad = self.screen.ids.pad
+        self.tap(_one(pad, SpiceButton, spice=spice), lambda: True)
+        header = self.screen.ids.header
+        before = header.text
+        return self.tap(_one(pad, NumberButton, number=numbers[0]), lambda: header.text != before)
+
+    def challenge(self, *seats: int) -> float:
+        """Seconds from the first press to the frame with the challenge sheet, settle time included;
+        then the table cancels the challenge."""
+        pressed = self.press(*seats)
+        shown = self.until(lambda: self.screen.sheet_name == "challenge")
+        sheet = self.screen._sheets["challenge"]
+        self.tap(sheet.ids.cancel, lambda: self.screen.sheet_name == "")
+        return shown - pressed
+
+
+def _one(parent: Any, cls: type, **props: Any) -> Any:
+    return next(w for w in parent.walk(restrict=True)
+                if isinstance(w, cls) and all(getattr(w, k) == v for k, v in props.items()))
+
+
+def table_child(folder: Path) -> None:
+    """One table run: 25 rounds of a card, 4 presses and 3 more actions; print what was measured."""
+    size_window()
+    play = TablePlay(folder)
+    view, ids = play.view, play.screen.ids
+    play.recording = True
+    taps: list[float] = []
+    sheets: list[float] = []
+    for _ in range(25):
+        taps.append(play.declare())
+        top = view.top_player
+        others = [seat for seat in range(3) if seat != top]
+        play.press(top)  # its own card: answered with a notice
+        play.step(4)
+        sheets.append(play.challenge(others[0], others[1]))
+        sheets.append(play.challenge(others[1]))
+        for button in (ids.pass_button, ids.undo, ids.undo):  # each moves the turn: the header says who
+            header = ids.header.text
+            taps.append(play.tap(button, lambda before=header: ids.header.text != before))
+    play.recording = False
+    busy, busy_flips = play.frames, play.flips
+    play.frames, play.flips = [], []
+    play.recording = True
+    for _ in range(120):  # the same table, redrawn with nothing arriving: what drawing alone costs
+        play.app.root_window.canvas.ask_update()
+        play.step()
+    print(json.dumps({"busy": busy, "busy_flips": busy_flips, "redraw": play.frames, "redraw_flips": play.flips,
+                      "taps": taps, "sheets": sheets,
+                      "settle_ms": play.app.config_.buzzers.settle_ms}), flush=True)
+    play.app.stop()
+
+
+def run_child(kind: str, folder: str) -> dict[str, Any]:
+    """Run one measured child process in ``folder`` (its Kivy home and database); what it printed."""
+    env = {
+        **os.environ,
+        "KIVY_NO_ARGS": "1",
+        "KIVY_USE_DEFAULTCONFIG": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_HOME": folder,
+        "KIVY_METRICS_DENSITY": "1",
+        "SDL_AUDIODRIVER": "dummy",
+        "XDG_CONFIG_HOME": f"{folder}/config",
+        "XDG_DATA_HOME": f"{folder}/data",
+    }
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", kind, "--folder", folder],
+        env=env, capture_output=True, text=True, timeout=300, check=True,
+    ).stdout
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
 def one_start(kind: str) -> tuple[float, float]:
     """Seconds to the first frame and peak MiB of one fresh process.
 
@@ -81,23 +262,8 @@ def one_start(kind: str) -> tuple[float, float]:
     """
     with tempfile.TemporaryDirectory() as folder:
         Store.open(Path(folder) / "games.db").close()
-        env = {
-            **os.environ,
-            "KIVY_NO_ARGS": "1",
-            "KIVY_USE_DEFAULTCONFIG": "1",
-            "KIVY_NO_CONSOLELOG": "1",
-            "KIVY_HOME": folder,
-            "KIVY_METRICS_DENSITY": "1",
-            "SDL_AUDIODRIVER": "dummy",
-            "XDG_CONFIG_HOME": f"{folder}/config",
-            "XDG_DATA_HOME": f"{folder}/data",
-        }
         started = time.monotonic()
-        out = subprocess.run(
-            [sys.executable, __file__, "--child", kind, "--folder", folder],
-            env=env, capture_output=True, text=True, timeout=120, check=True,
-        ).stdout
-        result = json.loads(out.strip().splitlines()[-1])
+        result = run_child(kind, folder)
     return result["first_frame"] - started, result["peak_kib"] / 1024
 
 
@@ -119,7 +285,39 @@ def start_up(runs: int) -> list[Row]:
     ]
 
 
-FIGURES: list[Callable[[int], list[Row]]] = [start_up]
+def percentile(values: list[float], share: float) -> float:
+    """The value that ``share`` of ``values`` stay at or under (nearest rank)."""
+    ranked = sorted(values)
+    return ranked[min(len(ranked) - 1, max(0, round(share * len(ranked)) - 1))]
+
+
+def table(_runs: int) -> list[Row]:
+    """One table run (its 600-odd frames, 100 taps and 50 challenges are samples enough)."""
+    with tempfile.TemporaryDirectory() as folder:
+        result = run_child("table", folder)
+    ms = {key: [value * 1000 for value in values] for key, values in result.items() if isinstance(values, list)}
+    beyond = [value - result["settle_ms"] for value in ms["sheets"]]
+    redraw = statistics.median(ms["redraw"])
+    return [
+        ("frames while 100 buzzer presses and 100 actions arrive",
+         f"{statistics.median(ms['busy']):.1f} ms, p99 {percentile(ms['busy'], 0.99):.1f} ms "
+         f"({len(ms['busy'])} frames)",
+         f"the same table redrawn with nothing arriving: {redraw:.1f} ms, p99 {percentile(ms['redraw'], 0.99):.1f} ms",
+         "p99 under 20 ms"),
+        ("of a drawn frame, the flip (GL rasterizing and showing it)",
+         f"{statistics.median(ms['busy_flips']):.1f} ms, p99 {percentile(ms['busy_flips'], 0.99):.1f} ms "
+         f"({len(ms['busy_flips'])} frames)",
+         f"redrawn with nothing arriving: {statistics.median(ms['redraw_flips']):.1f} ms", "—"),
+        ("a tap to the end of the frame showing its result, save included",
+         f"{statistics.median(ms['taps']):.1f} ms, p99 {percentile(ms['taps'], 0.99):.1f} ms ({len(ms['taps'])} taps)",
+         f"one redraw: {redraw:.1f} ms ({statistics.median(ms['taps']) / redraw:.2f}x)", "median under 30 ms"),
+        ("the deciding press to the challenge sheet drawn, beyond the settle time",
+         f"{statistics.median(beyond):.1f} ms, p99 {percentile(beyond, 0.99):.1f} ms ({len(beyond)} presses)",
+         f"settle time {result['settle_ms']:.0f} ms; one redraw {redraw:.1f} ms", f"under one frame ({FRAME * 1000:.1f} ms)"),
+    ]
+
+
+FIGURES: list[Callable[[int], list[Row]]] = [start_up, table]
 """Each returns rows of (figure, median, baseline in the same run, target)."""
 
 
@@ -145,9 +343,12 @@ def with_display() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--child", choices=("app", "bare"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("app", "bare", "table"), help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child == "table":
+        table_child(args.folder)
+        return
     if args.child:
         child(args.child, args.folder)
         return
