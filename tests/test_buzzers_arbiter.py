@@ -66,7 +66,7 @@ def test_six_seats_within_one_millisecond_in_order_with_delays() -> None:
     assert decision.winner == 4
     assert [p.seat for p in decision.later] == [2, 0, 5, 1, 3]
     assert [round(p.delay_ms, 6) for p in decision.later] == [0.1, 0.3, 0.6, 0.8, 1.0]
-    assert [format_delay(p.delay_ms) for p in decision.later][-1] == "+1.0 ms"
+    assert [format_delay(p.delay_ms) for p in decision.later][-1] == "+1 ms"
 
 
 def test_no_decision_before_the_settle_time() -> None:
@@ -158,7 +158,9 @@ def test_settle_must_be_positive() -> None:
 
 
 @pytest.mark.parametrize(
-    ("delay_ms", "text"), [(37.4, "+37 ms"), (10.0, "+10 ms"), (9.96, "+10.0 ms"), (0.42, "+0.4 ms")]
+    ("delay_ms", "text"),
+    [(37.4, "+37 ms"), (9.96, "+10 ms"), (2.0, "+2 ms"), (1.0, "+1 ms"), (0.96, "+1 ms"), (0.94, "+0.9 ms"),
+     (0.42, "+0.4 ms")],
 )
 def test_format_delay(delay_ms: float, text: str) -> None:
     assert format_delay(delay_ms) == text

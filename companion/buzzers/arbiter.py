@@ -18,7 +18,7 @@ Ignored(seat=0, edge_time=10.0, reason='own card')
 True
 >>> decision = arbiter.poll(10.035)
 >>> decision.winner, [(p.seat, format_delay(p.delay_ms)) for p in decision.later]
-(1, [(2, '+7.0 ms')])
+(1, [(2, '+7 ms')])
 """
 
 from __future__ import annotations
@@ -87,10 +87,13 @@ class Decision:
 def format_delay(delay_ms: float) -> str:
     """Show a delay the way players argue about it: "+37 ms", "+0.4 ms".
 
-    >>> format_delay(37.2), format_delay(0.42), format_delay(0)
-    ('+37 ms', '+0.4 ms', '+0.0 ms')
+    Whole milliseconds are what a table can feel; tenths only matter below one.
+
+    >>> format_delay(37.2), format_delay(1.04), format_delay(0.97), format_delay(0.42), format_delay(0)
+    ('+37 ms', '+1 ms', '+1 ms', '+0.4 ms', '+0.0 ms')
     """
-    return f"+{delay_ms:.0f} ms" if delay_ms >= 10 else f"+{delay_ms:.1f} ms"
+    tenths = round(delay_ms, 1)
+    return f"+{delay_ms:.0f} ms" if tenths >= 1 else f"+{tenths:.1f} ms"
 
 
 class Arbiter:
