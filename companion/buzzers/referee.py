@@ -77,13 +77,19 @@ class Referee:
             self._due = None
         self.buzzers.disarm()
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """End the thread and let go of the buzzers, leaving them open: the app keeps one
+        set of buzzers for every game, and each game's table has its own referee."""
         self.disarm()
         with self._wake:
             self._closed = True
             self._wake.notify()
         if threading.current_thread() is not self._thread:
             self._thread.join()
+        self.buzzers.on_press = self.buzzers.on_release = None
+
+    def close(self) -> None:
+        self.stop()
         self.buzzers.close()
 
     def _press(self, seat: int, edge_time: float) -> None:

@@ -122,6 +122,8 @@ class SpicyApp(App):
     def on_stop(self) -> None:
         Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
         self.toast.dismiss()
+        if self.root is not None and self.root.has_screen("table") and self.root.get_screen("table").view:
+            self.root.get_screen("table").view.close()  # its referee's thread, before the buzzers go
         if self.buzzers is not None:
             self.buzzers.close()
         if self.store is not None:

@@ -102,7 +102,7 @@ class Buzz:
     """Who takes the challenge, before they name spice or number.
 
     ``later`` lists the seats that pressed after the winner, with their delay
-    as the table reads it ("+1.0 ms"); ``tie`` lists seats whose edges came at
+    as the table reads it ("+1 ms"); ``tie`` lists seats whose edges came at
     the very same time (the table picks one).
     """
 
@@ -264,8 +264,7 @@ class TableView(EventDispatcher):
     def close(self) -> None:
         """Stop listening to the buzzers (the app keeps them open for the next game)."""
         if self.referee is not None:
-            self.referee.disarm()
-            self.referee.buzzers.on_press = self.referee.buzzers.on_release = None
+            self.referee.stop()
             self.referee = None
 
     # --- the seat to play ------------------------------------------------------------

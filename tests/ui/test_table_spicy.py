@@ -3,6 +3,8 @@ its challenges decided by GPIO buzzers on gpiozero's MockFactory."""
 
 from __future__ import annotations
 
+import threading
+
 from companion.rules import SPICY, new_setup
 from companion.ui.widgets.claim_pad import NumberButton
 from table_helpers import Table, within
@@ -27,7 +29,7 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
     ui.until(lambda: screen.sheet_name == "challenge")
     sheet = table.sheet()
     assert sheet.ids.title.text == "Ben challenges!"
-    assert "Cy +1.0 ms" in sheet.ids.later.text
+    assert "Cy +1 ms" in sheet.ids.later.text
     assert table.lit() == [BEN] and view.seats[CY].locked and "buzz" in table.sounds
     table.tap(sheet.ids.not_number)
 
@@ -74,3 +76,18 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
     ))
     assert shown == {name: str(score).replace("-", "\u2212") for name, score in saved.items()}
     assert saved == {"Ana": -9, "Ben": 8, "Cy": -10}
+
+
+def test_three_games_in_one_app_leave_one_referee_thread_listening_to_the_same_buzzers(ui) -> None:
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben"]))
+    buzzers = table.app.buzzers
+    for names in (["Cy", "Dee", "Eve"], ["Fay", "Gus"]):
+        table.app.start_game(new_setup(SPICY, names, first=ANA))
+        ui.step(2)
+    assert [thread.name for thread in threading.enumerate()].count("referee") == 1
+    table.view = table.screen.view
+    assert [seat.name for seat in table.view.seats] == ["Fay", "Gus"] and table.app.buzzers is buzzers
+    table.declare("chili", 1)
+    table.buzz((BEN, 0.0))
+    ui.until(lambda: table.screen.sheet_name == "challenge")
+    assert table.sheet().ids.title.text == "Gus challenges!"
