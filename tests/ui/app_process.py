@@ -4,7 +4,7 @@ Runs ``companion.cli.main`` with the arguments given, as the console script
 does, and prints one line to stdout for each thing the test waits for:
 ``started`` when the app is up, ``screen <name>`` on every change of screen,
 ``toast <text>`` for every toast, and ``table <state JSON>`` each time a table
-opens. A table screen is added only if the app has none of its own.
+opens.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from table_stand_in import with_a_table  # noqa: E402
 
 from companion.cli import main  # noqa: E402
 from companion.session import Session  # noqa: E402
@@ -37,7 +35,6 @@ def reporting_on_start(app: SpicyApp) -> None:
 
 
 if __name__ == "__main__":  # only in its own process: pytest imports this file to look for doctests
-    SpicyApp.build = with_a_table(SpicyApp.build)  # type: ignore[method-assign]
     SpicyApp.show_table = reporting_show_table  # type: ignore[method-assign]
     SpicyApp.on_start = reporting_on_start  # type: ignore[method-assign]
     sys.exit(main(sys.argv[1:]))

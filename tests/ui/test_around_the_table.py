@@ -13,17 +13,22 @@ from companion.config import BuzzerConfig, StoreConfig, UiConfig
 from companion.rules import SPICY, EndCardDrawn, Pass, Play, new_setup
 from companion.session import Session
 from companion.store import Store
-from companion.ui.app import SpicyApp
 from companion.ui.i18n import tr
 from companion.ui.prefs import Seating
 from companion.ui.screens.setup import SetupScreen
+from companion.ui.widgets.seat_panel import SeatPanel
 from store_helpers import damaged_database
-from table_stand_in import with_a_table
 
 
-@pytest.fixture(autouse=True)
-def a_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(SpicyApp, "build", with_a_table(SpicyApp.build))
+def table_shows(ui, names: tuple[str, ...]) -> bool:  # type: ignore[no-untyped-def]
+    """The table screen is showing, its view is the live game and a panel stands for each seat."""
+    app = ui.app
+    table = app.screen("table")
+    panels = [panel.seat.name for panel in ui.find_all(SeatPanel)]
+    return (
+        app.root.current == "table" and table.view.session is app.session
+        and app.session.state.setup.names == names and sorted(panels) == sorted(names)
+    )
 
 
 def toast_text(ui) -> str:  # type: ignore[no-untyped-def]
@@ -62,8 +67,9 @@ def test_an_unfinished_game_opens_straight_onto_its_table_with_its_seating(ui, t
             session.apply(action)
         expected = session.state
     app = ui.start()
-    assert app.root.current == "table"
+    assert table_shows(ui, ("Ana", "Ben", "Cy"))
     assert app.session.game_id == session.game_id and app.session.state == expected
+    assert app.screen("table").view.turn == 0 and app.screen("table").view.stack == 2
     assert app.seating == Seating.default(3)
 
 
@@ -207,7 +213,8 @@ def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_tab
     assert setup.ids.end_card.text == "28"
     ui.tap(setup.ids.next)
 
-    assert app.root.current == "table"
+    ui.step(2)
+    assert table_shows(ui, ("Ana", "Dee", "[b]Ben[/b]"))
     state = app.session.state
     assert state.profile.id == "sweet-spicy" and state.setup.names == ("Ana", "Dee", "[b]Ben[/b]")
     assert state.setup.end_card == 28 and state.setup.first == drawn
@@ -288,7 +295,7 @@ def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path
         later = "2025-03-01T20:00:00.000+00:00"
         Session.new(store, new_setup(SPICY, ["Cy", "Dee", "Eve"]), clock=lambda: later)
     app = ui.start()
-    assert app.root.current == "table"  # the unfinished one
+    assert table_shows(ui, ("Cy", "Dee", "Eve"))  # the unfinished one
     app.show("games")
     ui.step(2)
     games = app.screen("games")
@@ -304,7 +311,8 @@ def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path
     ui.tap(rows[0])
     assert games.unfinished
     ui.tap(games.ids.resume)
-    assert app.root.current == "table" and app.session.state.setup.names == ("Cy", "Dee", "Eve")
+    ui.step(2)
+    assert table_shows(ui, ("Cy", "Dee", "Eve"))
 
 
 # --- settings ------------------------------------------------------------------------------

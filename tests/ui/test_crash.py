@@ -1,8 +1,9 @@
 """Crash safety: the real command, set up by real clicks and keys on the X display, killed with -9, reopens its table.
 
 The app runs as its own process on the test's virtual display; ``xdotool``
-moves the X pointer, clicks and types, as a mouse and keyboard would. Where
-to click comes from the same app laid out in this process at the same size.
+moves the X pointer, clicks and types, as a mouse and keyboard would, on the
+set-up and then on the table's claim pad. Where to click comes from the same
+app laid out in this process at the same size.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 
-from companion.rules import Pass, Play
+from companion.config import StoreConfig
+from companion.rules import SPICY, Action, Pass, Play, new_setup
 from companion.session import Session
 from companion.store import Store
-from companion.ui.app import SpicyApp
-from table_stand_in import with_a_table
+from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
+from table_helpers import within
 
 HERE = Path(__file__).resolve().parent
 SIZE = (800, 480)
@@ -135,7 +136,7 @@ def where(widget: Any) -> tuple[float, float]:
 
 def click_map(ui: Any, names: list[str]) -> dict[str, tuple[float, float]]:
     """Where each button of the set-up is at 800x480, from the same app laid out here."""
-    app = ui.start(size=SIZE)
+    app = ui.start(size=SIZE, config=ui.config(store=StoreConfig(db=ui.tmp_path / "layout.db")))  # not the game's file
     home = app.screen("home")
     setup = app.screen("setup")
     spots = {"new game": where(home.ids.new_game)}
@@ -154,14 +155,31 @@ def click_map(ui: Any, names: list[str]) -> dict[str, tuple[float, float]]:
     setup.go("table")
     ui.step(2)
     spots["more"] = where(setup.ids.more)
+    app.start_game(new_setup(SPICY, names, first=1))
+    ui.step(3)
+    table = app.screen("table")
+    pad = table.ids.pad
+    spots["wasabi"] = where(within(pad, SpiceButton, spice="wasabi"))
+    ui.tap(within(pad, SpiceButton, spice="wasabi"))
+    for number in (2, 4):
+        spots[str(number)] = where(within(pad, NumberButton, number=number))
+    spots["pass"] = where(table.ids.pass_button)
     ui.stop()
     return spots
 
 
-def test_killed_with_minus_9_the_app_reopens_on_the_same_table(
-    ui: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(SpicyApp, "build", with_a_table(SpicyApp.build))
+def saved_actions(db: Path, count: int, seconds: float = 10) -> list[Action]:
+    """The last game's log once it holds ``count`` actions: the app saves each one as it is played."""
+    deadline = time.monotonic() + seconds
+    with Store.open(db) as store:
+        while True:
+            log = [logged.action for logged in store.load(store.list_games()[0].id).log]
+            if len(log) >= count or time.monotonic() > deadline:
+                return log
+            time.sleep(0.1)
+
+
+def test_killed_with_minus_9_the_app_reopens_on_the_same_table(ui: Any, tmp_path: Path) -> None:
     names = ["Ana", "Ben", "Cy"]
     spots = click_map(ui, names)
     db = tmp_path / "games.db"
@@ -189,15 +207,15 @@ def test_killed_with_minus_9_the_app_reopens_on_the_same_table(
         assert [seat["name"] for seat in opened["seats"]] == names
         assert opened["turn"] == "Ben" and opened["deck"] == 100 - 18 - 28
 
-        # The table's own input arrives with the table screen; until then the
-        # actions go into the same file the way the running app saves them.
+        for spot in ("wasabi", "2", "wasabi", "4", "pass"):  # Ben and Cy declare on the pad; Ana passes
+            app.click(spots[spot])
+        played = [Play(1, "wasabi", 2), Play(2, "wasabi", 4), Pass(0)]
+        assert saved_actions(db, len(played)) == played
+        app.kill()
         with Store.open(db) as store:
             session = Session.resume(store)
             assert session is not None
-            for action in (Play(1, "wasabi", 2), Play(2, "wasabi", 4), Pass(0)):
-                session.apply(action)
             expected = session.state.to_json()
-        app.kill()
         again = AppProcess(config, tmp_path, display)
         try:
             reopened = json.loads(again.wait_for("table"))
