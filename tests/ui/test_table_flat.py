@@ -53,3 +53,25 @@ def test_keys_1_to_6_are_the_buzzers_without_gpio(ui) -> None:
     ui.until(lambda: table.screen.sheet_name == "challenge")
     assert table.sheet().ids.title.text == "Cy challenges!"
     assert table.sounds == ["buzz"]
+
+
+def test_lying_flat_the_claim_pad_turns_to_the_seat_to_play_and_taps_on_it_land(ui) -> None:
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=ANA), gpio=False, face_seats=True)
+    view, screen = table.view, table.screen
+    header, pass_button = screen.ids.header, screen.ids.pass_button
+
+    def reads_from() -> str:
+        """The edge the pad's bottom row (Pass) faces: the seat reading it sits there."""
+        (hx, hy), (px, py) = header.to_window(*header.center), pass_button.to_window(*pass_button.center)
+        if abs(hx - px) > abs(hy - py):
+            return "left" if px < hx else "right"
+        return "bottom" if py < hy else "top"
+
+    assert reads_from() == "bottom"
+    table.declare("chili", 1)
+    assert view.turn == BEN and reads_from() == "left"
+    assert header.to_window(*header.center)[0] < screen.width / 2  # on Ben's side of the hub
+    table.declare("chili", 2)  # taps on the pad turned a quarter
+    assert (view.stack, view.claim_number, view.turn) == (2, 2, CY) and reads_from() == "top"
+    table.declare("chili", 3)  # taps on the pad turned upside down
+    assert (view.stack, view.claim_number, view.turn) == (3, 3, DEE) and reads_from() == "right"

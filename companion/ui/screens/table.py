@@ -60,6 +60,12 @@ class TableScreen(Screen):
         """Held here too: taken off the hub for five-spices, it must outlive its weak id."""
         self._board = self.ids.board.__self__
         """Held here too: taken off the screen while a sheet covers it, so it is not drawn unseen."""
+        turn, board = self.ids.turn.__self__, self._board
+        board.remove_widget(turn)
+        turn.size_hint = (1, 1)
+        self._pad_slot = Facing(turn, size_hint=(None, None))
+        """The claim pad with its header and buttons, turned to the seat to play when lying flat."""
+        board.add_widget(self._pad_slot, index=1)  # over the hub, under the last-card banner
         self.bind(size=self._layout, flat=self._layout)
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
@@ -94,6 +100,7 @@ class TableScreen(Screen):
             tiles.add_widget(trophies)
         elif not view.trophies_total and trophies.parent is not None:
             tiles.remove_widget(trophies)  # five-spices has no trophies
+        view.bind(turn=self._layout)  # lying flat, the pad moves to the seat to play
         self.flat = app.face_seats
         app.bind(face_seats=self.setter("flat"))
         self._build_seats()
@@ -276,7 +283,11 @@ class TableScreen(Screen):
         bottom = m + dock + m if by_edge["bottom"] else m
         self._place_bar(m, w - m, h - m)
         self.ids.title.opacity = 0
-        self._place_middle(x=inner_x, y=bottom, w=inner_w, h=h - m - dock - m - bottom, side=True)
+        edge = edges[self.view.turn] if self.view.turn >= 0 else "bottom"
+        self._place_middle(
+            x=inner_x, y=bottom, w=inner_w, h=h - m - dock - m - bottom, side=True,
+            edge=edge, shared=len(by_edge[edge]) > 1,
+        )
 
     def _place_bar(self, x: float, right: float, top: float) -> None:
         """Undo and redo at the top left, always one tap away; the menu at the top right."""
@@ -287,15 +298,24 @@ class TableScreen(Screen):
         ids.title.opacity = 1
         ids.title.center = ((ids.redo.right + ids.menu.x) / 2, top - ids.menu.height / 2)
 
-    def _place_middle(self, x: float, y: float, w: float, h: float, side: bool) -> None:
-        ids = self.ids
-        if side:  # hub beside the pad
+    def _place_middle(
+        self, x: float, y: float, w: float, h: float, side: bool, edge: str = "bottom", shared: bool = False
+    ) -> None:
+        """Standing, the pad sits under the hub. Lying flat it sits beside the hub and takes the angle of
+        the seat to play's ``edge``: on the left edge's side for a left seat; over the hub when the
+        seat shares its edge, so it is no nearer one of the two."""
+        ids, pad = self.ids, self._pad_slot
+        pad.angle = EDGE_ANGLES[edge]
+        if side:
             hub_w = w * 0.48
-            ids.hub.pos, ids.hub.size = (x, y), (hub_w - _dp(4), h)
-            ids.turn.pos, ids.turn.size = (x + hub_w + _dp(4), y), (w - hub_w - _dp(4), h)
+            pad_w = w - hub_w - _dp(4)
+            on_left = edge == "left"
+            ids.hub.pos, ids.hub.size = (x + pad_w + _dp(8) if on_left else x, y), (hub_w - _dp(4), h)
+            pad_x = x + (w - pad_w) / 2 if shared else x if on_left else x + hub_w + _dp(4)
+            pad.pos, pad.size = (pad_x, y), (pad_w, h)
         else:  # hub above the pad
             pad_h = min(h - _dp(120), max(_dp(250), h * 0.55))
-            ids.turn.pos, ids.turn.size = (x, y), (w, pad_h)
+            pad.pos, pad.size = (x, y), (w, pad_h)
             ids.hub.pos, ids.hub.size = (x, y + pad_h + _dp(8)), (w, h - pad_h - _dp(8))
         banner_h = _dp(128 if ids.banner.flat else 64)
         ids.banner.pos, ids.banner.size = (ids.hub.x, ids.hub.top - banner_h), (ids.hub.width, banner_h)
