@@ -74,6 +74,7 @@ class SpicyApp(App):
 
     def build(self) -> ScreenManager:
         Window.clearcolor = theme.FELT_EDGE
+        theme.scale_type(*Window.size)
         manager = ScreenManager(transition=NoTransition())
         try:
             self.store = Store.open(self.config_.store.db, self.config_.store.busy_timeout)

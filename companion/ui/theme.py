@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kivy.metrics import Metrics
+
 ICONS = Path(__file__).parent / "icons"
 
 
@@ -83,7 +85,7 @@ SEAT_COLOURS = tuple(
     rgba(colour) for colour in ("#FF8A5C", "#5B9BF0", "#B68AF0", "#F472B6", "#2EC4A6", "#D8B98A")
 )
 
-# Type sizes (sp at density 1); portrait screens use about 1.25 times these.
+# Type sizes (sp at density 1); portrait screens use about 1.25 times these (``scale_type``).
 FONT_STACK_NUMBER_RATIO = 0.4  # of the stack card's height
 FONT_DRAW_COUNT = 44
 FONT_CHALLENGE_TITLE = 44
@@ -95,6 +97,17 @@ FONT_BODY = 18
 FONT_BUTTON = 18
 FONT_SMALL = 16
 FONT_CAPTION = 13
+
+PORTRAIT_TYPE = 1.25
+"""A standing portrait screen is read from further away, across the table."""
+
+
+def scale_type(width: float, height: float) -> float:
+    """Set Kivy's font scale for a window of this size, so every ``sp()`` follows; widgets built
+    before a change keep their sizes, so the app calls this before it builds any screen."""
+    Metrics.fontscale = PORTRAIT_TYPE if height > width else 1.0
+    return float(Metrics.fontscale)
+
 
 # Spacing and sizes (dp).
 GAP = 8

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
+from companion.ui import theme
 from companion.ui.widgets.claim_pad import SpiceButton
 from table_helpers import Table, within
 
@@ -83,3 +84,13 @@ def test_variant_cards_a_raid_and_cards_tucked_under_a_five(ui) -> None:
     table.declare("chili", 5)  # Cy tucks one more card under the 5: Ben raids what lay under his hand
     assert view.seats[BEN].won == 2 and view.stack == 2
     assert [s.hand for s in view.seats] == [5, 5, 5] and ids.tuck.text == "Tuck 0"
+
+
+def test_portrait_type_is_a_quarter_larger_and_landscape_type_is_as_designed(ui) -> None:
+    sizes = {}
+    for size in ((720, 1280), (800, 480), (1280, 720)):
+        table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"]), gpio=False, size=size)
+        sizes[size] = (table.screen.ids.header.font_size, table.screen.ids.title.font_size)
+        ui.stop()
+    assert sizes[(800, 480)] == sizes[(1280, 720)] == (theme.FONT_SMALL, theme.FONT_TITLE)
+    assert sizes[(720, 1280)] == (theme.FONT_SMALL * 1.25, theme.FONT_TITLE * 1.25)
