@@ -79,15 +79,20 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
 
 
 def test_three_games_in_one_app_leave_one_referee_thread_listening_to_the_same_buzzers(ui) -> None:
+    before = set(referee_threads())  # left by tests that drive a referee without an app
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben"]))
     buzzers = table.app.buzzers
     for names in (["Cy", "Dee", "Eve"], ["Fay", "Gus"]):
         table.app.start_game(new_setup(SPICY, names, first=ANA))
         ui.step(2)
-    assert [thread.name for thread in threading.enumerate()].count("referee") == 1
+    assert len(set(referee_threads()) - before) == 1
     table.view = table.screen.view
     assert [seat.name for seat in table.view.seats] == ["Fay", "Gus"] and table.app.buzzers is buzzers
     table.declare("chili", 1)
     table.buzz((BEN, 0.0))
     ui.until(lambda: table.screen.sheet_name == "challenge")
     assert table.sheet().ids.title.text == "Gus challenges!"
+
+
+def referee_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "referee"]
