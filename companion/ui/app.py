@@ -32,13 +32,6 @@ from companion.ui.prefs import Prefs, Seating, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.widgets import Toast
 
-SCREENS: tuple[str, ...] = ("home", "setup", "games", "settings", "buzzers", "problem", "table", "end")
-"""Screen names, each a module in ``companion.ui.screens`` with a class ``<Name>Screen``.
-
-Only the first screen shown is built at start-up; each other one (its module,
-its kv, its widgets) on first use, which keeps the first frame close to a bare
-Kivy app's (docs/PERFORMANCE.md).
-"""
 
 NOTICE_SECONDS = 10.0
 """Start-up notices stay longer than a toast: nobody is looking at the screen yet."""
@@ -211,6 +204,12 @@ class SpicyApp(App):
 
 
 def _build_screen(name: str) -> Screen:
+    """The screen ``<Name>Screen`` of ``companion.ui.screens.<name>``, its module and kv loaded now.
+
+    Only the first screen shown is built at start-up and each other one on
+    first use, which keeps the first frame close to a bare Kivy app's
+    (docs/PERFORMANCE.md).
+    """
     module = importlib.import_module(f"companion.ui.screens.{name}")
     screen: Screen = getattr(module, f"{name.capitalize()}Screen")(name=name)
     return screen
