@@ -121,11 +121,13 @@ def test_leds_glow_for_armed_seats_then_only_the_winner(factory, buzzers) -> Non
     decisions = Recorder()
     referee = Referee(buzzers, settle_ms=20, on_decision=decisions)
     referee.arm({1, 3, 4}, own_card=0)
+    referee.flush()  # the lights change on the referee's thread
     assert lit(factory) == [1, 3, 4]
     factory.pin(BUTTONS[3]).press(at=factory.ticks() + 0.001)
     decisions.next()
     assert lit(factory) == [3]
     referee.disarm()
+    referee.flush()
     assert lit(factory) == []
 
 
@@ -136,6 +138,7 @@ def test_tick_wraparound_keeps_edges_in_order() -> None:
         decisions = Recorder()
         referee = Referee(buzzers, settle_ms=50, on_decision=decisions)
         referee.arm({0, 1})
+        referee.flush()  # opened before the clock jumps: this clock stands still between jumps
         factory.now_ticks = 10_000  # 10.1 ms later, after the wrap
         factory.pin(BUTTONS[1]).press(at=150)  # after the wrap: 250 µs after arming
         factory.pin(BUTTONS[0]).press(at=2**32 - 50)  # before the wrap, callback later
@@ -149,6 +152,7 @@ def test_press_stamped_2_ms_before_arm_and_reported_after_it_is_refused(factory,
     decisions, ignored = Recorder(), Recorder()
     referee = Referee(buzzers, settle_ms=30, on_decision=decisions, on_ignored=ignored)
     referee.arm(range(6), own_card=0)
+    referee.flush()  # the pins are read at the arm, before the late press is driven
     armed_at = factory.ticks()
     factory.pin(BUTTONS[2]).press(at=armed_at - 0.002)  # lgpio held it back; it comes after arm
     factory.pin(BUTTONS[4]).press(at=armed_at + 0.004)
@@ -157,6 +161,24 @@ def test_press_stamped_2_ms_before_arm_and_reported_after_it_is_refused(factory,
     assert (early.seat, early.reason) == (2, "pressed before the card was played")
     decision = decisions.next()
     assert isinstance(decision, Decision) and decision.winner == 4
+
+
+def test_a_press_while_the_arm_is_still_queued_counts_in_the_window_it_opens(factory, buzzers) -> None:
+    decisions = Recorder()
+    referee = Referee(buzzers, settle_ms=20, on_decision=decisions)
+    busy, go = threading.Event(), threading.Event()
+    referee.listen(lambda _seat, _time: (busy.set(), go.wait(5)))  # holds the referee's thread
+    factory.pin(BUTTONS[5]).press(at=factory.ticks())
+    assert busy.wait(5)
+    referee.listen(None)
+    referee.arm({1, 2, 3}, own_card=0)  # queued behind the held thread
+    factory.pin(BUTTONS[2]).press(at=factory.ticks() + 0.001)  # the card is down: a slap 1 ms later
+    threading.Event().wait(0.02)  # confirmed, and queued behind the arm
+    go.set()
+    decision = decisions.next()
+    assert isinstance(decision, Decision)
+    assert (decision.winner, decision.stuck, decision.ignored) == (2, (), ())  # down at the arm, yet not stuck
+    referee.stop()
 
 
 def test_a_2_microsecond_glitch_does_not_win(factory, buzzers) -> None:

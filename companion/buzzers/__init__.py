@@ -1,9 +1,9 @@
 """Challenge buzzers: who pressed first, by edge time, on any kind of button.
 
 ``arbiter`` decides (pure: presses and clock readings in, a Decision out);
-``referee`` runs it in real time on a backend: ``gpio`` (gpiozero),
-``serialbox`` (a USB buzzer box, pyserial) or ``keyboard``. Seats are 0-based
-indexes; nothing here knows the game.
+``referee`` runs it in real time on its own thread, the one owner of a
+backend: ``gpio`` (gpiozero), ``serialbox`` (a USB buzzer box, pyserial) or
+``keyboard``. Seats are 0-based indexes; nothing here knows the game.
 """
 
 from __future__ import annotations

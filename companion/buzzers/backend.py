@@ -38,13 +38,18 @@ class Buzzers(ABC):
         self.on_release: PressHandler | None = None
         self.opened_at: float | None = None
 
-    def arm(self, seats: Collection[int]) -> frozenset[int]:
+    def arm(self, seats: Collection[int], waited: float = 0.0) -> frozenset[int]:
         """Light the armed seats; return the seats whose button is down already.
 
         A button down before the window opens is stuck (or leaned on): it
         cannot press again until it comes up, so the caller reports it.
+        ``waited`` is how long ago, in seconds, the window opened at the
+        table (the arm waited that long in the referee's queue): the
+        opening is put back by that much on the edge clock, so a press made
+        while the arm was on its way still counts.
         """
-        self.opened_at = self.edge_clock()
+        now = self.edge_clock()
+        self.opened_at = None if now is None else now - waited
         self._show(seats)
         return self.held()
 

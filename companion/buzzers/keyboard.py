@@ -9,14 +9,18 @@ you want for a 20 ms argument.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Collection, Sequence
 
 from companion.buzzers.backend import Buzzers
 
 
 class KeyboardBuzzers(Buzzers):
-    """``keys[seat]`` is that seat's buzzer. Auto-repeat is not a new press."""
+    """``keys[seat]`` is that seat's buzzer. Auto-repeat is not a new press.
+
+    Keys come on one thread (the UI's); the referee reads :meth:`held` on
+    its own. ``_held`` is replaced whole, never changed in place, so that
+    read needs no lock the UI would have to wait on.
+    """
 
     kind = "keyboard"
 
@@ -25,17 +29,15 @@ class KeyboardBuzzers(Buzzers):
         self.keys = tuple(keys)
         self.notice = notice
         self._seats = {key: seat for seat, key in enumerate(self.keys)}
-        self._held: set[int] = set()
-        self._lock = threading.Lock()
+        self._held: frozenset[int] = frozenset()
 
     def key_down(self, key: str, time: float) -> bool:
         """Handle a key going down; True when it is a buzzer key (the UI eats it)."""
         seat = self._seats.get(key)
         if seat is None:
             return False
-        with self._lock:
-            repeat = seat in self._held
-            self._held.add(seat)
+        repeat = seat in self._held
+        self._held |= {seat}
         if not repeat:
             self._pressed(seat, time)
         return True
@@ -44,16 +46,14 @@ class KeyboardBuzzers(Buzzers):
         seat = self._seats.get(key)
         if seat is None:
             return False
-        with self._lock:
-            was_down = seat in self._held
-            self._held.discard(seat)
+        was_down = seat in self._held
+        self._held -= {seat}
         if was_down:
             self._released(seat, time)
         return True
 
     def held(self) -> frozenset[int]:
-        with self._lock:
-            return frozenset(self._held)
+        return self._held
 
     def close(self) -> None:
         """Nothing to release: the window owns the keyboard."""

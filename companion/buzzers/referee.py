@@ -1,34 +1,58 @@
-"""Challenge windows in real time: the thread-safe driver of an :class:`Arbiter`.
+"""Challenge windows in real time: the one owner of a set of buzzers and of an :class:`Arbiter`.
 
-The arbiter is pure; this class owns the clock. From the first valid callback
-it waits ``settle``, then decides: never before the earliest edge plus
-``settle``, whatever order the callbacks came in.
+The arbiter is pure; this class owns the clock and the devices. From the
+first valid press it waits ``settle``, then decides: never before the
+earliest edge plus ``settle``, whatever order the presses came in.
+
+Everything reaches the referee's thread through one queue: the UI's
+commands (arm, disarm, light, listen) and the backends' presses alike. So
+the caller never waits on a port, a pin or a lock (the box takes up to
+``serialbox.ARM_REPLY`` to say when it armed, which a table must not feel),
+and the arbiter has a single owner: a press that arrives while an arm is
+still queued is judged against the window that arm opens.
 """
 
 from __future__ import annotations
 
+import logging
+import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
+from functools import partial
 
 from companion.buzzers.arbiter import Arbiter, Decision, Ignored
-from companion.buzzers.backend import Buzzers
+from companion.buzzers.backend import Buzzers, PressHandler
+
+DecisionHandler = Callable[[Decision], None]
+IgnoredHandler = Callable[[Ignored], None]
+
+log = logging.getLogger(__name__)
 
 
 class Referee:
     """Arms seats on a set of buzzers and reports who challenged first.
 
-    ``on_decision`` and ``on_ignored`` run on the referee's own thread or a
-    backend's; a Kivy UI wraps them with ``@mainthread``. One long-lived
-    thread waits for each deadline: starting a ``threading.Timer`` per window
-    costs about 2 ms of thread start-up, which would show in every decision.
+    Every method returns at once: it posts a command that the referee's own
+    thread carries out in the order posted. ``on_decision`` and
+    ``on_ignored`` run on that thread; a Kivy UI wraps them with
+    ``@mainthread``. One long-lived thread serves every window and every
+    game: starting a ``threading.Timer`` per window costs about 2 ms of
+    thread start-up, which would show in every decision.
 
     Backends stamp edges on their own clock (the kernel's, the box's), which
     we cannot read. To know when the deadline has passed on that clock, we
     keep ``offset = max(edge - our_clock)`` over the presses: each press
-    arrives after its edge, so ``our_clock + offset`` never runs ahead of
+    is handled after its edge, so ``our_clock + offset`` never runs ahead of
     the edge clock, and a decision taken when it reaches the deadline is
     never early.
+
+    The arm reaches the buzzers a moment after it was posted, so GPIO's
+    opening is put back by that moment, and ``held()`` may already show a
+    seat that pressed in answer to the card, its press still queued behind
+    the arm. Such a seat is not stuck: once its press comes, stamped at or
+    after the opening (or on the keyboard, which has no edge clock), it
+    counts. A seat whose press we handled before the arm stays stuck.
     """
 
     def __init__(
@@ -36,54 +60,75 @@ class Referee:
         buzzers: Buzzers,
         *,
         settle_ms: float,
-        on_decision: Callable[[Decision], None],
-        on_ignored: Callable[[Ignored], None] | None = None,
+        on_decision: DecisionHandler | None = None,
+        on_ignored: IgnoredHandler | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.buzzers = buzzers
         self.settle = settle_ms / 1000
-        self.on_decision = on_decision
-        self.on_ignored = on_ignored
+        self._on_decision = on_decision
+        self._on_ignored = on_ignored
+        self._listener: PressHandler | None = None
         self._clock = clock
-        self._wake = threading.Condition()
+        self._commands: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._arbiter = Arbiter(settle=self.settle)
         self._offset = float("-inf")
         self._due: float | None = None  # on our clock: when to ask the arbiter
-        self._closed = False
-        buzzers.on_press = self._press
-        buzzers.on_release = self._release
+        self._down: set[int] = set()  # seats whose last press we have handled, and no release since
+        self._unseen: set[int] = set()  # stuck at the arm, with no press of theirs handled before it
+        buzzers.on_press = lambda seat, edge_time: self._commands.put(partial(self._press, seat, edge_time))
+        buzzers.on_release = lambda seat, _edge_time: self._commands.put(partial(self._release, seat))
         self._thread = threading.Thread(target=self._run, name="referee", daemon=True)
         self._thread.start()
+
+    # --- commands: any thread, never waiting ------------------------------------------------
 
     def arm(self, seats: Iterable[int], own_card: int | None = None) -> None:
         """Open a window: ``seats`` may challenge; ``own_card`` is the card's player.
 
-        Presses stamped before this moment (on the backend's edge clock) are
-        refused as "pressed before the card was played".
+        Presses stamped before the window opens (on the backend's edge clock:
+        the box's ``T``, GPIO's clock at this call) are refused as "pressed
+        before the card was played".
         """
-        armed = frozenset(seats) - {own_card}
-        stuck = self.buzzers.arm(armed)
-        with self._wake:
-            self._arbiter = Arbiter(
-                armed, settle=self.settle, own_card=own_card, stuck=stuck, opened=self.buzzers.opened_at
-            )
-            self._offset = float("-inf")
-            self._due = None
+        self._commands.put(partial(self._arm, frozenset(seats) - {own_card}, own_card, self._clock()))
 
     def disarm(self) -> None:
         """Close the window (the next seat played or passed): every press is ignored."""
-        with self._wake:
-            self._arbiter = Arbiter(settle=self.settle)
-            self._due = None
-        self.buzzers.disarm()
+        self._commands.put(self._disarm)
+
+    def light(self, seats: Collection[int]) -> None:
+        """These buzzers' lights on (and the piezo's beep), the window left as it is:
+        the buzzer check and set-up's binding answer a press with it."""
+        self._commands.put(partial(self.buzzers.show_winner, tuple(seats)))
+
+    def lights_off(self) -> None:
+        """Every light off, the window left as it is (leaving the buzzer check)."""
+        self._commands.put(self.buzzers.disarm)
+
+    def listen(self, on_press: PressHandler | None) -> None:
+        """Send raw presses to ``on_press`` instead of the window (binding and checking
+        buzzers); None sends them back. ``on_press`` runs on the referee's thread."""
+        self._commands.put(partial(setattr, self, "_listener", on_press))
+
+    def report_to(self, on_decision: DecisionHandler | None, on_ignored: IgnoredHandler | None = None) -> None:
+        """Decisions and ignored presses go to these from now on (a new table), None to nowhere.
+
+        Posted like every command, so a decision on a window armed before the
+        change still goes to the handlers of its own table.
+        """
+        self._commands.put(partial(self._report_to, on_decision, on_ignored))
+
+    def flush(self, timeout: float | None = 5.0) -> bool:
+        """Wait until every command posted before this call has reached the buzzers;
+        False if ``timeout`` passed first. For a benchmark or a test; never the UI."""
+        done = threading.Event()
+        self._commands.put(done.set)
+        return done.wait(timeout)
 
     def stop(self) -> None:
-        """End the thread and let go of the buzzers, leaving them open: the app keeps one
-        set of buzzers for every game, and each game's table has its own referee."""
-        self.disarm()
-        with self._wake:
-            self._closed = True
-            self._wake.notify()
+        """Turn the lights off, end the thread and let go of the buzzers, leaving them open."""
+        self._commands.put(self._disarm)
+        self._commands.put(None)
         if threading.current_thread() is not self._thread:
             self._thread.join()
         self.buzzers.on_press = self.buzzers.on_release = None
@@ -92,40 +137,77 @@ class Referee:
         self.stop()
         self.buzzers.close()
 
-    def _press(self, seat: int, edge_time: float) -> None:
-        with self._wake:
-            ignored = self._arbiter.press(seat, edge_time)
-            if ignored is None:
-                self._offset = max(self._offset, edge_time - self._clock())
-                if self._due is None:
-                    self._due = self._clock() + self.settle
-                    self._wake.notify()
-        if ignored is not None and self.on_ignored is not None:
-            self.on_ignored(ignored)
+    # --- the referee's thread ---------------------------------------------------------------
 
-    def _release(self, seat: int, edge_time: float) -> None:
-        with self._wake:
-            self._arbiter.release(seat)
+    def _arm(self, armed: frozenset[int], own_card: int | None, posted: float) -> None:
+        stuck = self.buzzers.arm(armed, waited=self._clock() - posted)
+        self._arbiter = Arbiter(
+            armed, settle=self.settle, own_card=own_card, stuck=stuck, opened=self.buzzers.opened_at
+        )
+        self._unseen = set(stuck - self._down)
+        self._offset = float("-inf")
+        self._due = None
+
+    def _disarm(self) -> None:
+        self._arbiter = Arbiter(settle=self.settle)
+        self._due = None
+        self.buzzers.disarm()
+
+    def _report_to(self, on_decision: DecisionHandler | None, on_ignored: IgnoredHandler | None) -> None:
+        self._on_decision, self._on_ignored = on_decision, on_ignored
+
+    def _press(self, seat: int, edge_time: float) -> None:
+        self._down.add(seat)
+        if self._listener is not None:
+            self._listener(seat, edge_time)
+            return
+        if seat in self._unseen:
+            self._unseen.discard(seat)
+            opened = self._arbiter.opened
+            if opened is None or edge_time >= opened:
+                self._arbiter.release(seat)  # pressed while the arm was on its way: not stuck
+        ignored = self._arbiter.press(seat, edge_time)
+        if ignored is None:
+            self._offset = max(self._offset, edge_time - self._clock())
+            if self._due is None:
+                self._due = self._clock() + self.settle
+        elif self._on_ignored is not None:
+            self._on_ignored(ignored)
+
+    def _release(self, seat: int) -> None:
+        self._down.discard(seat)
+        self._unseen.discard(seat)
+        self._arbiter.release(seat)
 
     def _run(self) -> None:
-        while (decision := self._next_decision()) is not None:
-            self.buzzers.show_winner(decision.tie or (decision.winner,))
-            self.on_decision(decision)
+        while (command := self._next_command()) is not None:
+            try:
+                command()
+            except Exception:  # one failed write must not leave the table without a referee
+                log.exception("Referee: a buzzer command failed; carrying on")
 
-    def _next_decision(self) -> Decision | None:
-        """Wait for the current window's decision; None once closed."""
-        with self._wake:
-            while not self._closed:
-                left = None if self._due is None else self._due - self._clock()
-                if left is None or left > 0:
-                    self._wake.wait(left)
-                    continue
-                now = self._clock() + self._offset
-                decision = self._arbiter.poll(now)
-                if decision is not None:
-                    self._due = None
-                    return decision
-                deadline = self._arbiter.deadline
-                assert deadline is not None  # a due time is only set by a valid press
-                self._due = self._clock() + deadline - now  # our estimate lags: wait the rest
-            return None
+    def _next_command(self) -> Callable[[], None] | None:
+        """The next command posted, or the decision once it is due; None once stopped."""
+        if self._due is not None and self._clock() >= self._due:
+            return self._decide
+        wait = None if self._due is None else max(0.0, self._due - self._clock())
+        try:
+            return self._commands.get(timeout=wait)
+        except queue.Empty:
+            return self._decide
+
+    def _decide(self) -> None:
+        """Ask the arbiter once our clock says the deadline may have passed on the edge clock."""
+        if self._due is None or self._clock() < self._due:
+            return
+        now = self._clock() + self._offset
+        decision = self._arbiter.poll(now)
+        if decision is None:
+            deadline = self._arbiter.deadline
+            assert deadline is not None  # a due time is only set by a valid press
+            self._due = self._clock() + deadline - now  # our estimate lags: wait the rest
+            return
+        self._due = None
+        self.buzzers.show_winner(decision.tie or (decision.winner,))
+        if self._on_decision is not None:
+            self._on_decision(decision)

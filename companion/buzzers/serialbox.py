@@ -85,7 +85,7 @@ class SerialBuzzers(Buzzers):
         self._greeted = False
         self._heard = 0.0  # time.monotonic() of the last line from a greeted box
         self._opened = threading.Event()
-        self._opened_at: float | None = None
+        self._opening: tuple[float, frozenset[int]] | None = None  # the last T, and who was down then
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -96,18 +96,28 @@ class SerialBuzzers(Buzzers):
         """True once a box has answered on an open port (for the console check and tests)."""
         return self._connected.wait(timeout)
 
-    def arm(self, seats: Collection[int]) -> frozenset[int]:
-        """Light the seats with ``A``, so the box stamps the opening on its own clock."""
+    def arm(self, seats: Collection[int], waited: float = 0.0) -> frozenset[int]:
+        """Light the seats with ``A``, so the box stamps the opening on its own clock.
+
+        The box's ``T`` stays the opening, as hardware/PROTOCOL.md says;
+        ``waited`` is not taken off it. The stuck seats are the ones down
+        when the box sent ``T``, by the order of its own lines: a press read
+        while we waited for the ``T`` is judged by its stamp. Runs on the
+        referee's thread, which may wait here up to ``ARM_REPLY``.
+        """
         with self._lock:
             self._lights = sum(1 << seat for seat in set(seats))
             self._opened.clear()
-            self._opened_at = None
+            self._opening = None
             if self._greeted:
                 self._send(protocol.encode_arm(self._lights))
         self._opened.wait(ARM_REPLY if self._greeted else 0)
         with self._lock:
-            self.opened_at = self._opened_at
-        return self.held()
+            if self._opening is None:
+                self.opened_at = None
+                return frozenset(self._held)
+            self.opened_at, held = self._opening
+            return held
 
     def held(self) -> frozenset[int]:
         with self._lock:
@@ -206,7 +216,7 @@ class SerialBuzzers(Buzzers):
         edge_time = self._clock.unwrap(message[1 if kind in (protocol.OPENED, protocol.HEARTBEAT) else 2]) / 1e6
         if kind == protocol.OPENED:
             with self._lock:
-                self._opened_at = edge_time
+                self._opening = edge_time, frozenset(self._held)
             self._opened.set()
         elif kind == protocol.HEARTBEAT:
             self._dropped(message[2])

@@ -19,7 +19,7 @@ from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
-from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, open_buzzers
+from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, Referee, open_buzzers
 from companion.buzzers.backend import PressHandler
 from companion.config import Config, ConfigError
 from companion.errors import CompanionError
@@ -54,13 +54,13 @@ class SpicyApp(App):
         self.pin_factory = pin_factory
         self.store: Store | None = None
         self.buzzers: Buzzers | None = None
+        self.referee: Referee | None = None
+        """The buzzers' one owner while the app runs: screens post to it and never touch a device."""
         self.prefs = Prefs(default_prefs_path(), config.ui)
         self.sounds = Sounds(enabled=self.prefs.ui.sounds)
         self.face_seats = self.prefs.ui.face_seats
         self.prefs_ui = self.prefs.ui
         self.toast = Toast()
-        self._listened: PressHandler | None = None
-        self._listening = False
         self.notices: list[str] = []
         """What start-up had to work around, shown once when the window opens."""
         tr.switch(self.prefs.ui.language)
@@ -77,6 +77,7 @@ class SpicyApp(App):
             return manager
         manager.add_widget(_build_screen("home"))
         self.buzzers = self._open_buzzers()
+        self.referee = Referee(self.buzzers, settle_ms=self.config_.buzzers.settle_ms)
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
         self.notices = [
             n for n in (self.store.notice, self.store.cannot_save, self.buzzers.notice, self.prefs.notice,
@@ -117,9 +118,9 @@ class SpicyApp(App):
         Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
         self.toast.dismiss()
         if self.root is not None and self.root.has_screen("table") and self.root.get_screen("table").view:
-            self.root.get_screen("table").view.close()  # its referee's thread, before the buzzers go
-        if self.buzzers is not None:
-            self.buzzers.close()
+            self.root.get_screen("table").view.close()
+        if self.referee is not None:
+            self.referee.close()  # its thread first, then the buzzers
         if self.store is not None:
             self.store.close()
 
@@ -166,21 +167,14 @@ class SpicyApp(App):
         return True
 
     def listen(self, on_press: PressHandler | None) -> None:
-        """Send raw buzzer presses to ``on_press`` (binding and checking buzzers); None gives them back.
+        """Send raw buzzer presses to ``on_press`` (binding and checking buzzers); None gives them
+        back to the table.
 
-        Whoever had the presses before (a table's referee) gets them back on
-        None. Presses come on the backend's thread: the handler must hop to
-        the UI thread (``@mainthread``) before it touches a widget.
+        Presses come on the referee's thread: the handler must hop to the UI
+        thread (``@mainthread``) before it touches a widget.
         """
-        if self.buzzers is None:
-            return
-        if on_press is None:
-            if self._listening:  # else a table that started since has the presses: keep them there
-                self.buzzers.on_press, self._listened, self._listening = self._listened, None, False
-            return
-        if not self._listening:
-            self._listened, self._listening = self.buzzers.on_press, True
-        self.buzzers.on_press = on_press
+        if self.referee is not None:
+            self.referee.listen(on_press)
 
     def play_sound(self, name: str) -> None:
         """A short sound ("buzz", "decision", "last-card", "end"), unless sounds are off."""

@@ -8,8 +8,10 @@ properties, and turns taps, long presses and buzzer presses into actions.
 Buzzers: when a card is played every other seat is armed (its LED lit); the
 first press by edge time takes the challenge, later ones are listed with their
 delay, and a press that cannot count (the card's own player, outside a window,
-after the decision) is answered with a message. The referee calls back on its
-own thread; ``@mainthread`` brings every callback to the UI loop.
+after the decision) is answered with a message. The app's referee owns the
+buzzers: the view only posts to it (arming never waits on a port or a pin),
+and it calls back on its own thread; ``@mainthread`` brings every callback to
+the UI loop.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.buzzers import Buzzers, Decision, Ignored, Referee, format_delay
+from companion.buzzers import Decision, Ignored, Referee, format_delay
 from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
 from companion.rules import (
     Action,
@@ -212,8 +214,7 @@ class TableView(EventDispatcher):
     def __init__(
         self,
         session: Session,
-        buzzers: Buzzers | None = None,
-        settle_ms: float = 30.0,
+        referee: Referee | None = None,
         *,
         colours: Sequence[int] | None = None,
         buzzer_of: Sequence[int] | None = None,
@@ -230,11 +231,9 @@ class TableView(EventDispatcher):
             SeatView(index=i, name=name, colour=theme.SEAT_COLOURS[colours[i] % len(theme.SEAT_COLOURS)])
             for i, name in enumerate(setup.names)
         ]
-        self.referee: Referee | None = None
-        if buzzers is not None:
-            self.referee = Referee(
-                buzzers, settle_ms=settle_ms, on_decision=self._decided, on_ignored=self._ignored
-            )
+        self.referee = referee
+        if referee is not None:
+            referee.report_to(self._decided, self._ignored)
         self._refresh()
 
     def on_refused(self, reason: str) -> None:
@@ -262,9 +261,10 @@ class TableView(EventDispatcher):
         return self.state.name(seat)
 
     def close(self) -> None:
-        """Stop listening to the buzzers (the app keeps them open for the next game)."""
+        """Stop listening to the buzzers (the app's referee keeps them for the next game)."""
         if self.referee is not None:
-            self.referee.stop()
+            self.referee.disarm()
+            self.referee.report_to(None)
             self.referee = None
 
     # --- the seat to play ------------------------------------------------------------

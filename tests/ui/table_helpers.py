@@ -110,7 +110,9 @@ class Table:
             self.factory.pin(BUTTONS[seat]).release(at=base + 0.06)
 
     def lit(self) -> list[int]:
-        assert self.factory is not None
+        """The LEDs on, once the referee has carried out what the table asked of it."""
+        assert self.factory is not None and self.app.referee is not None
+        self.app.referee.flush()
         return [seat for seat, pin in enumerate(LEDS) if self.factory.pin(pin).state]
 
     def toast(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -189,6 +190,7 @@ def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_tab
         ui.until(lambda: 3 - setup.draft.buzzers.count(None) == bound)  # noqa: B023 (awaited in the loop)
         factory.pin(pin).drive_high()
     assert setup.draft.buzzers == [4, 0, None]
+    app.referee.flush()  # the LEDs change on the referee's thread
     assert factory.pin(17).state  # the LED of the buzzer just bound lights
 
     ui.tap(setup.ids.next)
@@ -280,6 +282,7 @@ def test_keys_typed_into_a_name_are_letters_not_buzzers(ui) -> None:
     setup.ids.new_name.focus = False
     ui.step(2)
     ui.key("4")
+    app.referee.flush()  # presses reach the listener on the referee's thread
     assert presses == [3]
 
 
@@ -362,11 +365,16 @@ def test_buzzer_check_lights_the_pressed_buzzer_on_screen_and_its_led(ui) -> Non
     ui.until(lambda: check.lights[2].lit)
     assert [light.lit for light in check.lights] == [False, False, True, False, False, False]
     assert check.last == "Buzzer 3 pressed"
+    app.referee.flush()  # the LEDs change on the referee's thread
     assert factory.pin(22).state and not factory.pin(17).state  # buzzer 3's LED, not buzzer 1's
     ui.until(lambda: not check.lights[2].lit)
     app.show("home")
     ui.step()
-    assert app.buzzers.on_press is None and not factory.pin(22).state
+    factory.pin(26).drive_low()  # buzzer 5, once the check has gone: its press is no longer the check's
+    threading.Event().wait(0.05)  # confirmed and handed to the referee
+    app.referee.flush()
+    ui.step(2)
+    assert not check.lights[4].lit and check.last == "Buzzer 3 pressed" and not factory.pin(22).state
 
 
 def test_keys_stand_in_for_buzzers_on_the_check(ui) -> None:

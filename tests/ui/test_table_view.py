@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from buzzers_fixtures import timed_factory
-from companion.buzzers import GpioBuzzers
+from companion.buzzers import GpioBuzzers, Referee
 from companion.rules import SPICY, Card, new_setup
 from companion.session import Session
 from companion.ui.view import TableView
@@ -17,8 +17,10 @@ def test_buzzers_bound_at_set_up_arm_and_answer_for_their_seats(ui) -> None:
     factory = timed_factory()
     session = Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"]))
     with GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=factory) as buzzers:
-        view = TableView(session, buzzers, 20, buzzer_of=(2, 0, 1))  # Ana's buzzer is wired third
+        referee = Referee(buzzers, settle_ms=20)
+        view = TableView(session, referee, buzzer_of=(2, 0, 1))  # Ana's buzzer is wired third
         view.declare("pepper", 2)
+        referee.flush()  # the lights change on the referee's thread
         assert [b for b, pin in enumerate(LEDS[:3]) if factory.pin(pin).state] == [0, 1]  # Ben's and Cy's
         base = factory.ticks()
         factory.pin(BUTTONS[1]).press(at=base + 0.004)  # Cy
@@ -26,6 +28,7 @@ def test_buzzers_bound_at_set_up_arm_and_answer_for_their_seats(ui) -> None:
         ui.until(lambda: view.buzz is not None)
         assert view.buzz.challenger == BEN and view.buzz.later == ((CY, "+2 ms"),)
         view.close()
+        referee.stop()
 
 
 def test_undo_walks_back_through_a_challenge_and_redo_forward(ui) -> None:

@@ -43,8 +43,8 @@ class BuzzersScreen(Screen):
     def on_leave(self, *_args: object) -> None:
         app = App.get_running_app()
         app.listen(None)
-        if app.buzzers is not None:
-            app.buzzers.disarm()
+        if app.referee is not None:
+            app.referee.lights_off()
 
     def _pressed(self, buzzer: int, _edge_time: float) -> None:
         self.light(buzzer)
@@ -57,8 +57,8 @@ class BuzzersScreen(Screen):
         self.lights[buzzer].lit = True
         self.last = tr._("Buzzer {number} pressed").format(number=buzzer + 1)
         app.play_sound("buzz")
-        if app.buzzers is not None:
-            app.buzzers.show_winner([buzzer])
+        if app.referee is not None:
+            app.referee.light([buzzer])
         Clock.schedule_once(lambda _dt: self._unlight(buzzer), LIT_SECONDS)
 
     def _unlight(self, buzzer: int) -> None:

@@ -243,8 +243,8 @@ class SetupScreen(Screen):
         self.draft.bind_buzzer(seat, buzzer)
         app = App.get_running_app()
         app.play_sound("buzz")
-        if app.buzzers is not None:
-            app.buzzers.show_winner([buzzer])
+        if app.referee is not None:
+            app.referee.light([buzzer])
         self.refresh()
 
     def clear_buzzers(self) -> None:

@@ -83,7 +83,7 @@ class TableScreen(Screen):
             self.view.close()
         seating = app.seating
         view = TableView(
-            session, app.buzzers, app.config_.buzzers.settle_ms,
+            session, app.referee,
             colours=seating.colours if seating else None, buzzer_of=seating.buzzers if seating else None,
         )
         view.bind(
