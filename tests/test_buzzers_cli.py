@@ -42,6 +42,23 @@ def test_referee_on_keys_picks_the_earliest_time_given() -> None:
     assert (decision.winner, [p.seat for p in decision.later]) == (0, [2])
 
 
+def test_a_key_pressed_while_the_arm_is_still_queued_counts_in_the_window_it_opens() -> None:
+    buzzers = KeyboardBuzzers(("1", "2", "3"))
+    decisions = Recorder()
+    referee = Referee(buzzers, settle_ms=20, on_decision=decisions)
+    busy, go = threading.Event(), threading.Event()
+    referee.listen(lambda _seat, _time: (busy.set(), go.wait(5)))  # holds the referee's thread
+    buzzers.key_down("3", 1.0)
+    assert busy.wait(5)
+    referee.listen(None)
+    referee.arm({0, 1}, own_card=2)  # queued behind the held thread
+    buzzers.key_down("2", 1.5)  # queued behind the arm, and already down when the arm reads the keys
+    go.set()
+    decision = decisions.next()
+    assert isinstance(decision, Decision) and (decision.winner, decision.stuck) == (1, ())
+    referee.stop()
+
+
 def test_disarm_cancels_a_pending_decision() -> None:
     buzzers = KeyboardBuzzers(("1", "2"))
     decisions = Recorder()

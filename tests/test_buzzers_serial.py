@@ -188,6 +188,22 @@ def test_a_press_from_before_the_box_armed_is_refused(box: PtyPair, buzzers: Ser
     assert isinstance(decision, Decision) and decision.winner == 0
 
 
+def test_arm_returns_before_the_box_answers_and_the_window_opens_at_its_time(
+    box: PtyPair, buzzers: SerialBuzzers
+) -> None:
+    decisions, ignored = Recorder(), Recorder()
+    referee = Referee(buzzers, settle_ms=20, on_decision=decisions, on_ignored=ignored)
+    referee.arm(range(6), own_card=5)  # returns while the box has not answered: this thread is the box
+    box.read_until(b"A 31\n")
+    box.write(encode_opened(micros(10.0)))
+    box.write(encode_press(3, micros(9.998)) + encode_press(0, micros(10.004)))
+    early = ignored.next()
+    assert isinstance(early, Ignored) and (early.seat, early.reason) == (3, "pressed before the card was played")
+    decision = decisions.next()
+    assert isinstance(decision, Decision) and decision.winner == 0
+    referee.stop()
+
+
 def test_a_silent_box_is_noticed_and_a_heartbeat_clears_it(
     monkeypatch: pytest.MonkeyPatch, box: PtyPair, buzzers: SerialBuzzers
 ) -> None:
