@@ -18,21 +18,37 @@ ours. Wrong winner: a single winner who was not the first to slap after the
 card. A tie shown is not a wrong winner: the table decides it. Latency runs
 from the first slap to the decision.
 
-    python benchmarks/buzzers.py [--trials 300] [--sim-trials 10000] [--settle-ms 30] [--seed 1]
+Part 3 (real time): what arming holds up its caller, the UI thread, on each
+backend: the backend's own ``arm``, which the table called before the referee
+owned the buzzers, against ``Referee.arm``, which posts to the referee's
+thread. The box is a real pty answered by a thread of this script, at once
+or never (then the backend's wait runs out at ``ARM_REPLY``); GPIO is
+gpiozero's MockFactory with six LEDs. Also timed: until the window is open
+(the arm has reached the buzzers), and where the window opens on the edge
+clock against the moment of the call.
+
+    python benchmarks/buzzers.py [--trials 300] [--sim-trials 10000] [--arm-trials 200] [--settle-ms 30] [--seed 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
+import select
 import statistics
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from companion.buzzers import KeyboardBuzzers, Referee
+from gpiozero.pins.mock import MockFactory
+
+from companion.buzzers import Buzzers, GpioBuzzers, KeyboardBuzzers, Referee, SerialBuzzers, protocol
 from companion.buzzers.arbiter import Arbiter, Contested, Decision
+from companion.config import BuzzerConfig
 
 SEATS = 6
 OWN_CARD = 0
@@ -224,6 +240,92 @@ def simulated(trials: int, settle: float, rng: random.Random) -> dict[str, dict[
     return results
 
 
+# Part 3: what arming costs the caller.
+LEDS = (17, 27, 22, 23, 24, 25)
+
+
+@contextmanager
+def box_on_a_pty(answer: bool) -> Iterator[SerialBuzzers]:
+    """A buzzer box on a real pty: says HELLO when asked, and answers each ``A`` with a ``T`` if ``answer``."""
+    master, slave = os.openpty()
+    stop = threading.Event()
+
+    def serve() -> None:
+        lines = protocol.LineSplitter()
+        while not stop.is_set():
+            if not select.select([master], [], [], 0.05)[0]:
+                continue
+            for line in lines.feed(os.read(master, 4096)):
+                kind = protocol.decode(line)[0]
+                micros = round(time.monotonic() * 1e6)
+                if kind == protocol.QUERY:
+                    os.write(master, protocol.encode_hello(SEATS, 0, micros))
+                elif kind == protocol.ARM and answer:
+                    os.write(master, protocol.encode_opened(micros))
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    buzzers = SerialBuzzers([os.ttyname(slave)], seats=SEATS)
+    try:
+        if not buzzers.wait_connected(5):
+            raise RuntimeError("the pty box never answered")
+        yield buzzers
+    finally:
+        buzzers.close()
+        stop.set()
+        server.join()
+        os.close(master)
+        os.close(slave)
+
+
+@contextmanager
+def backend(name: str) -> Iterator[Buzzers]:
+    if name == "keyboard":
+        yield KeyboardBuzzers(KEYS)
+    elif name == "GPIO":
+        with GpioBuzzers(BuzzerConfig().button_pins, LEDS, pin_factory=MockFactory()) as buzzers:
+            yield buzzers
+    else:
+        with box_on_a_pty(answer=name == "box") as buzzers:
+            yield buzzers
+
+
+@dataclass
+class ArmCost:
+    """One way of arming on one backend, in seconds."""
+
+    held: list[float] = field(default_factory=list)  # the caller waited this long
+    open_after: list[float] = field(default_factory=list)  # until the arm had reached the buzzers
+    opening: list[float] = field(default_factory=list)  # the window's opening on the edge clock, minus the call's
+
+
+def arm_costs(name: str, trials: int, settle_ms: float) -> dict[str, ArmCost]:
+    """The backend's own arm (before), then Referee.arm (ours), each ``trials`` times, disarmed between."""
+    direct, posted = ArmCost(), ArmCost()
+    with backend(name) as buzzers:
+        for _ in range(trials):
+            called_at, start = buzzers.edge_clock(), time.perf_counter()
+            buzzers.arm(ARMED)
+            direct.held.append(time.perf_counter() - start)
+            direct.open_after.append(direct.held[-1])
+            if called_at is not None and buzzers.opened_at is not None:
+                direct.opening.append(buzzers.opened_at - called_at)
+            buzzers.disarm()
+        referee = Referee(buzzers, settle_ms=settle_ms)
+        for _ in range(trials):
+            called_at, start = buzzers.edge_clock(), time.perf_counter()
+            referee.arm(ARMED, own_card=OWN_CARD)
+            posted.held.append(time.perf_counter() - start)
+            referee.flush()
+            posted.open_after.append(time.perf_counter() - start)
+            if called_at is not None and buzzers.opened_at is not None:
+                posted.opening.append(buzzers.opened_at - called_at)
+            referee.disarm()
+            referee.flush()
+        referee.stop()
+    return {"backend's arm (before)": direct, "Referee.arm (ours)": posted}
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.3f} ms"
 
@@ -234,6 +336,7 @@ def main() -> None:
     parser.add_argument("--settle-ms", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sim-trials", type=int, default=10_000)
+    parser.add_argument("--arm-trials", type=int, default=200)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     live = [make_trial(rng) for _ in range(args.trials)]
@@ -255,6 +358,17 @@ def main() -> None:
             rates = [f"{count / args.sim_trials:>10.2%}" for count in (tally.wrong, tally.tie, tally.contested)]
             print(f"{model:<12}{handler:<22}{rates[0]:>13}{rates[1]:>11}{rates[2]:>11}"
                   f"{ms(statistics.median(tally.latency)):>18}{ms(statistics.quantiles(tally.latency, n=20)[-1]):>11}")
+    print(f"Part 3: arming, {args.arm_trials} trials a way ({max(5, args.arm_trials // 20)} on the silent box)")
+    print(f"{'backend':<13}{'way':<24}{'caller held':>13}{'p95':>11}{'window open after':>19}"
+          f"{'opening - call':>16}")
+    for name in ("keyboard", "GPIO", "box", "silent box"):
+        trials = args.arm_trials if name != "silent box" else max(5, args.arm_trials // 20)
+        for way, cost in arm_costs(name, trials, args.settle_ms).items():
+            opening = ms(statistics.median(cost.opening)) if cost.opening else "none"
+            print(f"{name:<13}{way:<24}{ms(statistics.median(cost.held)):>13}"
+                  f"{ms(statistics.quantiles(cost.held, n=20)[-1]):>11}"
+                  f"{ms(statistics.median(cost.open_after)):>19}{opening:>16}")
+
 
 if __name__ == "__main__":
     main()
