@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from companion.rules import SPICY, new_setup
-from companion.ui.widgets.seat_panel import SeatPanel
-from table_helpers import Table
+import math
 
-ANA, BEN, CY, DEE = 0, 1, 2, 3
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.rules import SPICY, new_setup
+from companion.ui.view import spice_name
+from companion.ui.widgets.claim_pad import SpiceButton
+from companion.ui.widgets.seat_panel import SeatPanel
+from table_helpers import Table, within
+
+ANA, BEN, CY, DEE, EVE, FAY = 0, 1, 2, 3, 4, 5
+READS_FROM = {0: "bottom", 270: "left", 180: "top", 90: "right"}
+"""Which edge a widget reads from, by the angle (anticlockwise) its own left-to-right runs on screen."""
 
 
 def test_lying_flat_each_seat_faces_its_edge_and_touches_on_turned_panels_land(ui) -> None:
@@ -75,3 +84,85 @@ def test_lying_flat_the_claim_pad_turns_to_the_seat_to_play_and_taps_on_it_land(
     assert (view.stack, view.claim_number, view.turn) == (2, 2, CY) and reads_from() == "top"
     table.declare("chili", 3)  # taps on the pad turned upside down
     assert (view.stack, view.claim_number, view.turn) == (3, 3, DEE) and reads_from() == "right"
+
+
+def on_screen(widget: Widget) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of ``widget`` on the screen, however it is turned."""
+    corners = [widget.to_window(x, y) for x in (widget.x, widget.right) for y in (widget.y, widget.top)]
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def reads_from(widget: Widget) -> str:
+    """The edge a widget is turned to: where its reader sits."""
+    (x0, y0), (x1, y1) = widget.to_window(widget.x, widget.y), widget.to_window(widget.right, widget.y)
+    return READS_FROM[round(math.degrees(math.atan2(y1 - y0, x1 - x0))) % 360]
+
+
+def inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
+    return all(a >= b - 1 for a, b in zip(inner[:2], outer[:2])) and all(
+        a <= b + 1 for a, b in zip(inner[2:], outer[2:]))
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+def test_lying_flat_the_seat_to_play_gets_its_panel_and_the_pad_on_its_own_edge(ui) -> None:
+    """Panel 216 + pad 368 along a long edge; on a short edge the pad lies inward of the panel."""
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=ANA), gpio=False, face_seats=True)
+    view, screen = table.view, table.screen
+    pad, panels = screen.ids.turn, [ui.find(SeatPanel, seat=seat) for seat in view.seats]
+    for seat, edge, number in ((ANA, "bottom", 1), (BEN, "left", 2), (CY, "top", 3), (DEE, "right", 4)):
+        assert view.turn == seat
+        panel, pad_box = on_screen(panels[seat]), on_screen(pad)
+        assert reads_from(pad) == reads_from(panels[seat]) == edge
+        assert panels[seat].reserve > 0 and all(other.reserve == 0 for other in panels if other is not panels[seat])
+        if edge in ("bottom", "top"):  # side by side along the edge, as deep as each other
+            assert (round(pad_box[1]), round(pad_box[3])) == (round(panel[1]), round(panel[3]))
+            assert 0 <= min(abs(pad_box[0] - panel[2]), abs(panel[0] - pad_box[2])) <= 16
+            assert pad_box[2] - pad_box[0] >= 360 and panel[2] - panel[0] >= 200
+        else:  # inward of the panel, as long as it
+            assert (round(pad_box[1]), round(pad_box[3])) == (round(panel[1]), round(panel[3]))
+            gap = pad_box[0] - panel[2] if edge == "left" else panel[0] - pad_box[2]
+            assert 0 <= gap <= 16 and pad_box[3] - pad_box[1] >= 340
+        # the hint and Pass sit in the grown panel itself, read from the same edge
+        assert inside(on_screen(screen.ids.pass_button), panel) and inside(on_screen(screen.ids.header), panel)
+        assert reads_from(screen.ids.pass_button) == edge
+        assert not any(overlap(pad_box, on_screen(p)) for p in panels)
+        assert not overlap(pad_box, on_screen(screen.ids.hub)) and not overlap(panel, on_screen(screen.ids.hub))
+        assert screen.ids.header.text == view.hint  # the name is on the panel already
+        table.declare("chili", number)  # taps on the turned pad land
+        assert (view.stack, view.claim_number, view.top_player) == (number, number, seat)
+    assert view.turn == ANA and reads_from(pad) == "bottom"  # and the pad came back round
+
+
+def test_lying_flat_two_seats_on_an_edge_get_the_pad_over_the_hub_in_front_of_them(ui) -> None:
+    names = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]  # edges: bottom, bottom, left, top, top, right
+    table = Table(ui, new_setup(SPICY, names, first=ANA), gpio=False, face_seats=True)
+    view, screen = table.view, table.screen
+    pad, panels = screen.ids.turn, [ui.find(SeatPanel, seat=seat) for seat in view.seats]
+    for seat, edge, number in ((ANA, "bottom", 1), (BEN, "bottom", 2), (CY, "left", 3), (DEE, "top", 4),
+                               (EVE, "top", 5)):
+        assert view.turn == seat
+        panel, pad_box = on_screen(panels[seat]), on_screen(pad)
+        assert reads_from(pad) == reads_from(panels[seat]) == edge
+        assert not any(overlap(pad_box, on_screen(p)) for p in panels)
+        assert not overlap(pad_box, on_screen(screen.ids.hub))
+        if edge != "left":  # in front of its own panel, inward
+            assert pad_box[0] < panel[2] and panel[0] < pad_box[2]
+            gap = pad_box[1] - panel[3] if edge == "bottom" else panel[1] - pad_box[3]
+            assert 0 <= gap <= 16
+        assert inside(on_screen(screen.ids.pass_button), panel)
+        table.declare("chili", number)
+        assert (view.stack, view.claim_number, view.top_player) == (number, number, seat)
+
+
+def test_lying_flat_the_spice_keys_show_their_words_beside_their_icons(ui) -> None:
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=ANA), gpio=False, face_seats=True)
+    for _seat in range(2):  # a long edge, then a short one
+        for spice in ("chili", "wasabi", "pepper"):
+            key = within(table.screen.ids.pad, SpiceButton, spice=spice)
+            word = within(key, Label, text=spice_name(spice))
+            assert key.icon and key.x <= word.x and word.x + word.texture_size[0] <= key.right
+        table.declare("chili", table.view.turn + 1)

@@ -17,9 +17,11 @@ from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.buzzers import KeyboardBuzzers
 from companion.session import Session
+from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.screens.challenge import ChallengeSheet
 from companion.ui.screens.result import ResultSheet
@@ -32,6 +34,15 @@ load_kv(__file__)
 
 EDGE_ANGLES = {"bottom": 0, "left": 270, "top": 180, "right": 90}
 """Kivy's rotation (anticlockwise) that turns a panel to read from each edge."""
+
+DOCK = 88
+"""How deep a seat's panel is on its edge, lying flat."""
+TRAY = 176
+"""How deep the seat to play's grown panel and the claim pad are, lying flat."""
+PAD_LONG = 368
+"""The claim pad's length along the seat to play's edge, lying flat."""
+
+Box = tuple[float, float, float, float]
 
 EDGES_BY_SEATS = {
     2: ("bottom", "top"),
@@ -48,6 +59,8 @@ class TableScreen(Screen):
     flat = BooleanProperty(False)
     """Seats on the edges, turned to face them: the screen lies flat."""
     sheet_name = StringProperty("")
+    lying = BooleanProperty(False)
+    """The lying-flat layout is showing (flat and landscape): the hint sits in the seat to play's panel."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -60,12 +73,12 @@ class TableScreen(Screen):
         """Held here too: taken off the hub for five-spices, it must outlive its weak id."""
         self._board = self.ids.board.__self__
         """Held here too: taken off the screen while a sheet covers it, so it is not drawn unseen."""
-        turn, board = self.ids.turn.__self__, self._board
-        board.remove_widget(turn)
-        turn.size_hint = (1, 1)
-        self._pad_slot = Facing(turn, size_hint=(None, None))
-        """The claim pad with its header and buttons, turned to the seat to play when lying flat."""
+        board = self._board
+        self._pad_slot, self._info_slot = (self._lift(self.ids.turn), self._lift(self.ids.info))
+        """The claim pad, and the hint with the turn's buttons: standing, the hint and buttons frame the pad;
+        lying flat, they sit at the foot of the seat to play's panel and the pad beside it, both turned to it."""
         board.add_widget(self._pad_slot, index=1)  # over the hub, under the last-card banner
+        board.add_widget(self._info_slot, index=1)  # over the pad, whose keys it lets through
         self.bind(size=self._layout, flat=self._layout)
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
@@ -180,11 +193,14 @@ class TableScreen(Screen):
         self._sheet_holder = None
         self.sheet_name = ""
 
-    def header_text(self, view: TableView, chain: bool, *_deps: Any) -> str:
+    def header_text(self, view: TableView, chain: bool, lying: bool, *_deps: Any) -> str:
+        """Lying flat the hint sits under the seat's own name, so it does not repeat it."""
         if view.turn < 0:
             return ""
         if chain and view.top_player >= 0:
             return tr._("{name} plays again: pick a spice").format(name=view.seats[view.top_player].name)
+        if lying:
+            return view.hint
         return tr._("{name} to play: {hint}").format(name=view.seats[view.turn].name, hint=view.hint)
 
     def ask_end_card(self) -> None:
@@ -216,11 +232,24 @@ class TableScreen(Screen):
 
     # --- placing the seats ------------------------------------------------------------------
 
+    def _lift(self, widget: Widget) -> Facing:
+        """``widget`` taken off the board into a slot that can turn it."""
+        widget = widget.__self__
+        self._board.remove_widget(widget)
+        widget.size_hint = (1, 1)
+        return Facing(widget, size_hint=(None, None))
+
     def _layout(self, *_args: Any) -> None:
         if self.view is None or not self._slots:
             return
         w, h = self.size
-        if w >= h and self.flat:
+        for slot in self._slots:
+            slot.panel.reserve = 0
+        self._info_slot.angle = self._pad_slot.angle = 0
+        self.ids.info.padding = (_dp(10), _dp(8))
+        self.ids.turn.padding = (_dp(10), _dp(8) + _dp(26) + _dp(6), _dp(10), _dp(8) + _dp(theme.TARGET) + _dp(6))
+        self.lying = w >= h and self.flat
+        if self.lying:
             self._layout_flat(w, h)
         elif w >= h:
             self._layout_column(w, h)
@@ -238,7 +267,7 @@ class TableScreen(Screen):
             slot.size = (col, row)
             slot.pos = (m, h - m - (i + 1) * row - i * _dp(6))
         self._place_bar(col + 2 * m, w - m, h - m)
-        self._place_middle(x=col + 2 * m, y=m, w=w - col - 3 * m, h=h - 2 * m - _dp(64), side=False)
+        self._place_middle(x=col + 2 * m, y=m, w=w - col - 3 * m, h=h - 2 * m - _dp(64))
 
     def _layout_portrait(self, w: float, h: float) -> None:
         """Standing, portrait: a two-column grid of seats under the top bar, clockwise."""
@@ -255,39 +284,109 @@ class TableScreen(Screen):
             slot.pos = (m + c * (cell_w + _dp(8)), h - bar - (r + 1) * cell_h - r * _dp(8))
         top = h - bar - rows * (cell_h + _dp(8))
         self._place_bar(m, w - m, h - m)
-        self._place_middle(x=m, y=m, w=w - 2 * m, h=top - m, side=False)
+        self._place_middle(x=m, y=m, w=w - 2 * m, h=top - m)
 
     def _layout_flat(self, w: float, h: float) -> None:
-        """Lying flat: each seat on its edge, turned to face it; hub and pad in the middle."""
-        m, dock = _dp(8), _dp(88)
+        """Lying flat: each seat on its edge, turned to face it. The seat to play's panel grows to take
+        the hint and its buttons, and the pad sits beside it on a long edge, inward of it on a short one,
+        over the hub when two seats share the edge: the pad is always in front of the one who plays."""
+        m, dock, deep, corner = _dp(8), _dp(DOCK), _dp(TRAY), _dp(theme.ROUND_BUTTON)
         edges = EDGES_BY_SEATS[len(self._slots)]
+        player = max(self.view.turn, 0)
+        active, playing = edges[player], self._slots[player]
         by_edge: dict[str, list[Facing]] = {"bottom": [], "left": [], "top": [], "right": []}
         for slot, edge in zip(self._slots, edges):
             slot.angle = EDGE_ANGLES[edge]
             by_edge[edge].append(slot)
         by_edge["bottom"].reverse()  # clockwise seen from above runs right to left along the bottom
-        inner_x, inner_w = m + dock + m, w - 2 * (m + dock + m)
-        for edge, y in (("top", h - m - dock), ("bottom", m)):
+        shared = len(by_edge[active]) > 1
+        bar_edge = "bottom" if active == "top" else "top"
+        """Undo, redo and the menu take the top corners, unless the top seat is to play there."""
+
+        thick = {edge: dock for edge in by_edge}
+        thick[active] = deep + m + deep if active in ("left", "right") else deep
+        hub_l, hub_r = m + thick["left"] + m, w - m - thick["right"] - m
+        hub_b, hub_t = m + thick["bottom"] + m, h - m - thick["top"] - m
+
+        for edge in ("bottom", "top"):  # the long edges: the panels share what the side columns leave
             slots = by_edge[edge]
-            x0 = _dp(136) if edge == "top" else inner_x
-            span = (w - _dp(72) - x0) if edge == "top" else inner_w
-            width = (span - (len(slots) - 1) * m) / max(1, len(slots))
+            x0, x1 = hub_l, hub_r
+            if edge == bar_edge:
+                x0, x1 = max(x0, m + 2 * corner + 2 * m), min(x1, w - m - corner - m)
+            span = (x1 - x0 - (len(slots) - 1) * m) / max(1, len(slots))
             for i, slot in enumerate(slots):
-                slot.size = (min(width, _dp(320)), dock)
-                slot.pos = (x0 + i * (width + m) + (width - slot.width) / 2, y)
+                depth = deep if slot is playing else dock
+                slot.size = (min(span, _dp(320)) if slot is not playing or shared else span, depth)
+                slot.pos = (x0 + i * (span + m) + (span - slot.width) / 2, m if edge == "bottom" else h - m - depth)
         side_h = min(_dp(300), h - 2 * (m + dock + m))
         for edge, x in (("left", m), ("right", w - m - dock)):
             for slot in by_edge[edge]:
                 slot.size = (dock, side_h)
                 slot.pos = (x, (h - side_h) / 2)
-        bottom = m + dock + m if by_edge["bottom"] else m
-        self._place_bar(m, w - m, h - m)
+
+        panel_box = self._tray(active, playing, shared, w, h)
+        pad_box = self._pad_box(active, playing, shared, panel_box, (hub_l, hub_r), w, h)
+        playing.panel.reserve = deep - dock
+        self._place_turned(playing, active, panel_box, w, h)
+        self._place_turned(self._info_slot, active, (panel_box[0], m, panel_box[2], deep - dock), w, h)
+        self._place_turned(self._pad_slot, active, pad_box, w, h)
+        self.ids.turn.padding = (_dp(8), _dp(8))
+        self.ids.info.padding = (_dp(10), _dp(4))
+
+        hub_x, hub_w = hub_l, hub_r - hub_l
+        if shared:  # the hub keeps the wider side of the pad
+            pad_x, pad_right = self._pad_slot.x, self._pad_slot.right
+            hub_x, hub_w = max(((hub_l, pad_x - m - hub_l), (pad_right + m, hub_r - pad_right - m)),
+                               key=lambda span: span[1])
+            hub_b, hub_t = m + dock + m, h - m - dock - m  # beside the pad, clear of the grown panel
+        self._place_bar(m, w - m, h - m if bar_edge == "top" else m + corner)
         self.ids.title.opacity = 0
-        edge = edges[self.view.turn] if self.view.turn >= 0 else "bottom"
-        self._place_middle(
-            x=inner_x, y=bottom, w=inner_w, h=h - m - dock - m - bottom, side=True,
-            edge=edge, shared=len(by_edge[edge]) > 1,
-        )
+        self._place_hub(hub_x, hub_b, hub_w, hub_t - hub_b)
+
+    def _tray(self, edge: str, playing: Facing, shared: bool, w: float, h: float) -> Box:
+        """The seat to play's grown panel, seen from its seat: (along the edge from its left, in from the
+        edge, length, depth)."""
+        m, deep = _dp(8), _dp(TRAY)
+        length = w if edge in ("bottom", "top") else h
+        if shared:
+            x = playing.x if edge == "bottom" else w - playing.right
+            return (x, m, playing.width, deep)
+        if edge in ("left", "right"):
+            along = min(_dp(PAD_LONG), h - 2 * (m + _dp(theme.ROUND_BUTTON)))  # clear of undo and redo
+            return ((length - along) / 2, m, along, deep)
+        span = length - 2 * (m + _dp(DOCK) + m)
+        pad = min(_dp(PAD_LONG), span * 0.62)
+        return ((length - span) / 2, m, span - pad - m, deep)
+
+    def _pad_box(self, edge: str, playing: Facing, shared: bool, panel: Box, hub: tuple[float, float],
+                 w: float, h: float) -> Box:
+        """The pad, seen from the seat to play (as ``_tray``): beside its panel on a long edge, inward of
+        it on a short edge; over the hub, in front of its panel, when another seat shares the edge."""
+        m, deep = _dp(8), _dp(TRAY)
+        u, v, length, depth = panel
+        if edge in ("left", "right"):
+            return (u, v + depth + m, length, deep)
+        if shared:  # as narrow as five number keys allow, to leave the hub room for the stack beside it
+            lo, hi = (hub[0], hub[1]) if edge == "bottom" else (w - hub[1], w - hub[0])
+            pad = min(_dp(PAD_LONG), max(_dp(296), (hi - lo) / 2))
+            along = min(max(u + (length - pad) / 2, lo), hi - pad)
+            return (along, v + depth + m, pad, deep)
+        span = (w - 2 * (m + _dp(DOCK) + m))
+        return (u + length + m, v, span - length - m, deep)
+
+    @staticmethod
+    def _place_turned(slot: Facing, edge: str, box: Box, w: float, h: float) -> None:
+        """Put ``slot`` where ``box``, seen from a seat on ``edge``, falls on the screen."""
+        u, v, length, depth = box
+        slot.angle = EDGE_ANGLES[edge]
+        if edge == "bottom":
+            slot.pos, slot.size = (u, v), (length, depth)
+        elif edge == "top":
+            slot.pos, slot.size = (w - u - length, h - v - depth), (length, depth)
+        elif edge == "left":
+            slot.pos, slot.size = (v, h - u - length), (depth, length)
+        else:
+            slot.pos, slot.size = (w - v - depth, u), (depth, length)
 
     def _place_bar(self, x: float, right: float, top: float) -> None:
         """Undo and redo at the top left, always one tap away; the menu at the top right."""
@@ -298,25 +397,16 @@ class TableScreen(Screen):
         ids.title.opacity = 1
         ids.title.center = ((ids.redo.right + ids.menu.x) / 2, top - ids.menu.height / 2)
 
-    def _place_middle(
-        self, x: float, y: float, w: float, h: float, side: bool, edge: str = "bottom", shared: bool = False
-    ) -> None:
-        """Standing, the pad sits under the hub. Lying flat it sits beside the hub and takes the angle of
-        the seat to play's ``edge``: on the left edge's side for a left seat; over the hub when the
-        seat shares its edge, so it is no nearer one of the two."""
-        ids, pad = self.ids, self._pad_slot
-        pad.angle = EDGE_ANGLES[edge]
-        if side:
-            hub_w = w * 0.48
-            pad_w = w - hub_w - _dp(4)
-            on_left = edge == "left"
-            ids.hub.pos, ids.hub.size = (x + pad_w + _dp(8) if on_left else x, y), (hub_w - _dp(4), h)
-            pad_x = x + (w - pad_w) / 2 if shared else x if on_left else x + hub_w + _dp(4)
-            pad.pos, pad.size = (pad_x, y), (pad_w, h)
-        else:  # hub above the pad
-            pad_h = min(h - _dp(120), max(_dp(250), h * 0.55))
-            pad.pos, pad.size = (x, y), (w, pad_h)
-            ids.hub.pos, ids.hub.size = (x, y + pad_h + _dp(8)), (w, h - pad_h - _dp(8))
+    def _place_middle(self, x: float, y: float, w: float, h: float) -> None:
+        """Standing, the pad sits under the hub, framed by the hint above and the buttons below."""
+        pad_h = min(h - _dp(120), max(_dp(250), h * 0.55))
+        for slot in (self._pad_slot, self._info_slot):
+            slot.pos, slot.size = (x, y), (w, pad_h)
+        self._place_hub(x, y + pad_h + _dp(8), w, h - pad_h - _dp(8))
+
+    def _place_hub(self, x: float, y: float, w: float, h: float) -> None:
+        ids = self.ids
+        ids.hub.pos, ids.hub.size = (x, y), (w, h)
         banner_h = _dp(128 if ids.banner.flat else 64)
         ids.banner.pos, ids.banner.size = (ids.hub.x, ids.hub.top - banner_h), (ids.hub.width, banner_h)
 

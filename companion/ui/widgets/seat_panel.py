@@ -25,6 +25,8 @@ LONG_PRESS = 0.6
 
 class SeatPanel(FloatLayout):
     seat = ObjectProperty(SeatView(), rebind=True)
+    reserve = NumericProperty(0)
+    """Room left free at the panel's foot: lying flat, the seat to play's hint and buttons go there."""
 
     __events__ = ("on_long_press", "on_copy")
 
@@ -81,7 +83,7 @@ class Facing(Widget):
         scatter.rotation = 0
         scatter.size = (self.height, self.width) if sideways else self.size
         scatter.rotation = self.angle
-        scatter.center = self.center
+        scatter.center = (self.x + self.width / 2, self.y + self.height / 2)  # ``center`` may not have caught up
 
 
 load_kv(__file__)
