@@ -81,6 +81,25 @@ SPICE_DARK = {
 PEPPER_RIM = rgba("#9D938C")
 """Pepper is near-black: without a light rim it vanishes on the felt."""
 
+
+def mix(colour: tuple[float, ...], other: tuple[float, ...], share: float) -> tuple[float, float, float, float]:
+    """``colour`` blended towards ``other`` by ``share`` (0 keeps it, 1 is ``other``), opaque.
+
+    >>> mix((1.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 1.0), 0.25)
+    (0.75, 0.0, 0.25, 1.0)
+    """
+    red, green, blue = (a + (b - a) * share for a, b in zip(colour[:3], other[:3]))
+    return (red, green, blue, 1.0)
+
+
+WHITE = (1.0, 1.0, 1.0, 1.0)
+SPICE_TILE = {spice: mix(fill, SURFACE, 0.2 if spice == "pepper" else 0.72) for spice, fill in SPICE_FILL.items()}
+"""A number key of a spice: dark, so the spice's colour reads in its outline and a dozen keys do not glare."""
+SPICE_KEY = {spice: mix(fill, SURFACE, 0.1 if spice == "pepper" else 0.55) for spice, fill in SPICE_FILL.items()}
+"""The key that names a spice at the head of its row of numbers."""
+SPICE_EDGE = {spice: PEPPER_RIM if spice == "pepper" else mix(fill, WHITE, 0.15) for spice, fill in SPICE_FILL.items()}
+"""The outline of a spice's keys."""
+
 SEAT_COLOURS = tuple(
     rgba(colour) for colour in ("#FF8A5C", "#5B9BF0", "#B68AF0", "#F472B6", "#2EC4A6", "#D8B98A")
 )
@@ -92,6 +111,8 @@ FONT_CHALLENGE_TITLE = 44
 FONT_SCORE = 32
 FONT_BIG_CHOICE = 28
 FONT_TITLE = 24
+FONT_PAD_NUMBER_PORTRAIT = 32
+"""Times the portrait type's 1.25: the design's 40 for the claim pad's numbers."""
 FONT_SEAT_NAME = 20
 FONT_BODY = 18
 FONT_BUTTON = 18

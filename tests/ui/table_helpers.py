@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, TypeVar
 
@@ -20,6 +21,8 @@ W = TypeVar("W", bound=Widget)
 BUTTONS = BuzzerConfig().button_pins
 LEDS = (17, 27, 22, 23, 24, 25)
 """The LED pins hardware/README.md suggests (the default config has no LEDs)."""
+READS_FROM = {0: "bottom", 270: "left", 180: "top", 90: "right"}
+"""Which edge a widget reads from, by the angle (anticlockwise) its own left-to-right runs on screen."""
 
 
 def within(parent: Widget, cls: type[W], **props: Any) -> W:
@@ -30,6 +33,30 @@ def within(parent: Widget, cls: type[W], **props: Any) -> W:
     ]
     assert len(found) == 1, f"{len(found)} {cls.__name__} with {props} in {parent}"
     return found[0]
+
+
+def on_screen(widget: Widget) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of ``widget`` on the screen, however it is turned."""
+    corners = [widget.to_window(x, y) for x in (widget.x, widget.right) for y in (widget.y, widget.top)]
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def reads_from(widget: Widget) -> str:
+    """The edge a widget is turned to: where its reader sits."""
+    (x0, y0), (x1, y1) = widget.to_window(widget.x, widget.y), widget.to_window(widget.right, widget.y)
+    return READS_FROM[round(math.degrees(math.atan2(y1 - y0, x1 - x0))) % 360]
+
+
+def inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
+    """``inner`` lies within ``outer`` (boxes from ``on_screen``), give or take the pixel layouts round to."""
+    return all(a >= b - 1 for a, b in zip(inner[:2], outer[:2])) and all(
+        a <= b + 1 for a, b in zip(inner[2:], outer[2:]))
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """The boxes share more than an edge's pixel."""
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
 
 
 class Table:

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import math
-
 from kivy.uix.label import Label
-from kivy.uix.widget import Widget
 
 from companion.rules import SPICY, new_setup
 from companion.ui.view import spice_name
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
-from table_helpers import Table, within
+from table_helpers import Table, inside, on_screen, overlap, reads_from, within
 
 ANA, BEN, CY, DEE, EVE, FAY = 0, 1, 2, 3, 4, 5
-READS_FROM = {0: "bottom", 270: "left", 180: "top", 90: "right"}
-"""Which edge a widget reads from, by the angle (anticlockwise) its own left-to-right runs on screen."""
 
 
 def test_lying_flat_each_seat_faces_its_edge_and_touches_on_turned_panels_land(ui) -> None:
@@ -84,28 +79,6 @@ def test_lying_flat_the_claim_pad_turns_to_the_seat_to_play_and_taps_on_it_land(
     assert (view.stack, view.claim_number, view.turn) == (2, 2, CY) and reads_from() == "top"
     table.declare("chili", 3)  # taps on the pad turned upside down
     assert (view.stack, view.claim_number, view.turn) == (3, 3, DEE) and reads_from() == "right"
-
-
-def on_screen(widget: Widget) -> tuple[float, float, float, float]:
-    """(left, bottom, right, top) of ``widget`` on the screen, however it is turned."""
-    corners = [widget.to_window(x, y) for x in (widget.x, widget.right) for y in (widget.y, widget.top)]
-    xs, ys = [x for x, _ in corners], [y for _, y in corners]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def reads_from(widget: Widget) -> str:
-    """The edge a widget is turned to: where its reader sits."""
-    (x0, y0), (x1, y1) = widget.to_window(widget.x, widget.y), widget.to_window(widget.right, widget.y)
-    return READS_FROM[round(math.degrees(math.atan2(y1 - y0, x1 - x0))) % 360]
-
-
-def inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
-    return all(a >= b - 1 for a, b in zip(inner[:2], outer[:2])) and all(
-        a <= b + 1 for a, b in zip(inner[2:], outer[2:]))
-
-
-def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
 
 
 def test_lying_flat_the_seat_to_play_gets_its_panel_and_the_pad_on_its_own_edge(ui) -> None:

@@ -9,12 +9,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.metrics import dp
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
 from companion.rules import Card
 from companion.ui.i18n import tr
-from companion.ui.view import TableView, claim_words
+from companion.ui.view import TableView, claim_words, spice_name
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton, spice_icon
+from companion.ui.widgets.marks import ClaimMark  # noqa: F401  (used in the kv)
 from companion.ui.widgets.sheet import Sheet
+
+
+class SpiceLabel(BaseButton):
+    """The head of a spice's row: its icon and word, so the table matches the card's picture to the row."""
+
+    spice = StringProperty("")
+
 
 load_kv(__file__)
 
@@ -25,30 +39,53 @@ class RevealSheet(Sheet):
             view.bind(spices=self._build, pending=self._mark_claim)
             self._build()
 
+    def on_size(self, *_args: Any) -> None:
+        self._shape()
+
     def _build(self, *_args: Any) -> None:
-        """One key per card the profile has; built when the profile changes, not on every play."""
+        """One key per card the profile has; built when the profile changes, not on every play.
+        Each spice gets a row: its name, then its numbers."""
         view: TableView = self.view
-        grid = self.ids.cards
-        grid.clear_widgets()
-        grid.cols = 11 if view.numbered else 3
-        for spice in view.spices:
-            if view.numbered:
-                grid.add_widget(SpiceButton(spice=spice, icon=spice_icon(spice), selected=True))
-                for number in range(1, 11):
-                    key = NumberButton(spice=spice, number=number)
-                    key.bind(on_release=lambda b: self.view.reveal(Card(b.spice, b.number)))
-                    grid.add_widget(key)
-            else:
+        cards = self.ids.cards
+        cards.clear_widgets()
+        if not view.numbered:
+            grid = GridLayout(cols=3, spacing=dp(6))
+            for spice in view.spices:
                 button = SpiceButton(spice=spice, icon=spice_icon(spice))
                 button.bind(on_release=lambda b: self.view.reveal(Card(b.spice, None)))
                 grid.add_widget(button)
+            cards.add_widget(grid)
+        for spice in view.spices if view.numbered else ():
+            row = BoxLayout(spacing=dp(6))
+            row.add_widget(SpiceLabel(spice=spice, icon=spice_icon(spice), text=spice_name(spice)))
+            numbers = GridLayout(spacing=dp(6))
+            for number in range(1, 11):
+                key = NumberButton(spice=spice, number=number)
+                key.bind(on_release=lambda b: self.view.reveal(Card(b.spice, b.number)))
+                numbers.add_widget(key)
+            row.add_widget(numbers)
+            cards.add_widget(row)
+        self._shape()
         self._mark_claim()
+
+    def _shape(self) -> None:
+        """Landscape, a spice's name heads a row of ten; portrait, it tops two rows of five."""
+        upright = self.height > self.width
+        for row in self.ids.cards.children if self.view is not None and self.view.numbered else ():
+            label, numbers = row.children[1], row.children[0]
+            row.orientation = "vertical" if upright else "horizontal"
+            numbers.cols = 5 if upright else 10
+            label.size_hint = (1, None) if upright else (None, 1)
+            label.size = (label.width, dp(56)) if upright else (dp(128), label.height)
 
     def _mark_claim(self, *_args: Any) -> None:
         view: TableView = self.view
-        for key in self.ids.cards.children:
+        self.ids.claim_mark.target = None
+        for key in self.ids.cards.walk(restrict=True):
             if isinstance(key, NumberButton):
                 key.claimed = key.spice == view.claim_spice and key.number == view.claim_number
+                if key.claimed:
+                    self.ids.claim_mark.target = key
 
     def title_text(self, view: TableView | None, *_deps: Any) -> str:
         if view is None or view.top_player < 0:

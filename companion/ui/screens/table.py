@@ -39,8 +39,8 @@ DOCK = 88
 """How deep a seat's panel is on its edge, lying flat."""
 TRAY = 176
 """How deep the seat to play's grown panel and the claim pad are, lying flat."""
-PAD_LONG = 368
-"""The claim pad's length along the seat to play's edge, lying flat."""
+PANEL_LONG, PAD_LONG = 216, 368
+"""Lying flat, how the seat to play's long edge is shared between its grown panel and the claim pad."""
 
 Box = tuple[float, float, float, float]
 
@@ -61,6 +61,10 @@ class TableScreen(Screen):
     sheet_name = StringProperty("")
     lying = BooleanProperty(False)
     """The lying-flat layout is showing (flat and landscape): the hint sits in the seat to play's panel."""
+    portrait = BooleanProperty(False)
+    """The standing portrait layout: the pad has a head with the seat to play's avatar, name and hand."""
+    playing = ObjectProperty(None, allownone=True, rebind=True)
+    """The seat to play's ``SeatView``, or None between games."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -193,13 +197,14 @@ class TableScreen(Screen):
         self._sheet_holder = None
         self.sheet_name = ""
 
-    def header_text(self, view: TableView, chain: bool, lying: bool, *_deps: Any) -> str:
-        """Lying flat the hint sits under the seat's own name, so it does not repeat it."""
+    def header_text(self, view: TableView, chain: bool, named: bool, *_deps: Any) -> str:
+        """When the seat's name is shown beside it (its own panel lying flat, the pad's head in portrait),
+        the hint does not repeat it."""
         if view.turn < 0:
             return ""
         if chain and view.top_player >= 0:
             return tr._("{name} plays again: pick a spice").format(name=view.seats[view.top_player].name)
-        if lying:
+        if named:
             return view.hint
         return tr._("{name} to play: {hint}").format(name=view.seats[view.turn].name, hint=view.hint)
 
@@ -247,8 +252,10 @@ class TableScreen(Screen):
             slot.panel.reserve = 0
         self._info_slot.angle = self._pad_slot.angle = 0
         self.ids.info.padding = (_dp(10), _dp(8))
-        self.ids.turn.padding = (_dp(10), _dp(8) + _dp(26) + _dp(6), _dp(10), _dp(8) + _dp(theme.TARGET) + _dp(6))
-        self.lying = w >= h and self.flat
+        head = _dp(64 if w < h else 26)
+        self.ids.turn.padding = (_dp(10), _dp(8) + head + _dp(6), _dp(10), _dp(8) + _dp(theme.TARGET) + _dp(6))
+        self.lying, self.portrait = w >= h and self.flat, w < h
+        self.playing = self.view.seats[self.view.turn] if self.view.turn >= 0 else None
         if self.lying:
             self._layout_flat(w, h)
         elif w >= h:
@@ -267,7 +274,9 @@ class TableScreen(Screen):
             slot.size = (col, row)
             slot.pos = (m, h - m - (i + 1) * row - i * _dp(6))
         self._place_bar(col + 2 * m, w - m, h - m)
-        self._place_middle(x=col + 2 * m, y=m, w=w - col - 3 * m, h=h - 2 * m - _dp(64))
+        middle = h - 2 * m - _dp(64)
+        pad_h = min(middle - _dp(120), max(_dp(250), middle * 0.55))
+        self._place_middle(x=col + 2 * m, y=m, w=w - col - 3 * m, h=middle, pad_h=pad_h)
 
     def _layout_portrait(self, w: float, h: float) -> None:
         """Standing, portrait: a two-column grid of seats under the top bar, clockwise."""
@@ -284,7 +293,8 @@ class TableScreen(Screen):
             slot.pos = (m + c * (cell_w + _dp(8)), h - bar - (r + 1) * cell_h - r * _dp(8))
         top = h - bar - rows * (cell_h + _dp(8))
         self._place_bar(m, w - m, h - m)
-        self._place_middle(x=m, y=m, w=w - 2 * m, h=top - m)
+        # keys about as tall as they are wide: the rest goes to the hub
+        self._place_middle(x=m, y=m, w=w - 2 * m, h=top - m, pad_h=min(top - m - _dp(200), _dp(480)))
 
     def _layout_flat(self, w: float, h: float) -> None:
         """Lying flat: each seat on its edge, turned to face it. The seat to play's panel grows to take
@@ -300,8 +310,7 @@ class TableScreen(Screen):
             by_edge[edge].append(slot)
         by_edge["bottom"].reverse()  # clockwise seen from above runs right to left along the bottom
         shared = len(by_edge[active]) > 1
-        bar_edge = "bottom" if active == "top" else "top"
-        """Undo, redo and the menu take the top corners, unless the top seat is to play there."""
+        bar_edge = "bottom" if active == "top" else "top"  # undo, redo and the menu: clear of the one to play
 
         thick = {edge: dock for edge in by_edge}
         thick[active] = deep + m + deep if active in ("left", "right") else deep
@@ -325,7 +334,7 @@ class TableScreen(Screen):
                 slot.pos = (x, (h - side_h) / 2)
 
         panel_box = self._tray(active, playing, shared, w, h)
-        pad_box = self._pad_box(active, playing, shared, panel_box, (hub_l, hub_r), w, h)
+        pad_box = self._pad_box(active, shared, panel_box, (hub_l, hub_r), w)
         playing.panel.reserve = deep - dock
         self._place_turned(playing, active, panel_box, w, h)
         self._place_turned(self._info_slot, active, (panel_box[0], m, panel_box[2], deep - dock), w, h)
@@ -343,7 +352,8 @@ class TableScreen(Screen):
         self.ids.title.opacity = 0
         self._place_hub(hub_x, hub_b, hub_w, hub_t - hub_b)
 
-    def _tray(self, edge: str, playing: Facing, shared: bool, w: float, h: float) -> Box:
+    @staticmethod
+    def _tray(edge: str, playing: Facing, shared: bool, w: float, h: float) -> Box:
         """The seat to play's grown panel, seen from its seat: (along the edge from its left, in from the
         edge, length, depth)."""
         m, deep = _dp(8), _dp(TRAY)
@@ -354,12 +364,12 @@ class TableScreen(Screen):
         if edge in ("left", "right"):
             along = min(_dp(PAD_LONG), h - 2 * (m + _dp(theme.ROUND_BUTTON)))  # clear of undo and redo
             return ((length - along) / 2, m, along, deep)
-        span = length - 2 * (m + _dp(DOCK) + m)
-        pad = min(_dp(PAD_LONG), span * 0.62)
-        return ((length - span) / 2, m, span - pad - m, deep)
+        span = length - 2 * (m + _dp(DOCK) + m)  # between the side columns
+        panel = (span - m) * PANEL_LONG / (PANEL_LONG + PAD_LONG)
+        return ((length - span) / 2, m, panel, deep)
 
-    def _pad_box(self, edge: str, playing: Facing, shared: bool, panel: Box, hub: tuple[float, float],
-                 w: float, h: float) -> Box:
+    @staticmethod
+    def _pad_box(edge: str, shared: bool, panel: Box, hub: tuple[float, float], w: float) -> Box:
         """The pad, seen from the seat to play (as ``_tray``): beside its panel on a long edge, inward of
         it on a short edge; over the hub, in front of its panel, when another seat shares the edge."""
         m, deep = _dp(8), _dp(TRAY)
@@ -371,7 +381,7 @@ class TableScreen(Screen):
             pad = min(_dp(PAD_LONG), max(_dp(296), (hi - lo) / 2))
             along = min(max(u + (length - pad) / 2, lo), hi - pad)
             return (along, v + depth + m, pad, deep)
-        span = (w - 2 * (m + _dp(DOCK) + m))
+        span = w - 2 * (m + _dp(DOCK) + m)
         return (u + length + m, v, span - length - m, deep)
 
     @staticmethod
@@ -389,7 +399,7 @@ class TableScreen(Screen):
             slot.pos, slot.size = (w - v - depth, u), (depth, length)
 
     def _place_bar(self, x: float, right: float, top: float) -> None:
-        """Undo and redo at the top left, always one tap away; the menu at the top right."""
+        """Undo and redo at the left, always one tap away; the menu at the right; their tops at ``top``."""
         ids = self.ids
         ids.undo.pos = (x, top - ids.undo.height)
         ids.redo.pos = (ids.undo.right + _dp(8), top - ids.redo.height)
@@ -397,9 +407,8 @@ class TableScreen(Screen):
         ids.title.opacity = 1
         ids.title.center = ((ids.redo.right + ids.menu.x) / 2, top - ids.menu.height / 2)
 
-    def _place_middle(self, x: float, y: float, w: float, h: float) -> None:
+    def _place_middle(self, x: float, y: float, w: float, h: float, pad_h: float) -> None:
         """Standing, the pad sits under the hub, framed by the hint above and the buttons below."""
-        pad_h = min(h - _dp(120), max(_dp(250), h * 0.55))
         for slot in (self._pad_slot, self._info_slot):
             slot.pos, slot.size = (x, y), (w, pad_h)
         self._place_hub(x, y + pad_h + _dp(8), w, h - pad_h - _dp(8))

@@ -22,6 +22,7 @@ class BaseButton(ButtonBehavior, BoxLayout):
     border_colour = ColorProperty()
     radius = NumericProperty()
     font_size = NumericProperty()
+    icon_size = NumericProperty()
 
 
 class PrimaryButton(BaseButton):

@@ -46,9 +46,11 @@ class ClaimPad(BoxLayout):
     universal = BooleanProperty(False)
     tuck = NumericProperty(0)
     chain = BooleanProperty(False)
+    spice_height = NumericProperty(0)
+    number_font = NumericProperty(0)
 
     def on_kv_post(self, _base_widget: Any) -> None:
-        self.bind(spice=self._dim)
+        self.bind(spice=self._dim, number_font=self._size_numbers)
         self.on_view(self, self.view)
 
     def on_view(self, _pad: ClaimPad, view: TableView | None) -> None:
@@ -68,7 +70,7 @@ class ClaimPad(BoxLayout):
         numbers.clear_widgets()  # five-spices has no numbers: no hidden keys left to catch a touch
         if self.view.numbered:
             for number in range(1, 11):
-                key = NumberButton(number=number)
+                key = NumberButton(number=number, font_size=self.number_font)
                 key.bind(on_release=self.tap_number)
                 numbers.add_widget(key)
         self._pick_default()
@@ -91,8 +93,15 @@ class ClaimPad(BoxLayout):
         for key in self.ids.numbers.children:
             key.spice = self.spice
             key.dimmed = key.number not in allowed
+        self.ids.check.target = None
         for button in self.ids.spices.children:
             button.selected = button.spice == self.spice and self.view.numbered
+            if button.selected:
+                self.ids.check.target = button
+
+    def _size_numbers(self, *_args: Any) -> None:
+        for key in self.ids.numbers.children:
+            key.font_size = self.number_font
 
     def tap_spice(self, button: SpiceButton) -> None:
         view: TableView = self.view
