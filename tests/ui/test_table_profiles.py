@@ -51,11 +51,13 @@ def test_five_spices_a_challenge_a_chain_and_the_first_empty_hand_wins(ui) -> No
     table = Table(ui, new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"], first=ANA))
     view, ids = table.view, table.screen.ids
     assert (view.stack, view.draw_pile, [s.hand for s in view.seats]) == (1, 94, [5, 5, 5])
+    assert ids.pad.ids.check.opacity == 0  # a spice is played at once, never picked: nothing to check
 
     table.declare("salt")
     assert table.lit() == [BEN]  # only the next seat may challenge
     table.buzz((BEN, 0.0))
     ui.until(lambda: table.screen.sheet_name == "reveal")
+    assert table.sheet().ids.claim_mark.opacity == 0  # no numbered card to mark
     table.tap(within(table.sheet(), SpiceButton, spice="sugar"))
     assert table.sheet().ids.title.text == "Sugar: the claim was a lie."
     table.tap(table.sheet().ids.ok)

@@ -48,6 +48,7 @@ class ClaimPad(BoxLayout):
     chain = BooleanProperty(False)
     spice_height = NumericProperty(0)
     number_font = NumericProperty(0)
+    """Both larger in portrait: a standing screen is read from further away."""
 
     def on_kv_post(self, _base_widget: Any) -> None:
         self.bind(spice=self._dim, number_font=self._size_numbers)
