@@ -248,20 +248,22 @@ class TableScreen(Screen):
         if self.view is None or not self._slots:
             return
         w, h = self.size
-        for slot in self._slots:
-            slot.panel.reserve = 0
-        self._info_slot.angle = self._pad_slot.angle = 0
-        self.ids.info.padding = (_dp(10), _dp(8))
-        head = _dp(64 if w < h else 26)
-        self.ids.turn.padding = (_dp(10), _dp(8) + head + _dp(6), _dp(10), _dp(8) + _dp(theme.TARGET) + _dp(6))
         self.lying, self.portrait = w >= h and self.flat, w < h
         self.playing = self.view.seats[self.view.turn] if self.view.turn >= 0 else None
+        grown = self._slots[max(self.view.turn, 0)] if self.lying else None
+        for slot in self._slots:
+            slot.panel.reserve = _dp(TRAY - DOCK) if slot is grown else 0
         if self.lying:
+            self.ids.turn.padding, self.ids.info.padding = (_dp(8), _dp(8)), (_dp(10), _dp(4))
             self._layout_flat(w, h)
-        elif w >= h:
-            self._layout_column(w, h)
-        else:
+            return
+        head = _dp(64 if self.portrait else 26)
+        self.ids.turn.padding = (_dp(10), _dp(8) + head + _dp(6), _dp(10), _dp(8) + _dp(theme.TARGET) + _dp(6))
+        self.ids.info.padding = (_dp(10), _dp(8))
+        if self.portrait:
             self._layout_portrait(w, h)
+        else:
+            self._layout_column(w, h)
 
     def _layout_column(self, w: float, h: float) -> None:
         """Standing, landscape: the seats in a column on the left, everything else on the right."""
@@ -335,12 +337,9 @@ class TableScreen(Screen):
 
         panel_box = self._tray(active, playing, shared, w, h)
         pad_box = self._pad_box(active, shared, panel_box, (hub_l, hub_r), w)
-        playing.panel.reserve = deep - dock
         self._place_turned(playing, active, panel_box, w, h)
         self._place_turned(self._info_slot, active, (panel_box[0], m, panel_box[2], deep - dock), w, h)
         self._place_turned(self._pad_slot, active, pad_box, w, h)
-        self.ids.turn.padding = (_dp(8), _dp(8))
-        self.ids.info.padding = (_dp(10), _dp(4))
 
         hub_x, hub_w = hub_l, hub_r - hub_l
         if shared:  # the hub keeps the wider side of the pad
@@ -410,7 +409,7 @@ class TableScreen(Screen):
     def _place_middle(self, x: float, y: float, w: float, h: float, pad_h: float) -> None:
         """Standing, the pad sits under the hub, framed by the hint above and the buttons below."""
         for slot in (self._pad_slot, self._info_slot):
-            slot.pos, slot.size = (x, y), (w, pad_h)
+            slot.angle, slot.pos, slot.size = 0, (x, y), (w, pad_h)
         self._place_hub(x, y + pad_h + _dp(8), w, h - pad_h - _dp(8))
 
     def _place_hub(self, x: float, y: float, w: float, h: float) -> None:
