@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.uix.label import Label
 
 from companion.rules import SPICY, new_setup
 from companion.ui.view import spice_name
+from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
 from table_helpers import Table, inside, on_screen, overlap, reads_from, within
@@ -81,6 +84,13 @@ def test_lying_flat_the_claim_pad_turns_to_the_seat_to_play_and_taps_on_it_land(
     assert (view.stack, view.claim_number, view.turn) == (3, 3, DEE) and reads_from() == "right"
 
 
+def targets_fit(screen: Any) -> bool:
+    """Every key of the pad and every button of the turn shown is at least 48 dp each way."""
+    keys = [w for box in (screen.ids.pad, screen.ids.info) for w in box.walk(restrict=True)
+            if isinstance(w, BaseButton) and w.opacity > 0]
+    return len(keys) >= 14 and all(min(key.size) >= 48 for key in keys)
+
+
 def test_lying_flat_the_seat_to_play_gets_its_panel_and_the_pad_on_its_own_edge(ui) -> None:
     """Panel 216 + pad 368 along a long edge; on a short edge the pad lies inward of the panel."""
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=ANA), gpio=False, face_seats=True)
@@ -105,6 +115,7 @@ def test_lying_flat_the_seat_to_play_gets_its_panel_and_the_pad_on_its_own_edge(
         assert not any(overlap(pad_box, on_screen(p)) for p in panels)
         assert not overlap(pad_box, on_screen(screen.ids.hub)) and not overlap(panel, on_screen(screen.ids.hub))
         assert screen.ids.header.text == view.hint  # the name is on the panel already
+        assert targets_fit(screen)
         table.declare("chili", number)  # taps on the turned pad land
         assert (view.stack, view.claim_number, view.top_player) == (number, number, seat)
     assert view.turn == ANA and reads_from(pad) == "bottom"  # and the pad came back round
@@ -126,7 +137,7 @@ def test_lying_flat_two_seats_on_an_edge_get_the_pad_over_the_hub_in_front_of_th
             assert pad_box[0] < panel[2] and panel[0] < pad_box[2]
             gap = pad_box[1] - panel[3] if edge == "bottom" else panel[1] - pad_box[3]
             assert 0 <= gap <= 16
-        assert inside(on_screen(screen.ids.pass_button), panel)
+        assert inside(on_screen(screen.ids.pass_button), panel) and targets_fit(screen)
         table.declare("chili", number)
         assert (view.stack, view.claim_number, view.top_player) == (number, number, seat)
 
