@@ -1,7 +1,8 @@
-"""The palette, type sizes and icons of ../shared/design/README.md, in one place.
+"""The palette, type sizes, icons and shapes of ../shared/design/README.md, in one place.
 
 Colours are Kivy RGBA tuples; sizes are dp at density 1 (px on the 800x480
-design), so kv writes ``dp(theme.GAP)``. In kv: ``#:import theme companion.ui.theme``.
+design), so kv writes ``dp(theme.GAP)``. In kv: ``#:import theme companion.ui.theme``,
+which also gives the canvas the drawing kit's ``RoundedBox`` and ``Round`` (``shapes``).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from kivy.metrics import Metrics
+
+from companion.ui import shapes  # noqa: F401  (registers the kit's canvas instructions for kv)
 
 ICONS = Path(__file__).parent / "icons"
 

@@ -1,0 +1,268 @@
+"""The theme's drawing kit: rounded boxes, outlines, discs and rings as textured quads.
+
+A software renderer (Mesa llvmpipe) pays for every triangle it sets up: a
+``RoundedRectangle`` is a fan of thin triangles and a ``Line`` wider than one
+pixel a strip of them, and together they made a redraw of the table cost 50 ms
+(docs/PERFORMANCE.md). Each shape here is one ``BorderImage`` 9-patch or one
+textured ``Rectangle`` of a white, anti-aliased texture made once per radius
+and line width, tinted by its own ``Color``.
+
+In kv (the module registers the names with the Factory)::
+
+    canvas.before:
+        RoundedBox:
+            rgba: theme.SURFACE
+            pos: self.pos
+            size: self.size
+            radius: dp(theme.RADIUS_PANEL)
+        RoundedBox:
+            rgba: theme.LINE
+            pos: self.pos
+            size: self.size
+            radius: dp(theme.RADIUS_PANEL)
+            line: dp(1)
+        Round:
+            rgba: theme.ARMED
+            pos: ...
+            size: dp(48), dp(48)
+            line: dp(3)
+
+A shape whose colour is transparent or whose size is empty is taken out of
+the canvas, not drawn invisibly: a transparent fill costs the same as a
+visible one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+from kivy.factory import Factory
+from kivy.graphics import BorderImage, Canvas, Color, Instruction, InstructionGroup, Line, Rectangle
+from kivy.graphics.texture import Texture
+
+ROUND_TEXTURE_MAX = 256
+"""Discs and rings larger than this are stretched from this size: the felt's soft edge is a few pixels wide."""
+
+
+def _coverage(outside: float) -> float:
+    """How much of a pixel lies inside an edge its centre is ``outside`` pixels beyond."""
+    return min(1.0, max(0.0, 0.5 - outside))
+
+
+def _band(outside: float, line: float) -> float:
+    """Coverage of a filled shape (line 0) or of the ``line`` pixels just inside its edge."""
+    filled = _coverage(outside)
+    return filled - _coverage(outside + line) if line else filled
+
+
+def _white(size: int, alpha: Callable[[float, float], float]) -> Texture:
+    """A white texture whose alpha at each pixel centre is ``alpha(x, y)``."""
+    pixels = bytearray()
+    for row in range(size):
+        for column in range(size):
+            pixels += bytes((255, 255, 255, round(255 * alpha(column + 0.5, row + 0.5))))
+    texture = Texture.create(size=(size, size), colorfmt="rgba")
+    texture.blit_buffer(bytes(pixels), colorfmt="rgba", bufferfmt="ubyte")
+    return texture
+
+
+@cache
+def rounded_texture(radius: int, line: float) -> Texture:
+    """A rounded box of ``radius`` px with two stretchable pixels between its corners."""
+    half = radius + 1
+
+    def alpha(x: float, y: float) -> float:
+        qx, qy = abs(x - half) - 1, abs(y - half) - 1
+        outside = math.hypot(max(qx, 0.0), max(qy, 0.0)) + min(max(qx, qy), 0.0) - radius
+        return _band(outside, line)
+
+    return _white(2 * half, alpha)
+
+
+@cache
+def round_texture(diameter: int, line: float, dashes: int) -> Texture:
+    """A disc (line 0) or ring filling its square, the ring cut into ``dashes`` dashes if any."""
+    centre = diameter / 2
+
+    def alpha(x: float, y: float) -> float:
+        distance = math.hypot(x - centre, y - centre)
+        covered = _band(distance - centre, line)
+        if not dashes or not covered:
+            return covered
+        turn = (math.atan2(y - centre, x - centre) / math.tau * dashes) % 1  # where in its dash and gap
+        into_dash = (min(turn, 0.5 - turn) if turn < 0.5 else -min(turn - 0.5, 1 - turn)) * math.tau * distance / dashes
+        return covered * _coverage(-into_dash)
+
+    return _white(diameter, alpha)
+
+
+_SCRATCH = Canvas()
+
+
+def _loose(make: Callable[[], list[Any]]) -> list[Any]:
+    """Instructions made outside whatever canvas kv is filling: a new instruction adds itself to that one."""
+    with _SCRATCH:
+        made = make()
+    _SCRATCH.clear()
+    return made
+
+
+class _Shape(InstructionGroup):
+    """A colour and one drawing instruction, both left out while nothing would show."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__()
+        [self._colour] = _loose(lambda: [Color(0, 0, 0, 0)])
+        self._pos: tuple[float, float] = (0.0, 0.0)
+        self._size: tuple[float, float] = (0.0, 0.0)
+        self._line = 0.0
+        self._shown = False
+        self._in_canvas: list[Instruction] = []
+        for name, value in kwargs.items():
+            setattr(self, name, value)
+
+    @property
+    def rgba(self) -> list[float]:
+        return list(self._colour.rgba)
+
+    @rgba.setter
+    def rgba(self, value: Sequence[float]) -> None:
+        self._colour.rgba = value
+        self._refresh()
+
+    @property
+    def pos(self) -> tuple[float, float]:
+        return self._pos
+
+    @pos.setter
+    def pos(self, value: Sequence[float]) -> None:
+        self._pos = (value[0], value[1])
+        self._place()
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return self._size
+
+    @size.setter
+    def size(self, value: Sequence[float]) -> None:
+        self._size = (value[0], value[1])
+        self._refresh()
+
+    @property
+    def line(self) -> float:
+        """The outline's width in px, drawn inside the shape's edge; 0 fills the shape."""
+        return self._line
+
+    @line.setter
+    def line(self, value: float) -> None:
+        self._line = max(0.0, round(value, 1))
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self._shown = self._colour.a > 0 and self._size[0] > 0 and self._size[1] > 0
+        wanted = [self._colour, *self._drawn()] if self._shown else []
+        if wanted != self._in_canvas:
+            self.clear()
+            for instruction in wanted:
+                self.add(instruction)
+            self._in_canvas = wanted
+        if self._shown:
+            self._shape()
+            self._place()
+
+    def _drawn(self) -> list[Instruction]:
+        raise NotImplementedError
+
+    def _shape(self) -> None:
+        """Fit the texture to the size, radius and line."""
+
+    def _place(self) -> None:
+        raise NotImplementedError
+
+
+class RoundedBox(_Shape):
+    """A box with rounded corners, filled or outlined: one 9-patch, or dashed as two 1 px lines."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._radius = 0.0
+        self._dash = 0.0
+        self._image, *self._dashed = _loose(lambda: [BorderImage(auto_scale="both_lower"), Line(), Line()])
+        super().__init__(**kwargs)
+
+    @property
+    def radius(self) -> float:
+        return self._radius
+
+    @radius.setter
+    def radius(self, value: float) -> None:
+        self._radius = value
+        self._refresh()
+
+    @property
+    def dash(self) -> float:
+        """The dashes' length in px (the gaps are two thirds of it) for a dashed outline; 0 draws it solid."""
+        return self._dash
+
+    @dash.setter
+    def dash(self, value: float) -> None:
+        self._dash = value
+        self._refresh()
+
+    def _drawn(self) -> list[Instruction]:
+        return list(self._dashed[: 2 if self._line >= 1.5 else 1]) if self._dash else [self._image]
+
+    def _shape(self) -> None:
+        if self._dash:
+            return
+        radius = max(1, round(min(self._radius, self._size[0] / 2, self._size[1] / 2)))
+        self._image.texture = rounded_texture(radius, self._line)
+        self._image.border = (radius,) * 4
+
+    def _place(self) -> None:
+        if not self._shown:
+            return
+        (x, y), (width, height) = self._pos, self._size
+        if not self._dash:
+            self._image.pos, self._image.size = (x, y), (width, height)
+            return
+        for inset, line in zip((0.5, 1.5), self._dashed):  # on pixel centres: crisp 1 px lines
+            line.dash_length, line.dash_offset = round(self._dash), max(1, round(self._dash * 2 / 3))
+            radius = max(1.0, self._radius - inset)
+            line.rounded_rectangle = (x + inset, y + inset, width - 2 * inset, height - 2 * inset, radius)
+
+
+class Round(_Shape):
+    """A disc or a ring (dashed if ``dashes``) filling its box: one textured quad; an oval if the box is not square."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._dashes = 0
+        [self._quad] = _loose(lambda: [Rectangle()])
+        super().__init__(**kwargs)
+
+    @property
+    def dashes(self) -> int:
+        return self._dashes
+
+    @dashes.setter
+    def dashes(self, value: int) -> None:
+        self._dashes = value
+        self._refresh()
+
+    def _drawn(self) -> list[Instruction]:
+        return [self._quad]
+
+    def _shape(self) -> None:
+        diameter = min(ROUND_TEXTURE_MAX, max(2, round(max(self._size))))
+        scale = diameter / max(self._size)
+        self._quad.texture = round_texture(diameter, round(self._line * scale, 1), self._dashes)
+
+    def _place(self) -> None:
+        if self._shown:
+            self._quad.pos, self._quad.size = self._pos, self._size
+
+
+Factory.register("RoundedBox", cls=RoundedBox)
+Factory.register("Round", cls=Round)
