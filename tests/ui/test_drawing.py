@@ -1,0 +1,106 @@
+"""What the window draws, read from its canvas tree: only the cheap instructions of the theme's shapes.
+
+A software renderer pays per triangle and per filled pixel, seen or not
+(docs/PERFORMANCE.md): a ``RoundedRectangle``, an ``Ellipse`` or a ``Line``
+wider than a pixel costs several times the 9-patch that draws the same
+shape, and a shape in a transparent colour costs as much as a visible one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from kivy.core.window import Window
+from kivy.graphics import BorderImage, Canvas, Color, Ellipse, Line, RoundedRectangle
+from kivy.graphics.instructions import Instruction, VertexInstruction
+from kivy.uix.scrollview import ScrollView
+
+from companion.rules import Card
+from companion.ui.shapes import RoundedBox, Round
+from companion.ui.widgets.claim_pad import SpiceButton
+from scenes_table import buzz, mid_game
+
+
+def drawn(instruction: Instruction, colour: list[float], skipped: list[Canvas]) -> Iterator[tuple[Instruction, float]]:
+    """Every instruction the window applies, in order, with the alpha of the colour it is drawn in;
+    a canvas at opacity 0 is skipped, as Kivy skips it, and so are Kivy's own scroll bars (2 px strips,
+    transparent while there is nothing to scroll)."""
+    if any(instruction is canvas for canvas in skipped):
+        return
+    if isinstance(instruction, Canvas):
+        if instruction.opacity == 0:
+            return
+        if instruction.has_before:
+            yield from drawn(instruction.before, colour, skipped)
+    if isinstance(instruction, Color):
+        colour[:] = instruction.rgba
+    yield instruction, colour[3]
+    for child in getattr(instruction, "children", None) or []:
+        yield from drawn(child, colour, skipped)
+    if isinstance(instruction, Canvas) and instruction.has_after:
+        yield from drawn(instruction.after, colour, skipped)
+
+
+def scroll_bars() -> list[Canvas]:
+    return [w.canvas.after for root in Window.children for w in root.walk() if isinstance(w, ScrollView)]
+
+
+def costly(window_canvas: Canvas) -> list[str]:
+    """What a redraw should not contain: slow shapes, wide lines, anything drawn invisibly."""
+    found = []
+    for instruction, alpha in drawn(window_canvas, [1.0] * 4, scroll_bars()):
+        if isinstance(instruction, (RoundedRectangle, Ellipse)):
+            found.append(type(instruction).__name__)
+        elif isinstance(instruction, Line) and instruction.width > 1:
+            found.append(f"Line of width {instruction.width}")
+        elif isinstance(instruction, VertexInstruction) and alpha == 0:
+            found.append(f"{type(instruction).__name__} drawn transparent")
+    return found
+
+
+def count(cls: type, window_canvas: Canvas) -> int:
+    return sum(isinstance(instruction, cls) for instruction, _alpha in drawn(window_canvas, [1.0] * 4, scroll_bars()))
+
+
+def test_the_table_and_its_sheets_draw_only_cheap_visible_shapes(ui: Any) -> None:
+    ui.start()
+    screens: dict[str, list[str]] = {"home": costly(Window.canvas)}
+    view = mid_game(ui)
+    pad_keys = ui.find_all(SpiceButton)
+    ui.tap(pad_keys[0])
+    ui.step(2)
+    assert pad_keys[0].selected
+    screens["table"] = costly(Window.canvas)
+    shapes_on_table = count(BorderImage, Window.canvas), count(RoundedBox, Window.canvas)
+    buzz(ui, view, first="3", later="4", delay=0.012)
+    screens["challenge sheet"] = costly(Window.canvas)
+    view.call("number")
+    ui.step(2)
+    screens["reveal sheet"] = costly(Window.canvas)
+    view.reveal(Card("chili", 4))
+    ui.step(2)
+    screens["result sheet"] = costly(Window.canvas)
+    view.dismiss_result()
+    view.end_card_showed()
+    ui.step(3)
+    screens["end"] = costly(Window.canvas)
+    assert screens == {name: [] for name in screens}
+    # Not vacuous: the table's panels, keys and rings are drawn by the kit, and some of its shapes are left
+    # out because they are transparent (the ring of a seat that is not armed, the keys' pressed shade).
+    assert shapes_on_table[0] > 40
+    assert shapes_on_table[1] > shapes_on_table[0]
+
+
+def test_a_shape_leaves_the_canvas_while_it_would_not_show_and_comes_back() -> None:
+    canvas = Canvas()
+    with canvas:
+        box = RoundedBox(rgba=(1, 0, 0, 0), pos=(10, 10), size=(100, 40), radius=12, line=2)
+        ring = Round(rgba=(1, 1, 1, 1), pos=(0, 0), size=(0, 0), line=3)
+    assert box.children == [] and ring.children == []
+    box.rgba = (1, 0, 0, 1)
+    ring.size = (48, 48)
+    assert [type(i).__name__ for i in box.children if not type(i).__name__ == "BindTexture"] == ["Color", "BorderImage"]
+    assert [type(i).__name__ for i in ring.children if not type(i).__name__ == "BindTexture"] == ["Color", "Rectangle"]
+    box.size = (100, 0)
+    assert box.children == []
