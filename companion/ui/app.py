@@ -17,7 +17,7 @@ from typing import Any
 from kivy.app import App
 from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
-from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.screenmanager import Screen, ScreenManager
 
 from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, Referee, open_buzzers
 from companion.buzzers.backend import PressHandler
@@ -31,6 +31,7 @@ from companion.ui.i18n import tr
 from companion.ui.prefs import Prefs, Seating, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.widgets import Toast
+from companion.ui.widgets.pages import Pages
 
 
 NOTICE_SECONDS = 10.0
@@ -68,7 +69,7 @@ class SpicyApp(App):
     def build(self) -> ScreenManager:
         Window.clearcolor = theme.FELT_EDGE
         theme.scale_type(*Window.size)
-        manager = ScreenManager(transition=NoTransition())
+        manager = Pages()
         try:
             self.store = Store.open(self.config_.store.db, self.config_.store.busy_timeout)
         except StoreError as exc:

@@ -3,7 +3,8 @@
 A software renderer pays per triangle and per filled pixel, seen or not
 (docs/PERFORMANCE.md): a ``RoundedRectangle``, an ``Ellipse`` or a ``Line``
 wider than a pixel costs several times the 9-patch that draws the same
-shape, and a shape in a transparent colour costs as much as a visible one.
+shape, a shape in a transparent colour costs as much as a visible one, and
+a stencil (Kivy's ``Image`` masks each picture with one) adds passes.
 """
 
 from __future__ import annotations
@@ -12,20 +13,21 @@ from collections.abc import Iterator
 from typing import Any
 
 from kivy.core.window import Window
-from kivy.graphics import BorderImage, Canvas, Color, Ellipse, Line, RoundedRectangle
+from kivy.graphics import BorderImage, Canvas, Color, Ellipse, Line, Rectangle, RoundedRectangle, StencilPush
 from kivy.graphics.instructions import Instruction, VertexInstruction
 from kivy.uix.scrollview import ScrollView
 
 from companion.rules import Card
+from companion.ui import theme
 from companion.ui.shapes import RoundedBox, Round
 from companion.ui.widgets.claim_pad import SpiceButton
+from companion.ui.widgets.icon import Icon
 from scenes_table import buzz, mid_game
 
 
 def drawn(instruction: Instruction, colour: list[float], skipped: list[Canvas]) -> Iterator[tuple[Instruction, float]]:
     """Every instruction the window applies, in order, with the alpha of the colour it is drawn in;
-    a canvas at opacity 0 is skipped, as Kivy skips it, and so are Kivy's own scroll bars (2 px strips,
-    transparent while there is nothing to scroll)."""
+    a canvas at opacity 0 is skipped, as Kivy skips it, and so is each of ``skipped``."""
     if any(instruction is canvas for canvas in skipped):
         return
     if isinstance(instruction, Canvas):
@@ -42,25 +44,29 @@ def drawn(instruction: Instruction, colour: list[float], skipped: list[Canvas]) 
         yield from drawn(instruction.after, colour, skipped)
 
 
-def scroll_bars() -> list[Canvas]:
-    return [w.canvas.after for root in Window.children for w in root.walk() if isinstance(w, ScrollView)]
+def scrolling() -> list[Canvas]:
+    """Kivy's scroll views: their stencil, and their bars (2 px strips, transparent while there is nothing to scroll)."""
+    views = [w for root in Window.children for w in root.walk() if isinstance(w, ScrollView)]
+    return [view.canvas.before for view in views] + [view.canvas.after for view in views]
 
 
 def costly(window_canvas: Canvas) -> list[str]:
     """What a redraw should not contain: slow shapes, wide lines, anything drawn invisibly."""
     found = []
-    for instruction, alpha in drawn(window_canvas, [1.0] * 4, scroll_bars()):
+    for instruction, alpha in drawn(window_canvas, [1.0] * 4, scrolling()):
         if isinstance(instruction, (RoundedRectangle, Ellipse)):
             found.append(type(instruction).__name__)
         elif isinstance(instruction, Line) and instruction.width > 1:
             found.append(f"Line of width {instruction.width}")
+        elif isinstance(instruction, StencilPush):
+            found.append("stencil")
         elif isinstance(instruction, VertexInstruction) and alpha == 0:
             found.append(f"{type(instruction).__name__} drawn transparent")
     return found
 
 
 def count(cls: type, window_canvas: Canvas) -> int:
-    return sum(isinstance(instruction, cls) for instruction, _alpha in drawn(window_canvas, [1.0] * 4, scroll_bars()))
+    return sum(isinstance(instruction, cls) for instruction, _alpha in drawn(window_canvas, [1.0] * 4, scrolling()))
 
 
 def test_the_table_and_its_sheets_draw_only_cheap_visible_shapes(ui: Any) -> None:
@@ -104,3 +110,14 @@ def test_a_shape_leaves_the_canvas_while_it_would_not_show_and_comes_back() -> N
     assert [type(i).__name__ for i in ring.children if not type(i).__name__ == "BindTexture"] == ["Color", "Rectangle"]
     box.size = (100, 0)
     assert box.children == []
+
+
+def test_an_icon_is_one_quad_centred_in_its_box_never_enlarged_and_nothing_without_a_picture() -> None:
+    icon = Icon(source=theme.icon("trophy"), color=theme.MUTED, size=(40, 20), pos=(100, 50))
+    quads = [i for i in icon.canvas.children if isinstance(i, Rectangle)]
+    assert len(quads) == 1 and quads[0].texture is not None
+    assert tuple(quads[0].size) == (20, 20) and tuple(quads[0].pos) == (110, 50)
+    icon.size = (300, 200)  # larger than the 96 px picture: drawn at its own size
+    assert tuple(quads[0].size) == (96, 96) and tuple(quads[0].pos) == (202, 102)
+    icon.source = ""
+    assert icon.canvas.children == []

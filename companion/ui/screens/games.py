@@ -10,7 +10,6 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -18,7 +17,7 @@ from companion.errors import CompanionError
 from companion.store import GameSummary
 from companion.ui import theme
 from companion.ui.i18n import tr
-from companion.ui.widgets import load_kv, short
+from companion.ui.widgets import Icon, load_kv, short
 
 load_kv(__file__)
 
@@ -64,11 +63,9 @@ def cell(text: str, colour: tuple[float, ...] = theme.TEXT, bold: bool = False, 
     return label
 
 
-def trophies_heading() -> Image:
+def trophies_heading() -> Icon:
     """The trophy icon heads its column: the word does not fit a narrow column in every language."""
-    return Image(
-        source=theme.icon("trophy"), color=theme.MUTED, size_hint_y=None, height=dp(20), fit_mode="contain"
-    )
+    return Icon(source=theme.icon("trophy"), color=theme.MUTED, size_hint_y=None, height=dp(20))
 
 
 class GamesScreen(Screen):

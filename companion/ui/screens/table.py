@@ -73,6 +73,8 @@ class TableScreen(Screen):
         self._sheet_holder: Facing | None = None
         self._sheet_turned = False
         self._sheets = {"challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet()}
+        self._holders = {name: Facing(sheet, size_hint=(None, None)) for name, sheet in self._sheets.items()}
+        """Each sheet in its holder for good: showing one builds nothing, and it keeps its layout at the same size."""
         self._trophies = self.ids.trophies.__self__
         """Held here too: taken off the hub for five-spices, it must outlive its weak id."""
         self._board = self.ids.board.__self__
@@ -169,8 +171,8 @@ class TableScreen(Screen):
             turned = self._on_top_edge(view.challenger)
         self._close_sheet()
         if name:
-            sheet = self._sheets[name]
-            holder = Facing(sheet, angle=180 if turned else 0, size_hint=(None, None), size=self.size, pos=self.pos)
+            holder = self._holders[name]
+            holder.angle, holder.pos, holder.size = 180 if turned else 0, self.pos, self.size
             self.remove_widget(self._board)  # hidden by the sheet: drawing it anyway doubles a frame's cost
             self.add_widget(holder)
             self._sheet_holder = holder
@@ -191,8 +193,6 @@ class TableScreen(Screen):
         holder = self._sheet_holder
         if holder is not None:
             self.remove_widget(holder)
-            sheet = holder.panel
-            sheet.parent.remove_widget(sheet)
             self.add_widget(self._board, index=len(self.children))
         self._sheet_holder = None
         self.sheet_name = ""

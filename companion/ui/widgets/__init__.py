@@ -12,6 +12,7 @@ from kivy.lang import Builder
 
 from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
 from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile, short
+from companion.ui.widgets.icon import Icon
 from companion.ui.widgets.toast import Toast
 
 HERE = Path(__file__).parent
@@ -29,6 +30,6 @@ load_kv(str(HERE / "toast.py"))
 load_kv(str(HERE / "forms.py"))
 
 __all__ = [
-    "Caption", "ChoiceButton", "GhostButton", "Header", "PrimaryButton", "RoundButton", "SecondaryButton", "Tile",
-    "Toast", "load_kv", "short",
+    "Caption", "ChoiceButton", "GhostButton", "Header", "Icon", "PrimaryButton", "RoundButton", "SecondaryButton",
+    "Tile", "Toast", "load_kv", "short",
 ]

@@ -1,0 +1,55 @@
+"""A design icon: one tinted, textured quad keeping the icon's aspect ratio.
+
+Kivy's ``Image`` masks every picture with a stencil (three more rectangles
+and four stencil operations each); the table shows about forty icons, and a
+software renderer pays for every one of those passes in every frame.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from kivy.core.image import Image as CoreImage
+from kivy.graphics import Color, Rectangle
+from kivy.graphics.texture import Texture
+from kivy.properties import ColorProperty, StringProperty
+from kivy.uix.widget import Widget
+
+
+@cache
+def icon_texture(path: str) -> Texture:
+    return CoreImage(path).texture
+
+
+class Icon(Widget):
+    source = StringProperty("")
+    """The picture's path (``theme.icon``), or "" for none."""
+    color = ColorProperty([1, 1, 1, 1])
+    """The tint: design icons are white."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._tint = Color(*self.color)
+        self._quad = Rectangle()
+        for name in ("pos", "size", "source", "color"):
+            self.fbind(name, self._refresh)
+        self._refresh()
+
+    def _refresh(self, *_args: Any) -> None:
+        """Centred at its size or smaller, never enlarged (as ``Image``'s "scale-down"); nothing drawn without a picture."""
+        shown = bool(self.source) and self.width > 0 and self.height > 0
+        if shown != bool(self.canvas.children):
+            self.canvas.clear()
+            if shown:
+                self.canvas.add(self._tint)
+                self.canvas.add(self._quad)
+        if not shown:
+            return
+        texture = icon_texture(self.source)
+        scale = min(self.width / texture.width, self.height / texture.height, 1.0)
+        width, height = texture.width * scale, texture.height * scale
+        self._tint.rgba = self.color
+        self._quad.texture = texture
+        self._quad.pos = (self.center_x - width / 2, self.center_y - height / 2)
+        self._quad.size = (width, height)
