@@ -3,9 +3,10 @@
 A software renderer (Mesa llvmpipe) pays for every triangle it sets up: a
 ``RoundedRectangle`` is a fan of thin triangles and a ``Line`` wider than one
 pixel a strip of them, and together they made a redraw of the table cost 50 ms
-(docs/PERFORMANCE.md). Each shape here is one ``BorderImage`` 9-patch or one
-textured ``Rectangle`` of a white, anti-aliased texture made once per radius
-and line width, tinted by its own ``Color``.
+(docs/PERFORMANCE.md). Each shape here is one 9-patch ``Mesh`` (an outline
+leaves out the middle patch: it would fill the box's inside with nothing) or
+one textured ``Rectangle`` of a white, anti-aliased texture made once per
+radius and line width, tinted by its own ``Color``.
 
 In kv (the module registers the names with the Factory)::
 
@@ -40,7 +41,7 @@ from functools import cache
 from typing import Any
 
 from kivy.factory import Factory
-from kivy.graphics import BorderImage, Canvas, Color, Instruction, InstructionGroup, Line, Rectangle
+from kivy.graphics import Canvas, Color, Instruction, InstructionGroup, Line, Mesh, Rectangle
 from kivy.graphics.texture import Texture
 
 ROUND_TEXTURE_MAX = 256
@@ -189,7 +190,9 @@ class RoundedBox(_Shape):
     def __init__(self, **kwargs: Any) -> None:
         self._radius = 0.0
         self._dash = 0.0
-        self._image, *self._dashed = _loose(lambda: [BorderImage(auto_scale="both_lower"), Line(), Line()])
+        self._corner = 1
+        """The texture's corner in px, the 9-patch's border."""
+        self._patches, *self._dashed = _loose(lambda: [Mesh(mode="triangles"), Line(), Line()])
         super().__init__(**kwargs)
 
     @property
@@ -212,21 +215,30 @@ class RoundedBox(_Shape):
         self._refresh()
 
     def _drawn(self) -> list[Instruction]:
-        return list(self._dashed[: 2 if self._line >= 1.5 else 1]) if self._dash else [self._image]
+        return list(self._dashed[: 2 if self._line >= 1.5 else 1]) if self._dash else [self._patches]
 
     def _shape(self) -> None:
         if self._dash:
             return
-        radius = max(1, round(min(self._radius, self._size[0] / 2, self._size[1] / 2)))
-        self._image.texture = rounded_texture(radius, self._line)
-        self._image.border = (radius,) * 4
+        self._corner = max(1, round(min(self._radius, self._size[0] / 2, self._size[1] / 2)))
+        self._patches.texture = rounded_texture(self._corner, self._line)
+        hollow = 0 < self._line <= self._corner
+        self._patches.indices = [
+            corner + 4 * row + column
+            for row in range(3) for column in range(3) if not (hollow and row == column == 1)
+            for corner in (0, 1, 5, 0, 5, 4)
+        ]
 
     def _place(self) -> None:
         if not self._shown:
             return
         (x, y), (width, height) = self._pos, self._size
         if not self._dash:
-            self._image.pos, self._image.size = (x, y), (width, height)
+            border = min(self._corner, width / 2, height / 2)
+            cut = self._corner / (2 * self._corner + 2)  # where the texture's corners end
+            xs, ys = (x, x + border, x + width - border, x + width), (y, y + border, y + height - border, y + height)
+            uvs = (0.0, cut, 1 - cut, 1.0)
+            self._patches.vertices = [value for j in range(4) for i in range(4) for value in (xs[i], ys[j], uvs[i], uvs[j])]
             return
         for inset, line in zip((0.5, 1.5), self._dashed):  # on pixel centres: crisp 1 px lines
             line.dash_length, line.dash_offset = round(self._dash), max(1, round(self._dash * 2 / 3))

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kivy.core.window import Window
-from kivy.graphics import BorderImage, Canvas, Color, Ellipse, Line, Rectangle, RoundedRectangle, StencilPush
+from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, StencilPush
 from kivy.graphics.instructions import Instruction, VertexInstruction
 from kivy.uix.scrollview import ScrollView
 
@@ -78,7 +78,7 @@ def test_the_table_and_its_sheets_draw_only_cheap_visible_shapes(ui: Any) -> Non
     ui.step(2)
     assert pad_keys[0].selected
     screens["table"] = costly(Window.canvas)
-    shapes_on_table = count(BorderImage, Window.canvas), count(RoundedBox, Window.canvas)
+    shapes_on_table = count(Mesh, Window.canvas), count(RoundedBox, Window.canvas)
     buzz(ui, view, first="3", later="4", delay=0.012)
     screens["challenge sheet"] = costly(Window.canvas)
     view.call("number")
@@ -106,7 +106,7 @@ def test_a_shape_leaves_the_canvas_while_it_would_not_show_and_comes_back() -> N
     assert box.children == [] and ring.children == []
     box.rgba = (1, 0, 0, 1)
     ring.size = (48, 48)
-    assert [type(i).__name__ for i in box.children if not type(i).__name__ == "BindTexture"] == ["Color", "BorderImage"]
+    assert [type(i).__name__ for i in box.children if not type(i).__name__ == "BindTexture"] == ["Color", "Mesh"]
     assert [type(i).__name__ for i in ring.children if not type(i).__name__ == "BindTexture"] == ["Color", "Rectangle"]
     box.size = (100, 0)
     assert box.children == []
