@@ -276,5 +276,56 @@ class Round(_Shape):
             self._quad.pos, self._quad.size = self._pos, self._size
 
 
+class OvalCorners(_Shape):
+    """What lies outside an oval ``spread`` times the box's size, centred on it, and inside the box:
+    a felt's dark edge over a window cleared to the felt's centre colour, drawn only in the box's four
+    corners (one mesh) rather than as an oval over the whole window."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._spread = 1.0
+        [self._corners] = _loose(lambda: [Mesh(mode="triangles", indices=[q * 4 + i for q in range(4) for i in (0, 1, 2, 0, 2, 3)])])
+        super().__init__(**kwargs)
+
+    @property
+    def spread(self) -> float:
+        return self._spread
+
+    @spread.setter
+    def spread(self, value: float) -> None:
+        self._spread = value
+        self._place()
+
+    def _drawn(self) -> list[Instruction]:
+        return [self._corners]
+
+    def _shape(self) -> None:
+        self._corners.texture = outside_texture(ROUND_TEXTURE_MAX)
+
+    def _place(self) -> None:
+        if not self._shown:
+            return
+        (x, y), (width, height) = self._pos, self._size
+        half_w, half_h = width / 2, height / 2
+        radius_x, radius_y = half_w * self._spread, half_h * self._spread
+        # Where the oval crosses the box's edges, less a little for its soft edge.
+        reach_x = radius_x * math.sqrt(max(0.0, 1 - (half_h / radius_y) ** 2)) - 2
+        reach_y = radius_y * math.sqrt(max(0.0, 1 - (half_w / radius_x) ** 2)) - 2
+        vertices: list[float] = []
+        for sign_x in (-1, 1):
+            for sign_y in (-1, 1):
+                for along_x, along_y in ((reach_x, reach_y), (half_w, reach_y), (half_w, half_h), (reach_x, half_h)):
+                    dx, dy = sign_x * max(0.0, along_x), sign_y * max(0.0, along_y)
+                    vertices += (x + half_w + dx, y + half_h + dy, 0.5 + dx / (2 * radius_x), 0.5 + dy / (2 * radius_y))
+        self._corners.vertices = vertices
+
+
+@cache
+def outside_texture(diameter: int) -> Texture:
+    """White outside a disc filling the square, clear inside it."""
+    centre = diameter / 2
+    return _white(diameter, lambda x, y: 1 - _coverage(math.hypot(x - centre, y - centre) - centre))
+
+
 Factory.register("RoundedBox", cls=RoundedBox)
 Factory.register("Round", cls=Round)
+Factory.register("OvalCorners", cls=OvalCorners)

@@ -88,8 +88,16 @@ class TableScreen(Screen):
         self.bind(size=self._layout, flat=self._layout)
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
+    def on_pre_enter(self) -> None:
+        """The felt's centre colour fills the window by clearing it, which costs next to nothing;
+        the board and the sheets draw only the felt's dark corners (docs/PERFORMANCE.md)."""
+        Window.clearcolor = theme.FELT_CENTRE
+
     def on_enter(self) -> None:
         Window.bind(on_key_down=self._key_down)
+
+    def on_pre_leave(self) -> None:
+        Window.clearcolor = theme.FELT_EDGE
 
     def on_leave(self) -> None:
         Window.unbind(on_key_down=self._key_down)
