@@ -111,8 +111,28 @@ def _loose(make: Callable[[], list[Any]]) -> list[Any]:
     return made
 
 
+class _Setting:
+    """A shape's setting in kv: stored, then the shape drawn again (``_refresh``) or only moved (``_place``)."""
+
+    def __init__(self, default: Any, then: str = "_refresh") -> None:
+        self.default, self.then = default, then
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.stored = f"_{name}"
+
+    def __get__(self, shape: Any, owner: type | None = None) -> Any:
+        return self if shape is None else getattr(shape, self.stored, self.default)
+
+    def __set__(self, shape: Any, value: Any) -> None:
+        setattr(shape, self.stored, value)
+        getattr(shape, self.then)()
+
+
 class _Shape(InstructionGroup):
     """A colour and one drawing instruction, both left out while nothing would show."""
+
+    pos = _Setting((0.0, 0.0), then="_place")
+    size = _Setting((0.0, 0.0))
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__()
@@ -132,24 +152,6 @@ class _Shape(InstructionGroup):
     @rgba.setter
     def rgba(self, value: Sequence[float]) -> None:
         self._colour.rgba = value
-        self._refresh()
-
-    @property
-    def pos(self) -> tuple[float, float]:
-        return self._pos
-
-    @pos.setter
-    def pos(self, value: Sequence[float]) -> None:
-        self._pos = (value[0], value[1])
-        self._place()
-
-    @property
-    def size(self) -> tuple[float, float]:
-        return self._size
-
-    @size.setter
-    def size(self, value: Sequence[float]) -> None:
-        self._size = (value[0], value[1])
         self._refresh()
 
     @property
@@ -187,40 +189,23 @@ class _Shape(InstructionGroup):
 class RoundedBox(_Shape):
     """A box with rounded corners, filled or outlined: one 9-patch, or dashed as two 1 px lines."""
 
+    radius = _Setting(0.0)
+    dash = _Setting(0.0)
+    """The dashes' length in px (the gaps are two thirds of it) for a dashed outline; 0 draws it solid."""
+
     def __init__(self, **kwargs: Any) -> None:
-        self._radius = 0.0
-        self._dash = 0.0
         self._corner = 1
         """The texture's corner in px, the 9-patch's border."""
         self._patches, *self._dashed = _loose(lambda: [Mesh(mode="triangles"), Line(), Line()])
         super().__init__(**kwargs)
 
-    @property
-    def radius(self) -> float:
-        return self._radius
-
-    @radius.setter
-    def radius(self, value: float) -> None:
-        self._radius = value
-        self._refresh()
-
-    @property
-    def dash(self) -> float:
-        """The dashes' length in px (the gaps are two thirds of it) for a dashed outline; 0 draws it solid."""
-        return self._dash
-
-    @dash.setter
-    def dash(self, value: float) -> None:
-        self._dash = value
-        self._refresh()
-
     def _drawn(self) -> list[Instruction]:
-        return list(self._dashed[: 2 if self._line >= 1.5 else 1]) if self._dash else [self._patches]
+        return list(self._dashed[: 2 if self._line >= 1.5 else 1]) if self.dash else [self._patches]
 
     def _shape(self) -> None:
-        if self._dash:
+        if self.dash:
             return
-        self._corner = max(1, round(min(self._radius, self._size[0] / 2, self._size[1] / 2)))
+        self._corner = max(1, round(min(self.radius, self._size[0] / 2, self._size[1] / 2)))
         self._patches.texture = rounded_texture(self._corner, self._line)
         hollow = 0 < self._line <= self._corner
         self._patches.indices = [
@@ -233,7 +218,7 @@ class RoundedBox(_Shape):
         if not self._shown:
             return
         (x, y), (width, height) = self._pos, self._size
-        if not self._dash:
+        if not self.dash:
             border = min(self._corner, width / 2, height / 2)
             cut = self._corner / (2 * self._corner + 2)  # where the texture's corners end
             xs, ys = (x, x + border, x + width - border, x + width), (y, y + border, y + height - border, y + height)
@@ -241,27 +226,19 @@ class RoundedBox(_Shape):
             self._patches.vertices = [value for j in range(4) for i in range(4) for value in (xs[i], ys[j], uvs[i], uvs[j])]
             return
         for inset, line in zip((0.5, 1.5), self._dashed):  # on pixel centres: crisp 1 px lines
-            line.dash_length, line.dash_offset = round(self._dash), max(1, round(self._dash * 2 / 3))
-            radius = max(1.0, self._radius - inset)
+            line.dash_length, line.dash_offset = round(self.dash), max(1, round(self.dash * 2 / 3))
+            radius = max(1.0, self.radius - inset)
             line.rounded_rectangle = (x + inset, y + inset, width - 2 * inset, height - 2 * inset, radius)
 
 
 class Round(_Shape):
     """A disc or a ring (dashed if ``dashes``) filling its box: one textured quad; an oval if the box is not square."""
 
+    dashes = _Setting(0)
+
     def __init__(self, **kwargs: Any) -> None:
-        self._dashes = 0
         [self._quad] = _loose(lambda: [Rectangle()])
         super().__init__(**kwargs)
-
-    @property
-    def dashes(self) -> int:
-        return self._dashes
-
-    @dashes.setter
-    def dashes(self, value: int) -> None:
-        self._dashes = value
-        self._refresh()
 
     def _drawn(self) -> list[Instruction]:
         return [self._quad]
@@ -269,7 +246,7 @@ class Round(_Shape):
     def _shape(self) -> None:
         diameter = min(ROUND_TEXTURE_MAX, max(2, round(max(self._size))))
         scale = diameter / max(self._size)
-        self._quad.texture = round_texture(diameter, round(self._line * scale, 1), self._dashes)
+        self._quad.texture = round_texture(diameter, round(self._line * scale, 1), self.dashes)
 
     def _place(self) -> None:
         if self._shown:
@@ -281,19 +258,11 @@ class OvalCorners(_Shape):
     a felt's dark edge over a window cleared to the felt's centre colour, drawn only in the box's four
     corners (one mesh) rather than as an oval over the whole window."""
 
+    spread = _Setting(1.0, then="_place")
+
     def __init__(self, **kwargs: Any) -> None:
-        self._spread = 1.0
         [self._corners] = _loose(lambda: [Mesh(mode="triangles", indices=[q * 4 + i for q in range(4) for i in (0, 1, 2, 0, 2, 3)])])
         super().__init__(**kwargs)
-
-    @property
-    def spread(self) -> float:
-        return self._spread
-
-    @spread.setter
-    def spread(self, value: float) -> None:
-        self._spread = value
-        self._place()
 
     def _drawn(self) -> list[Instruction]:
         return [self._corners]
@@ -306,7 +275,7 @@ class OvalCorners(_Shape):
             return
         (x, y), (width, height) = self._pos, self._size
         half_w, half_h = width / 2, height / 2
-        radius_x, radius_y = half_w * self._spread, half_h * self._spread
+        radius_x, radius_y = half_w * self.spread, half_h * self.spread
         # Where the oval crosses the box's edges, less a little for its soft edge.
         reach_x = radius_x * math.sqrt(max(0.0, 1 - (half_h / radius_y) ** 2)) - 2
         reach_y = radius_y * math.sqrt(max(0.0, 1 - (half_w / radius_x) ** 2)) - 2
