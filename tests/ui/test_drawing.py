@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from kivy.core.window import Window
 from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, StencilPush
 from kivy.graphics.instructions import Instruction, VertexInstruction
@@ -65,6 +66,10 @@ def costly(window_canvas: Canvas) -> list[str]:
     return found
 
 
+def centre(quad: Rectangle) -> tuple[float, float]:
+    return (quad.pos[0] + quad.size[0] / 2, quad.pos[1] + quad.size[1] / 2)
+
+
 def count(cls: type, window_canvas: Canvas) -> int:
     return sum(isinstance(instruction, cls) for instruction, _alpha in drawn(window_canvas, [1.0] * 4, scrolling()))
 
@@ -78,6 +83,8 @@ def test_the_table_and_its_sheets_draw_only_cheap_visible_shapes(ui: Any) -> Non
     ui.step(2)
     assert pad_keys[0].selected
     screens["table"] = costly(Window.canvas)
+    icons = [icon for icon in ui.find_all(Icon) if icon.canvas.children]
+    assert len(icons) > 10 and all(centre(icon._quad) == pytest.approx(tuple(icon.center), abs=0.01) for icon in icons)  # as laid out
     shapes_on_table = count(Mesh, Window.canvas), count(RoundedBox, Window.canvas)
     buzz(ui, view, first="3", later="4", delay=0.012)
     screens["challenge sheet"] = costly(Window.canvas)

@@ -51,5 +51,6 @@ class Icon(Widget):
         width, height = texture.width * scale, texture.height * scale
         self._tint.rgba = self.color
         self._quad.texture = texture
-        self._quad.pos = (self.center_x - width / 2, self.center_y - height / 2)
+        # From x and y: ``center`` is a cached alias that may not have heard of this change yet.
+        self._quad.pos = (self.x + (self.width - width) / 2, self.y + (self.height - height) / 2)
         self._quad.size = (width, height)
