@@ -4,21 +4,21 @@ spice in word and picture, number keys dark with the spice in their outline, the
 from __future__ import annotations
 
 import pytest
-from kivy.uix.image import Image
 from kivy.uix.label import Label
 
 from companion.rules import SPICY, new_setup
 from companion.ui import theme
 from companion.ui.view import spice_name
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
+from companion.ui.widgets.icon import Icon
 from table_helpers import Table, inside, on_screen, overlap, within
 
 ANA, BEN, CY = 0, 1, 2
 SPICES = ("chili", "wasabi", "pepper")
 
 
-def icon_of(key: SpiceButton) -> Image:
-    return within(key, Image, source=theme.icon(key.spice))
+def icon_of(key: SpiceButton) -> Icon:
+    return within(key, Icon, source=theme.icon(key.spice))
 
 
 def word_fits(key: SpiceButton) -> bool:
