@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,17 @@ LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "companion"
 
 
+Observer = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]
+
+
 class Translator(Observable):
     """``tr._(text)``, ``tr.ngettext(one, many, n)``, and ``tr.switch(lang)`` that re-runs bound kv rules."""
 
     def __init__(self, language: str = "en") -> None:
         super().__init__()
-        self._observers: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
+        self._observers: dict[int, Observer] = {}
+        """By the uid ``fbind`` returned, which is what kv unbinds with."""
+        self._uids = count(1)
         self.language = language
         self._catalogue = self._load(language)
 
@@ -42,32 +48,46 @@ class Translator(Observable):
     def switch(self, language: str) -> None:
         self.language = language
         self._catalogue = self._load(language)
-        for observer in list(self._observers):
-            func, args, _kwargs = observer
+        for uid, (func, args, _kwargs) in list(self._observers.items()):
             try:
                 func(args[0], None, None)
             except ReferenceError:  # the widget that read the text is gone
-                # By identity: comparing a dead weak proxy raises ReferenceError again.
-                self._observers = [kept for kept in self._observers if kept is not observer]
+                del self._observers[uid]
 
-    # The three methods Kivy's kv compiler calls on what an expression reads.
+    # The methods Kivy's kv compiler calls on what an expression reads.
     def fbind(self, name: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
         if name == "_":
-            self._observers.append((func, args, kwargs))
-            return len(self._observers)
+            uid = next(self._uids)
+            self._observers[uid] = (func, args, kwargs)
+            return uid
         return super().fbind(name, func, *args, **kwargs)
 
     def funbind(self, name: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
-        if name == "_":
-            key = (func, args, kwargs)
-            if key in self._observers:
-                self._observers.remove(key)
-        else:
+        """By identity: comparing a weak proxy whose widget is gone raises ReferenceError."""
+        if name != "_":
             super().funbind(name, func, *args, **kwargs)
+            return
+        for uid, observer in self._observers.items():
+            if _same(observer, (func, args, kwargs)):
+                del self._observers[uid]
+                return
 
     def unbind_uid(self, name: str, uid: int) -> None:
-        if name != "_":
+        if name == "_":
+            self._observers.pop(uid, None)
+        else:
             super().unbind_uid(name, uid)
+
+
+def _same(observer: Observer, other: Observer) -> bool:
+    (func, args, kwargs), (other_func, other_args, other_kwargs) = observer, other
+    return (
+        func is other_func
+        and len(args) == len(other_args)
+        and all(a is b for a, b in zip(args, other_args))
+        and kwargs.keys() == other_kwargs.keys()
+        and all(kwargs[key] is other_kwargs[key] for key in kwargs)
+    )
 
 
 tr = Translator()

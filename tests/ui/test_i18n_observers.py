@@ -25,3 +25,38 @@ def test_switch_drops_an_observer_whose_widget_was_collected() -> None:
     translator.switch("en")  # the dead proxy is dropped, never compared with the live one
     translator.switch("en")
     assert seen == ["kept", "kept"]
+
+
+def _read_into(seen: list[str]):  # type: ignore[no-untyped-def]
+    def read(widget: Label, *rest: object) -> None:
+        seen.append(widget.text)
+
+    return read
+
+
+def test_unbinding_passes_over_an_observer_whose_widget_was_collected() -> None:
+    translator = Translator()
+    seen: list[str] = []
+    read = _read_into(seen)
+    gone, kept = Label(text="gone"), Label(text="kept")
+    translator.fbind("_", read, WeakProxy(gone))
+    proxy = WeakProxy(kept)
+    translator.fbind("_", read, proxy)
+    del gone
+    gc.collect()
+    translator.funbind("_", read, proxy)  # by identity: the dead proxy is never compared
+    translator.switch("en")
+    assert seen == []
+
+
+def test_unbinding_by_uid_stops_the_rule_being_read_again() -> None:
+    """Kivy's kv rules unbind by the uid ``fbind`` gave them, when a rule is rebuilt or its widget goes."""
+    translator = Translator()
+    seen: list[str] = []
+    read = _read_into(seen)
+    first, second = Label(text="first"), Label(text="second")
+    uid = translator.fbind("_", read, WeakProxy(first))
+    translator.fbind("_", read, WeakProxy(second))
+    translator.unbind_uid("_", uid)
+    translator.switch("en")
+    assert seen == ["second"]
