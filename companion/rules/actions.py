@@ -135,4 +135,4 @@ def action_from_dict(data: dict[str, Any]) -> Action:
             values["card"] = Card(**values["card"])
         return cls(**values)
     except (KeyError, TypeError) as exc:
-        raise IllegalAction(f"not an action record: {data!r} ({exc})") from None
+        raise IllegalAction("not an action record: {data} ({problem})", data=repr(data), problem=str(exc)) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, Param, Reason, either
 
 NUMBERS = range(1, 11)
 """Spice cards run from 1 to 10."""
@@ -23,7 +23,7 @@ def attribute_named(word: str) -> Attribute:
     for attribute in ATTRIBUTES:
         if word == attribute:
             return attribute
-    raise IllegalAction(f"a challenge names spice or number, not {word!r}")
+    raise IllegalAction("a challenge names spice or number, not {word!r}", word=word)
 
 
 WILD_SPICE = "wild-spice"
@@ -100,13 +100,13 @@ def challenger_right(attribute: Attribute, claim: Claim, card: Card, turn_it_up:
     return not numbers_match(card.number, claim.number, turn_it_up)
 
 
-def describe_numbers(numbers: list[int]) -> str:
+def describe_numbers(numbers: list[int]) -> Param:
     """Contiguous runs read as ranges: [1, 2, 3, 9, 10] -> "1 to 3 or 9 to 10".
 
-    >>> describe_numbers([6, 7, 8, 9, 10])
+    >>> str(describe_numbers([6, 7, 8, 9, 10]))
     '6 to 10'
-    >>> describe_numbers([10])
-    '10'
+    >>> str(describe_numbers([1, 2, 3, 10]))
+    '1 to 3 or 10'
     """
     runs: list[list[int]] = []
     for n in sorted(numbers):
@@ -114,4 +114,4 @@ def describe_numbers(numbers: list[int]) -> str:
             runs[-1].append(n)
         else:
             runs.append([n])
-    return " or ".join(str(r[0]) if len(r) == 1 else f"{r[0]} to {r[-1]}" for r in runs)
+    return either([r[0] if len(r) == 1 else Reason("{low} to {high}", low=r[0], high=r[-1]) for r in runs])

@@ -8,23 +8,26 @@ never offer an action that ``apply`` would refuse, or hide one it accepts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from companion.rules import five_spices, numbered
 from companion.rules.actions import Action, Adjust, Copy, Draw, EndCardDrawn, Pass, Resolve, Reveal, TakeUniversal
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, Word
 from companion.rules.state import State
 from companion.rules.steps import Rule, RuleTable, end_words
 
 _FAMILIES: dict[bool, RuleTable] = {True: numbered.RULES, False: five_spices.RULES}
 """The rule table, by ``profile.numbered``."""
 
-_NOT_IN_FAMILY: dict[type[Action], str] = {
-    Draw: "in {profile} a seat that does not play passes (and draws 1)",
-    Pass: "pass (draw a card instead) is not part of five-spices",
-    Copy: "copying a card needs the copy-cat variant",
-    TakeUniversal: "five-spices has no universal cards",
-    EndCardDrawn: "the World's End card is not part of five-spices",
+_NOT_IN_FAMILY: dict[type[Action], Callable[[State], IllegalAction]] = {
+    Draw: lambda state: IllegalAction(
+        "in {profile} a seat that does not play passes (and draws 1)", profile=Word(state.profile.id)
+    ),
+    Pass: lambda _: IllegalAction("pass (draw a card instead) is not part of five-spices"),
+    Copy: lambda _: IllegalAction("copying a card needs the copy-cat variant"),
+    TakeUniversal: lambda _: IllegalAction("five-spices has no universal cards"),
+    EndCardDrawn: lambda _: IllegalAction("the World's End card is not part of five-spices"),
 }
 """Why a game action is missing from the table of the game being played."""
 
@@ -34,17 +37,17 @@ _WHILE_CHALLENGED = (Reveal, Resolve, Adjust)
 def check(state: State, action: Action) -> Rule[Action]:
     """Refuse ``action`` with the reason, or return the rule that carries it out; builds no state."""
     if state.ended:
-        raise IllegalAction(f"the game is over ({end_words(state)}); only undo can reopen it")
+        raise IllegalAction("the game is over ({how}); only undo can reopen it", how=end_words(state))
     rule = _FAMILIES[state.profile.numbered].get(type(action))
     if rule is None and type(action) not in _NOT_IN_FAMILY:
-        raise IllegalAction(f"{action.keyword or type(action).__name__} is not a game action here")
+        raise IllegalAction("{action} is not a game action here", action=action.keyword or type(action).__name__)
     if state.challenge is not None and not isinstance(action, _WHILE_CHALLENGED):
         raise IllegalAction(
-            f"{state.name(state.challenge.challenger)}'s challenge is waiting: reveal the card "
-            "or tell who was right first"
+            "{name}'s challenge is waiting: reveal the card or tell who was right first",
+            name=state.name(state.challenge.challenger),
         )
     if rule is None:
-        raise IllegalAction(_NOT_IN_FAMILY[type(action)].format(profile=state.profile.id))
+        raise _NOT_IN_FAMILY[type(action)](state)
     rule.check(state, action)
     return rule
 

@@ -30,7 +30,7 @@ def check_play(state: State, action: Play) -> None:
     if not _chains(state, seat):
         check_turn(state, seat)
     if state.seats[seat].hand == 0:
-        raise IllegalAction(f"{state.name(seat)} has no cards to play and must draw")
+        raise IllegalAction("{name} has no cards to play and must draw", name=state.name(seat))
 
 
 def play(state: State, action: Play) -> State:
@@ -80,8 +80,8 @@ def check_challenge(state: State, action: Challenge) -> None:
         raise IllegalAction("there is no card to challenge: only the last play can be challenged, by the next seat")
     if seat != state.next_seat(window.player):
         raise IllegalAction(
-            f"only {state.name(state.next_seat(window.player))}, the seat after {state.name(window.player)},"
-            " may challenge"
+            "only {name}, the seat after {player}, may challenge",
+            name=state.name(state.next_seat(window.player)), player=state.name(window.player),
         )
 
 

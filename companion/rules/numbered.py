@@ -9,7 +9,7 @@ from dataclasses import replace
 from companion.rules.actions import Action, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
 from companion.rules.actions import TakeUniversal
 from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, Param, Reason, Word, either
 from companion.rules.profiles import StartAfterChallenge, Variant
 from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
@@ -58,15 +58,17 @@ def legal_claims(state: State) -> dict[str, tuple[int, ...]]:
 def _refuse_claim(state: State, seat: int) -> IllegalAction:
     allowed = legal_claims(state)
     if state.claim is None:
-        why = "a new stack starts"
+        why = Reason("a new stack starts")
     else:
-        why = f"the stack is {state.claim.spice} and stands at {state.claim.number}"
-    ranges = {spice: describe_numbers(list(ns)) for spice, ns in allowed.items()}
-    if len(ranges) == len(state.profile.spices) and len(set(ranges.values())) == 1:
-        options = f"any spice {next(iter(ranges.values()))}"
+        why = Reason("the stack is {spice} and stands at {number}", spice=Word(state.claim.spice),
+                     number=state.claim.number)
+    options: Param
+    if len(allowed) == len(state.profile.spices) and len(set(allowed.values())) == 1:
+        options = Reason("any spice {numbers}", numbers=describe_numbers(list(next(iter(allowed.values())))))
     else:
-        options = " or ".join(f"{spice} {r}" for spice, r in ranges.items())
-    return IllegalAction(f"{state.name(seat)} must declare {options}: {why}")
+        options = either([Reason("{spice} {numbers}", spice=Word(spice), numbers=describe_numbers(list(numbers)))
+                          for spice, numbers in allowed.items()])
+    return IllegalAction("{name} must declare {options}: {why}", name=state.name(seat), options=options, why=why)
 
 
 # --------------------------------------------------------------------------
@@ -78,19 +80,21 @@ def check_play(state: State, action: Play) -> None:
     check_turn(state, seat)
     check_spice(state, action.spice)
     if action.number is None:
-        raise IllegalAction(f"a card in {state.profile.id} is declared with a spice and a number from 1 to 10")
+        raise IllegalAction(
+            "a card in {profile} is declared with a spice and a number from 1 to 10", profile=Word(state.profile.id)
+        )
     if action.number not in NUMBERS:
-        raise IllegalAction(f"numbers go from 1 to 10, not {action.number}")
+        raise IllegalAction("numbers go from 1 to 10, not {number}", number=action.number)
     player = state.seats[seat]
     if player.hand == 0:
-        raise IllegalAction(f"{player.name} has no cards to play and can only pass")
+        raise IllegalAction("{name} has no cards to play and can only pass", name=player.name)
     if action.universal:
         if not state.profile.universals:
-            raise IllegalAction(f"{state.profile.id} has no universal cards")
+            raise IllegalAction("{profile} has no universal cards", profile=Word(state.profile.id))
         if player.universals == 0:
-            raise IllegalAction(f"{player.name} has no universal card in hand")
+            raise IllegalAction("{name} has no universal card in hand", name=player.name)
     elif player.spice_cards == 0:
-        raise IllegalAction(f"{player.name} holds only universal cards: play one as universal")
+        raise IllegalAction("{name} holds only universal cards: play one as universal", name=player.name)
     if action.tuck:
         _check_tuck(state, action)
     if action.number not in allowed_numbers(state, action.spice):
@@ -106,7 +110,10 @@ def _check_tuck(state: State, action: Play) -> None:
         raise IllegalAction("1 or 2 cards may be tucked, no more")
     spice_needed = action.tuck + (0 if action.universal else 1)
     if state.seats[action.seat].spice_cards < spice_needed:
-        raise IllegalAction(f"{state.name(action.seat)} needs {action.tuck + 1} cards in hand to tuck {action.tuck}")
+        raise IllegalAction(
+            "{name} needs {cards} cards in hand to tuck {tuck}",
+            name=state.name(action.seat), cards=action.tuck + 1, tuck=action.tuck,
+        )
 
 
 def play(state: State, action: Play) -> State:
@@ -122,9 +129,9 @@ def check_copy(state: State, action: Copy) -> None:
     if window is None:
         raise IllegalAction("there is no card to copy: copy while the top card can still be challenged")
     if window.player == seat:
-        raise IllegalAction(f"{state.name(seat)} cannot copy their own card")
+        raise IllegalAction("{name} cannot copy their own card", name=state.name(seat))
     if state.seats[seat].spice_cards == 0:
-        raise IllegalAction(f"{state.name(seat)} has no spice card to copy with")
+        raise IllegalAction("{name} has no spice card to copy with", name=state.name(seat))
 
 
 def copy_card(state: State, action: Copy) -> State:
@@ -205,7 +212,7 @@ def check_challenge(state: State, action: Challenge) -> None:
             "there is no card to challenge: a card can be challenged only until the next seat plays or passes"
         )
     if window.player == seat:
-        raise IllegalAction(f"{state.name(seat)} cannot challenge their own card")
+        raise IllegalAction("{name} cannot challenge their own card", name=state.name(seat))
     if action.attribute not in ATTRIBUTES:
         raise IllegalAction('a challenge must name spice or number: "not that spice!" or "not that number!"')
 
@@ -261,7 +268,7 @@ def _settle(state: State, challenger_wins: bool, how: str) -> State:
 def check_take_universal(state: State, action: TakeUniversal) -> None:
     check_seat(state, action.seat)
     if not state.profile.universals:
-        raise IllegalAction(f"{state.profile.id} has no universal cards")
+        raise IllegalAction("{profile} has no universal cards", profile=Word(state.profile.id))
     if state.may_take_universal != action.seat:
         raise IllegalAction(
             "only the loser of the challenge just decided may take a universal card, once, before the next action"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, Word
 
 
 class ProfileId(StrEnum):
@@ -122,6 +122,4 @@ def profile_named(name: str) -> Profile:
     try:
         return PROFILES[name]
     except KeyError:
-        raise IllegalAction(
-            f"unknown rules {name!r}: choose {', '.join(PROFILES)}"
-        ) from None
+        raise IllegalAction("unknown rules {name!r}: choose {profiles}", name=name, profiles=tuple(map(Word, PROFILES))) from None

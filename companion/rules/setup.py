@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from typing import Literal
 
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, Word
 from companion.rules.profiles import MAX_SEATS, MAX_VARIANTS, MIN_SEATS, Profile, StartAfterChallenge, Variant
 from companion.rules.state import Seat, Setup, State
 
@@ -34,14 +35,19 @@ def new_setup(
     elif not profile.end_card and end_card:
         raise IllegalAction("five-spices has no World's End card")
     elif not 0 <= end_card <= after_deal:
-        raise IllegalAction(f"the World's End card can have 0 to {after_deal} cards under it, not {end_card}")
+        raise IllegalAction(
+            "the World's End card can have 0 to {most} cards under it, not {end_card}", most=after_deal, end_card=end_card
+        )
     return Setup(profile, seat_names, end_card, first, cards, starter)
 
 
 def checked_names(profile: Profile, names: Iterable[str]) -> tuple[str, ...]:
     seat_names = tuple(names)
     if not MIN_SEATS <= len(seat_names) <= MAX_SEATS:
-        raise IllegalAction(f"{profile.title} needs {MIN_SEATS} to {MAX_SEATS} seats, not {len(seat_names)}")
+        raise IllegalAction(
+            "{profile} needs {fewest} to {most} seats, not {seats}",
+            profile=Word(profile.title), fewest=MIN_SEATS, most=MAX_SEATS, seats=len(seat_names),
+        )
     seat_names = tuple(check_name(name) for name in seat_names)
     if len(set(seat_names)) != len(seat_names):
         raise IllegalAction("two seats have the same name; give each seat its own")
@@ -57,12 +63,14 @@ def checked_variants(profile: Profile, names: Iterable[str]) -> frozenset[Varian
         try:
             card = Variant(name)
         except ValueError:
-            raise IllegalAction(f"unknown variant {name!r}: choose from {', '.join(Variant)}") from None
+            raise IllegalAction(
+                "unknown variant {name!r}: choose from {variants}", name=name, variants=tuple(map(Word, Variant))
+            ) from None
         if card in cards:
-            raise IllegalAction(f"the {card} variant card is already in play")
+            raise IllegalAction("the {card} variant card is already in play", card=Word(card))
         cards.append(card)
         if len(cards) > MAX_VARIANTS:
-            raise IllegalAction(f"at most {MAX_VARIANTS} variant cards may be in play")
+            raise IllegalAction("at most {most} variant cards may be in play", most=MAX_VARIANTS)
     return frozenset(cards)
 
 
@@ -78,7 +86,7 @@ MAX_NAME = 40
 INVISIBLE = frozenset({"Cc", "Cf", "Mn", "Me", "Zs", "Zl", "Zp"})
 
 
-def check_name(name: str, who: str = "seat") -> str:
+def check_name(name: str, who: Literal["seat", "player"] = "seat") -> str:
     """The name as kept, or IllegalAction: any text a person can read on one line is a name.
 
     Names are NFC-normalised here, at the one door every name comes through, so
@@ -92,11 +100,14 @@ def check_name(name: str, who: str = "seat") -> str:
     """
     name = unicodedata.normalize("NFC", name)
     if all(unicodedata.category(c) in INVISIBLE for c in name):
-        raise IllegalAction(f"a {who} needs a name")
+        raise IllegalAction("a player needs a name") if who == "player" else IllegalAction("a seat needs a name")
     if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
-        raise IllegalAction(f"{name!r}: a name is one line of text, without control characters")
+        raise IllegalAction("{name!r}: a name is one line of text, without control characters", name=name)
     if len(name) > MAX_NAME:
-        raise IllegalAction(f"a name has at most {MAX_NAME} characters; {name[:MAX_NAME]}… has {len(name)}")
+        raise IllegalAction(
+            "a name has at most {most} characters; {start}… has {length}",
+            most=MAX_NAME, start=name[:MAX_NAME], length=len(name),
+        )
     return name
 
 

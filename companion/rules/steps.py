@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from companion.rules.actions import Action, Adjust, Draw, Pass, Resolve, Reveal
 from companion.rules.cards import NUMBERS
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, Word
 from companion.rules.state import (
     TROPHY_POINTS,
     EndReason,
@@ -49,14 +49,14 @@ RuleTable = Mapping[type[Action], Rule[Any]]
 
 def check_seat(state: State, seat: int) -> None:
     if not 0 <= seat < len(state.seats):
-        raise IllegalAction(f"there is no seat {seat + 1} at this table")
+        raise IllegalAction("there is no seat {number} at this table", number=seat + 1)
 
 
 def check_turn(state: State, seat: int) -> None:
     check_seat(state, seat)
     if state.turn != seat:
         assert state.turn is not None
-        raise IllegalAction(f"it is {state.name(state.turn)}'s turn, not {state.name(seat)}'s")
+        raise IllegalAction("it is {name}'s turn, not {other}'s", name=state.name(state.turn), other=state.name(seat))
 
 
 def check_turn_of(state: State, action: Pass | Draw) -> None:
@@ -66,7 +66,8 @@ def check_turn_of(state: State, action: Pass | Draw) -> None:
 def check_spice(state: State, spice: str | None) -> None:
     if spice not in state.profile.spices:
         raise IllegalAction(
-            f"{spice} is not a spice in {state.profile.id}; the spices are {', '.join(state.profile.spices)}"
+            "{spice} is not a spice in {profile}; the spices are {spices}",
+            spice=Word(str(spice)), profile=Word(state.profile.id), spices=tuple(map(Word, state.profile.spices)),
         )
 
 
@@ -83,7 +84,7 @@ def check_reveal(state: State, action: Reveal) -> None:
     profile = state.profile
     if card.wild is not None:
         if not profile.wild_cards:
-            raise IllegalAction(f"{profile.id} has no {card.wild} cards")
+            raise IllegalAction("{profile} has no {wild} cards", profile=Word(profile.id), wild=Word(card.wild))
         if card.spice is not None or card.number is not None:
             raise IllegalAction("a wild card has no spice or number of its own")
         return
@@ -112,7 +113,7 @@ def check_adjust(state: State, action: Adjust) -> None:
         raise IllegalAction("a won pile is not part of five-spices")
     limit = state.profile.total_cards
     if not 0 <= action.value <= limit:
-        raise IllegalAction(f"a count goes from 0 to {limit}, not {action.value}")
+        raise IllegalAction("a count goes from 0 to {most}, not {value}", most=limit, value=action.value)
 
 
 def adjust(state: State, action: Adjust) -> State:

@@ -28,7 +28,7 @@ from companion.rules.actions import (
     Undo,
 )
 from companion.rules.cards import WILD_NUMBER, WILD_SPICE, Card, attribute_named
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, Reason, either
 from companion.rules.game import Game
 from companion.rules.profiles import Profile, StartAfterChallenge, profile_named
 from companion.rules.setup import checked_names, checked_variants, new_setup, start_after_challenge_named
@@ -43,10 +43,9 @@ MAX_NUMBER = 999
 class TranscriptError(IllegalAction):
     """A refused line: ``str(exc)`` reads ``line N: reason``."""
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
+    def __init__(self, line: int, reason: Reason) -> None:
+        super().__init__("line {line}: {reason}", line=line, reason=reason)
         self.line = line
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -73,13 +72,17 @@ def decode_transcript(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         byte = data[exc.start]
-        raise TranscriptError(line, f"byte 0x{byte:02x} is not UTF-8 text; save the file as UTF-8") from None
+        raise TranscriptError(
+            line, Reason("byte 0x{byte:02x} is not UTF-8 text; save the file as UTF-8", byte=byte)
+        ) from None
 
 
 def _words(line: str) -> list[str]:
     """The line's words, NFC-normalised so a name matches its seat however it was typed."""
     if len(line) > MAX_LINE:
-        raise IllegalAction(f"the line has {len(line):,} characters; a line has at most {MAX_LINE}")
+        raise IllegalAction(
+            "the line has {length:,} characters; a line has at most {most}", length=len(line), most=MAX_LINE
+        )
     try:
         return shlex.split(unicodedata.normalize("NFC", line), comments=True)
     except ValueError:
@@ -88,16 +91,19 @@ def _words(line: str) -> list[str]:
 
 def _arity(words: list[str], *counts: int) -> None:
     if len(words) - 1 not in counts:
-        wanted = " or ".join(str(c) for c in counts)
-        raise IllegalAction(f"{words[0]} takes {wanted} word{'s' if counts != (1,) else ''} after it")
+        wanted = either(list(counts))
+        if counts == (1,):
+            raise IllegalAction("{keyword} takes {wanted} word after it", keyword=words[0], wanted=wanted)
+        raise IllegalAction("{keyword} takes {wanted} words after it", keyword=words[0], wanted=wanted)
 
 
-def _number(word: str, what: str) -> int:
+def _number(word: str, what: Reason) -> int:
     """ASCII digits only: ``str.isdigit`` also takes superscripts, which ``int`` refuses."""
     if not (word.isascii() and word.isdigit()):
-        raise IllegalAction(f"{what} must be a whole number, not {word!r}")
+        raise IllegalAction("{what} must be a whole number, not {word!r}", what=what, word=word)
     if len(word.lstrip("0")) > len(str(MAX_NUMBER)) or int(word) > MAX_NUMBER:
-        raise IllegalAction(f"{what} must be at most {MAX_NUMBER}, not {word[:10]}{'…' if len(word) > 10 else ''}")
+        shown = word[:10] + ("…" if len(word) > 10 else "")
+        raise IllegalAction("{what} must be at most {most}, not {shown}", what=what, most=MAX_NUMBER, shown=shown)
     return int(word)
 
 
@@ -145,7 +151,7 @@ class _Header:
         if self.end_card is not None:
             raise IllegalAction("end-card is given twice")
         _arity(words, 1)
-        self.end_card = _number(words[1], "the cards under the World's End card")
+        self.end_card = _number(words[1], Reason("the cards under the World's End card"))
 
     def first_line(self, words: list[str]) -> None:
         if self.first is not None:
@@ -161,7 +167,7 @@ class _Header:
         first = 0
         if self.first is not None:
             if self.first not in self.names:
-                raise IllegalAction(f"first names {self.first}, who has no seat: {', '.join(self.names)}")
+                raise IllegalAction("first names {name}, who has no seat: {names}", name=self.first, names=self.names)
             first = self.names.index(self.first)
         return new_setup(
             self.profile, self.names, self.end_card, first, self.variants, self.start_after_challenge
@@ -182,7 +188,7 @@ HEADER_KEYWORDS = tuple(_HEADERS)
 def _seat(setup: Setup, name: str) -> int:
     seat = setup.seat_named(name)
     if seat is None:
-        raise IllegalAction(f"no seat is named {name}; the seats are {', '.join(setup.names)}")
+        raise IllegalAction("no seat is named {name}; the seats are {names}", name=name, names=setup.names)
     return seat
 
 
@@ -194,12 +200,13 @@ def _play(setup: Setup, words: list[str]) -> Action:
     rest = rest[1:] if universal else rest
     tuck = 0
     if len(rest) > 2 and rest[-2] == "tuck":
-        tuck = _number(rest[-1], "the tucked cards")
+        tuck = _number(rest[-1], Reason("the tucked cards"))
         rest = rest[:-2]
     if len(rest) not in (1, 2):
-        raise IllegalAction("write play NAME SPICE NUMBER (universal before the spice, tuck T after; "
-                            "five-spices: play NAME SPICE)")
-    number = _number(rest[1], "the number") if len(rest) == 2 else None
+        raise IllegalAction(
+            "write play NAME SPICE NUMBER (universal before the spice, tuck T after; five-spices: play NAME SPICE)"
+        )
+    number = _number(rest[1], Reason("the number")) if len(rest) == 2 else None
     return Play(_seat(setup, args[0]), rest[0], number, universal, tuck)
 
 
@@ -232,7 +239,7 @@ def _reveal(setup: Setup, words: list[str]) -> Action:
     if len(args) == 1:
         return Reveal(Card(args[0], None))
     if len(args) == 2:
-        return Reveal(Card(args[0], _number(args[1], "the number")))
+        return Reveal(Card(args[0], _number(args[1], Reason("the number"))))
     raise IllegalAction("write reveal SPICE NUMBER, reveal wild-spice or reveal wild-number")
 
 
@@ -245,7 +252,7 @@ def _resolve(setup: Setup, words: list[str]) -> Action:
 
 def _adjust(setup: Setup, words: list[str]) -> Action:
     _arity(words, 3)
-    return Adjust(_seat(setup, words[1]), words[2], _number(words[3], "the count"))
+    return Adjust(_seat(setup, words[1]), words[2], _number(words[3], Reason("the count")))
 
 
 _PARSERS: dict[str, Callable[[Setup, list[str]], Action]] = {
@@ -268,10 +275,10 @@ def parse_action(setup: Setup, words: list[str]) -> Action:
     """One action line, already split into words, against the game's seats."""
     keyword = words[0]
     if keyword in _HEADERS:
-        raise IllegalAction(f"{keyword} is a header line and must come before the first action")
+        raise IllegalAction("{keyword} is a header line and must come before the first action", keyword=keyword)
     parser = _PARSERS.get(keyword)
     if parser is None:
-        raise IllegalAction(f"unknown keyword {keyword!r}")
+        raise IllegalAction("unknown keyword {keyword!r}", keyword=keyword)
     return parser(setup, words)
 
 
@@ -297,12 +304,12 @@ def read_transcript(lines: Iterable[str]) -> Transcript:
             setup = header.setup()
             first = (number, parse_action(setup, words))
         except IllegalAction as exc:
-            raise TranscriptError(number, str(exc)) from None
+            raise TranscriptError(number, exc.reason) from None
         return Transcript(setup, chain([first], _actions(setup, numbered)))
     try:
         return Transcript(header.setup(), iter(()))
     except IllegalAction as exc:
-        raise TranscriptError(max(last, 1), str(exc)) from None
+        raise TranscriptError(max(last, 1), exc.reason) from None
 
 
 def _actions(setup: Setup, numbered: Iterator[tuple[int, str]]) -> Iterator[tuple[int, Action]]:
@@ -312,7 +319,7 @@ def _actions(setup: Setup, numbered: Iterator[tuple[int, str]]) -> Iterator[tupl
             if words:
                 yield number, parse_action(setup, words)
         except IllegalAction as exc:
-            raise TranscriptError(number, str(exc)) from None
+            raise TranscriptError(number, exc.reason) from None
 
 
 def replay_transcript(text: str) -> Game:
@@ -323,7 +330,7 @@ def replay_transcript(text: str) -> Game:
         try:
             game = game.apply(action)
         except IllegalAction as exc:
-            raise TranscriptError(number, str(exc)) from None
+            raise TranscriptError(number, exc.reason) from None
     return game
 
 
