@@ -215,6 +215,13 @@ def every_action(seats: int) -> list[Action]:
     return found
 
 
+def spread_states(data: st.DataObject, profile_id: str, steps: int) -> tuple[list[Action], list[State]]:
+    """Every action a table could say, and five states spread over a random game (its start and end included)."""
+    setup = data.draw(setups(profile_id))
+    games = random_game(data.draw, setup, steps)
+    return every_action(len(setup.names)), [game.state for game in games[:: max(1, len(games) // 4)] + games[-1:]]
+
+
 def accepted(state: State, action: Action) -> bool:
     """The oracle: whether apply itself takes the action."""
     with suppress(IllegalAction):
@@ -226,11 +233,8 @@ def accepted(state: State, action: Action) -> bool:
 @given(st.data(), PROFILE_IDS)
 def test_property_the_cheap_legality_check_agrees_with_apply(data: st.DataObject, profile_id: str) -> None:
     """``is_legal`` and ``legal_actions`` say yes exactly where ``apply`` does, on every action a table could say."""
-    setup = data.draw(setups(profile_id))
-    universe = every_action(len(setup.names))
-    games = random_game(data.draw, setup, 80)
-    for game in games[:: max(1, len(games) // 4)] + games[-1:]:
-        state = game.state
+    universe, states = spread_states(data, profile_id, 80)
+    for state in states:
         verdicts = {action: is_legal(state, action) for action in universe}
         assert all(verdicts[action] == accepted(state, action) for action in universe)
         assert set(legal_actions(state)) == {action for action, ok in verdicts.items() if ok}

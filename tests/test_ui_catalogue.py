@@ -26,6 +26,26 @@ def test_texts_are_found_in_python_and_kv_with_their_places(tmp_path: Path) -> N
     assert texts(package) == {"Hello {name}": ["pkg/a.py:1", "pkg/b.kv:2"], "It's": ["pkg/a.py:2"]}
 
 
+def test_the_templates_of_refusals_are_found_where_they_are_written(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "rules.py").write_text(
+        'raise IllegalAction("{name} cannot copy", name=n)\n'
+        "raise IllegalAction(\n"
+        '    "a sentence written "\n'
+        '    "over two lines"\n'
+        ")\n"
+        'why = Reason("the stack is {spice}", spice=Word(s))\n'
+        "raise IllegalAction(message)\n"
+        'print("not on screen")\n'
+    )
+    assert texts(package) == {
+        "{name} cannot copy": ["pkg/rules.py:1"],
+        "a sentence written over two lines": ["pkg/rules.py:2"],
+        "the stack is {spice}": ["pkg/rules.py:6"],
+    }
+
+
 def test_a_missing_translation_is_listed_with_where_it_is_written(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()
@@ -46,7 +66,7 @@ def test_every_translation_keeps_the_placeholders_of_its_text() -> None:
 
     with po_path("fr").open("rb") as po:
         catalogue = read_po(po)
-    fields = re.compile(r"\{(\w*)\}")
+    fields = re.compile(r"\{(\w*[!:]?[^{}]*)\}")
 
     def forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
         """A plural entry has a singular and a plural on each side."""

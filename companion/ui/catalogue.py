@@ -1,7 +1,9 @@
 """The French catalogue's upkeep: which texts the code and kv files show, and the compiled ``.mo``.
 
-Texts are found where they are written, ``tr._`` called on a literal, in every
-``.py`` and ``.kv`` under ``companion/``; the tests fail when one has no French,
+Texts are found where they are written, in every ``.py`` and ``.kv`` under
+``companion/``: ``tr._`` called on a literal, and the English templates of the
+rules' refusals (``IllegalAction("...")``, ``Reason("...")``), which the screen
+translates through the same catalogue. The tests fail when one has no French,
 and when the committed ``.mo`` is not what the ``.po`` compiles to. Needs babel
 (a test extra), so nothing at run time imports this.
 """
@@ -18,15 +20,37 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 TEXT = re.compile(r"""tr\._\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*\)""")
 
 
+TEMPLATES = frozenset({"IllegalAction", "Reason"})
+"""Calls whose first literal is an English template the screen translates (``companion.rules.errors``)."""
+
+
 def texts(root: Path = PACKAGE) -> dict[str, list[str]]:
-    """Every literal passed to ``tr._``, with the places it is written (``file:line``)."""
+    """Every literal shown on screen, with the places it is written (``file:line``)."""
     found: dict[str, list[str]] = {}
     for path in sorted([*root.rglob("*.py"), *root.rglob("*.kv")]):
         source = path.read_text(encoding="utf-8")
-        for match in TEXT.finditer(source):
-            line = source.count("\n", 0, match.start()) + 1
-            found.setdefault(ast.literal_eval(match.group(1)), []).append(f"{path.relative_to(root.parent)}:{line}")
+        where = str(path.relative_to(root.parent))
+        for text, line in _python_texts(source) if path.suffix == ".py" else _kv_texts(source):
+            found.setdefault(text, []).append(f"{where}:{line}")
     return found
+
+
+def _python_texts(source: str) -> list[tuple[str, int]]:
+    """Literals in ``tr._(...)`` and template calls; the parser joins a literal written over several lines."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
+            continue
+        func = node.func
+        shown = (isinstance(func, ast.Attribute) and func.attr == "_" and isinstance(func.value, ast.Name)
+                 and func.value.id == "tr") or (isinstance(func, ast.Name) and func.id in TEMPLATES)
+        if shown and isinstance(node.args[0].value, str):
+            found.append((node.args[0].value, node.lineno))
+    return sorted(found, key=lambda item: item[1])
+
+
+def _kv_texts(source: str) -> list[tuple[str, int]]:
+    return [(ast.literal_eval(m.group(1)), source.count("\n", 0, m.start()) + 1) for m in TEXT.finditer(source)]
 
 
 def po_path(language: str) -> Path:

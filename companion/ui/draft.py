@@ -14,7 +14,7 @@ from companion.rules import (
     PROFILES, SPICY, IllegalAction, Profile, Setup, StartAfterChallenge, check_name, new_setup,
 )
 from companion.rules.profiles import MAX_VARIANTS
-from companion.ui.i18n import tr
+from companion.ui.i18n import say, tr
 from companion.ui.prefs import Seating
 
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -149,7 +149,7 @@ class Draft:
                 self.profile, self.names, end_card, self.first, frozenset(self.variants), self.start_after_challenge
             )
         except IllegalAction as exc:
-            raise SetupRefused(str(exc)) from None
+            raise SetupRefused(say(exc.reason)) from None
 
     def seating(self, buzzers: int) -> Seating:
         """Colours, and buzzers with every seat that did not press given a free one in wiring order."""

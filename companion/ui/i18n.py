@@ -5,6 +5,11 @@ attributes it reads, so ``tr`` pretends to be observable: it records each
 binding of ``_`` and calls them all again when the language changes (the
 pattern of Kivy's own i18n example). Catalogues live in ``locale/<lang>/
 LC_MESSAGES/companion.mo``; English is the source text itself.
+
+The rules' refusals come as a ``Reason`` (an English template and its
+parameters): ``say`` translates its templates through the same catalogue, and
+the table words in it (spices, profiles, variant cards) through
+``table_words``; seat names and numbers are said as they are.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from kivy.event import Observable
+
+from companion.rules.errors import Reason
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "companion"
@@ -91,3 +98,40 @@ def _same(observer: Observer, other: Observer) -> bool:
 
 
 tr = Translator()
+
+
+def say(reason: Reason) -> str:
+    """A reason from the rules in the chosen language; in English, exactly ``str(reason)``."""
+    return reason.text(tr._, table_word)
+
+
+def table_word(word: str) -> str:
+    return table_words().get(word, word)
+
+
+def table_words() -> dict[str, str]:
+    """Every table word a reason from the rules can hold, as said inside a sentence, in the chosen language."""
+    return {
+        "chili": tr._("chili"),
+        "wasabi": tr._("wasabi"),
+        "pepper": tr._("pepper"),
+        "lemon": tr._("lemon"),
+        "salt": tr._("salt"),
+        "sugar": tr._("sugar"),
+        "garlic": tr._("garlic"),
+        "cinnamon": tr._("cinnamon"),
+        "wild-spice": tr._("wild-spice"),
+        "wild-number": tr._("wild-number"),
+        "spicy": tr._("spicy"),
+        "sweet-spicy": tr._("sweet-spicy"),
+        "five-spices": tr._("five-spices"),
+        "Spicy": tr._("Spicy"),
+        "Sweet & Spicy": tr._("Sweet & Spicy"),
+        "Five Spices": tr._("Five Spices"),
+        "start-it-up": tr._("start-it-up"),
+        "turn-it-up": tr._("turn-it-up"),
+        "spice-raider": tr._("spice-raider"),
+        "we-love-chili": tr._("we-love-chili"),
+        "change-your-luck": tr._("change-your-luck"),
+        "copy-cat": tr._("copy-cat"),
+    }

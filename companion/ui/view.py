@@ -59,7 +59,7 @@ from companion.rules.cards import Attribute
 from companion.session import Session
 from companion.store import StoreError
 from companion.ui import theme
-from companion.ui.i18n import tr
+from companion.ui.i18n import say, tr
 
 
 def spice_name(spice: str) -> str:
@@ -423,14 +423,17 @@ class TableView(EventDispatcher):
         try:
             apply(self.state, action)
         except IllegalAction as exc:
-            return str(exc)
+            return say(exc.reason)
         return ""
 
     def _apply(self, action: Action) -> bool:
         before = self.state
         try:
             after = self.session.apply(action)
-        except (IllegalAction, StoreError) as exc:
+        except IllegalAction as exc:
+            self.dispatch("on_refused", say(exc.reason))
+            return False
+        except StoreError as exc:
             self.dispatch("on_refused", str(exc))
             return False
         self.buzz = None
