@@ -1,13 +1,13 @@
-"""The app's one error root, the refusal the rules raise, and the words a refusal is made of.
+"""The app's one error root, the refusal the rules raise, and the sentences a screen can translate.
 
 ``CompanionError`` lives here, inside the rules package, so the rules stay
 self-contained (they import nothing of the app); ``companion.errors`` re-exports
 it for everything else. The command line catches it once and prints its message.
 
-A refusal keeps its English template and its parameters apart (a ``Reason``)
-so a screen can say it in another language without the rules knowing any:
-``str()`` is the English sentence, and the screen translates the template and
-every ``Word`` in it the same way.
+A message that a screen shows is a ``Reason``: the English sentence itself (a
+``str``, so the command line, the logs and every comparison keep working) that
+also keeps its English template and parameters apart, so a screen can say it in
+another language without the rules, the store or the buzzers knowing any.
 """
 
 from __future__ import annotations
@@ -16,66 +16,67 @@ from collections.abc import Callable
 from typing import Union
 
 
-class CompanionError(Exception):
-    """A problem the person at the table can fix; ``str(exc)`` says what to do."""
-
-
 class Word(str):
-    """A table word inside a reason (a spice, a profile, "spice" or "number", a card, a variant card).
+    """A table word inside a reason (a spice, a profile, a card, a variant card): a screen translates it.
 
-    Seat names and numbers stay plain values: a name is said as it was typed.
+    Seat names, paths and numbers stay plain values: a name is said as it was typed.
     """
 
 
-Param = Union[str, int, "Reason", tuple["Param", ...]]
-"""A reason's parameter; a tuple reads as a list, "chili, wasabi, pepper"."""
+Param = Union[str, int, tuple["Param", ...]]
+"""A reason's parameter: a plain value, a ``Word``, a ``Reason``; a tuple reads as a list, "chili, wasabi, pepper"."""
 
 
 def _same(text: str) -> str:
     return text
 
 
-class Reason:
-    """An English template with its parameters, said in any language by ``text``.
+class Reason(str):
+    """An English sentence that keeps its template and parameters, so ``text`` can say it in any language.
 
-    >>> str(Reason("{name} cannot copy their own card", name="Ana"))
-    'Ana cannot copy their own card'
+    >>> stack = Reason("the stack is {spice}", spice=Word("chili"))
+    >>> stack, stack.template
+    ('the stack is chili', 'the stack is {spice}')
     >>> french = {"the stack is {spice}": "la pile est en {spice}"}
-    >>> Reason("the stack is {spice}", spice=Word("chili")).text(french.__getitem__, {"chili": "piment"}.__getitem__)
+    >>> stack.text(french.__getitem__, {"chili": "piment"}.__getitem__)
     'la pile est en piment'
     """
 
-    __slots__ = ("template", "params")
+    template: str
+    params: dict[str, Param]
 
-    def __init__(self, template: str, /, **params: Param) -> None:
-        self.template = template
-        self.params = params
+    def __new__(cls, template: str, /, **params: Param) -> Reason:
+        english = _said(template, params, _same, _same)
+        reason = super().__new__(cls, english)
+        reason.template, reason.params = template, params
+        return reason
 
     def text(self, template: Callable[[str], str] = _same, word: Callable[[str], str] = _same) -> str:
         """The sentence with ``template`` applied to every template in it and ``word`` to every table word."""
+        return _said(self.template, self.params, template, word)
 
-        def said(value: Param) -> object:
-            if isinstance(value, Reason):
-                return value.text(template, word)
-            if isinstance(value, Word):
-                return word(value)
-            if isinstance(value, tuple):
-                return ", ".join(str(said(item)) for item in value)
-            return value
 
-        return template(self.template).format(**{key: said(value) for key, value in self.params.items()})
+def _said(text: str, params: dict[str, Param], template: Callable[[str], str], word: Callable[[str], str]) -> str:
+    """A template without parameters is the sentence as it stands (it may hold braces of its own)."""
+    if not params:
+        return template(text)
 
-    def __str__(self) -> str:
-        return self.text()
+    def value(param: Param) -> object:
+        if isinstance(param, Reason):
+            return param.text(template, word)
+        if isinstance(param, Word):
+            return word(param)
+        if isinstance(param, tuple):
+            return ", ".join(str(value(item)) for item in param)
+        return param
 
-    def __repr__(self) -> str:
-        return f"Reason({self.template!r}, **{self.params!r})"
+    return template(text).format(**{key: value(param) for key, param in params.items()})
 
 
 def either(choices: list[Param]) -> Param:
     """Choices joined by "or", each join a template of its own so a screen can translate it.
 
-    >>> str(either([Reason("a"), 2, Reason("c")]))
+    >>> either([Reason("a"), 2, Reason("c")])
     'a or 2 or c'
     """
     if len(choices) == 1:
@@ -83,13 +84,25 @@ def either(choices: list[Param]) -> Param:
     return Reason("{first} or {rest}", first=choices[0], rest=either(choices[1:]))
 
 
+class CompanionError(Exception):
+    """A problem the person at the table can fix; ``str(exc)`` says what to do.
+
+    Built like a ``Reason`` (a template and its parameters), which it keeps as
+    ``exc.reason`` for a screen to translate; a message built beforehand (an
+    f-string, a ``Reason``) is kept as it is.
+    """
+
+    def __init__(self, message: str, /, **params: Param) -> None:
+        super().__init__(message if isinstance(message, Reason) and not params else Reason(message, **params))
+
+    @property
+    def reason(self) -> Reason:
+        return self.args[0]  # type: ignore[no-any-return]
+
+
 class IllegalAction(CompanionError, ValueError):
     """An action the rules refuse; ``str(exc)`` is the reason, in table words.
 
-    Built like a ``Reason``, which it keeps as ``exc.reason`` for a screen to
-    translate. Nothing changes when it is raised: states are immutable.
+    Its template is a literal, so the catalogue finds it. Nothing changes when
+    it is raised: states are immutable.
     """
-
-    def __init__(self, template: str, /, **params: Param) -> None:
-        self.reason = Reason(template, **params)
-        super().__init__(str(self.reason))

@@ -6,10 +6,11 @@ binding of ``_`` and calls them all again when the language changes (the
 pattern of Kivy's own i18n example). Catalogues live in ``locale/<lang>/
 LC_MESSAGES/companion.mo``; English is the source text itself.
 
-The rules' refusals come as a ``Reason`` (an English template and its
-parameters): ``say`` translates its templates through the same catalogue, and
-the table words in it (spices, profiles, variant cards) through
-``table_words``; seat names and numbers are said as they are.
+Texts from outside the screens (the rules' refusals, the store's and the
+buzzers' notices) come as a ``Reason``, an English sentence that keeps its
+template and parameters: ``say`` translates its templates through the same
+catalogue, and the table words in it (spices, profiles, variant cards) through
+``table_words``; seat names, paths and numbers are said as they are.
 """
 
 from __future__ import annotations
@@ -100,9 +101,12 @@ def _same(observer: Observer, other: Observer) -> bool:
 tr = Translator()
 
 
-def say(reason: Reason) -> str:
-    """A reason from the rules in the chosen language; in English, exactly ``str(reason)``."""
-    return reason.text(tr._, table_word)
+def say(text: str) -> str:
+    """A message from outside the screens in the chosen language: a ``Reason`` translated, any other text as it is.
+
+    In English a reason reads exactly as the command line prints it.
+    """
+    return text.text(tr._, table_word) if isinstance(text, Reason) else text
 
 
 def table_word(word: str) -> str:
