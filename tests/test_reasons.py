@@ -50,8 +50,19 @@ def test_every_refusal_in_the_rules_is_written_as_a_literal_template_the_catalog
         if not (call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str))
     ]
     assert not_literal == [], "write the English template as a literal and pass the values as parameters"
-    missing = [call.args[0].value for _path, call in calls if call.args[0].value not in found]  # type: ignore[attr-defined]
+    missing = [call.args[0].value for _path, call in calls if call.args[0].value not in found]  # type: ignore
     assert missing == []
+
+
+def test_no_message_built_as_a_template_is_an_f_string() -> None:
+    """An f-string would be a sentence nobody can translate: the store's and the buzzers' messages included."""
+    found = [
+        f"{path.relative_to(PACKAGE)}:{call.lineno}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for call in template_calls(path)
+        if call.args and isinstance(call.args[0], ast.JoinedStr)
+    ]
+    assert found == []
 
 
 def test_the_english_sentence_is_the_one_the_command_line_always_printed() -> None:
@@ -74,7 +85,8 @@ def test_a_refusal_in_french_translates_each_template_and_table_word_but_not_nam
     options = f("{spice} {numbers}").format(spice=f("chili"), numbers=numbers)
     why = f("the stack is {spice} and stands at {number}").format(spice=f("chili"), number=2)
     expected = f("{name} must declare {options}: {why}").format(name="Ben", options=options, why=why)
-    assert say(refused.value.reason) == expected == "Ben doit annoncer piment 3 à 10 : la pile est en piment et en est à 2"
+    assert expected == "Ben doit annoncer piment 3 à 10 : la pile est en piment et en est à 2"
+    assert say(refused.value.reason) == expected
     with pytest.raises(IllegalAction) as refused:
         apply(state, Play(1, "lemon", 3))
     assert say(refused.value.reason) == (

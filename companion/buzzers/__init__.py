@@ -18,6 +18,7 @@ from companion.buzzers.keyboard import KeyboardBuzzers
 from companion.buzzers.referee import Referee
 from companion.buzzers.serialbox import SerialBuzzers, probe_box
 from companion.config import Backend, BuzzerConfig
+from companion.errors import Reason
 
 __all__ = [
     "BuzzerError",
@@ -31,6 +32,7 @@ __all__ = [
     "Referee",
     "SerialBuzzers",
     "format_delay",
+    "keys_stand_in",
     "open_buzzers",
     "pin_factory_timing",
     "probe_box",
@@ -53,7 +55,7 @@ def open_buzzers(config: BuzzerConfig, *, pin_factory: Any = None) -> Buzzers:
         for port in (port for port in config.serial_ports if os.path.exists(port)):
             if probe_box(port) is not None:
                 return _box(config, (port,) + tuple(p for p in config.serial_ports if p != port))
-            notices.append(f"{port} did not answer as a buzzer box; using GPIO")
+            notices.append(Reason("{port} did not answer as a buzzer box; using GPIO", port=port))
     if config.backend == Backend.SERIAL:
         return _box(config, config.serial_ports)
     try:
@@ -66,10 +68,15 @@ def open_buzzers(config: BuzzerConfig, *, pin_factory: Any = None) -> Buzzers:
             pin_factory=pin_factory,
         )
     except NoGpio as exc:
-        keys = " ".join(config.keys)
-        buzzers = KeyboardBuzzers(config.keys, notice=f"{exc}; keys {keys} are the buzzers")
-    buzzers.notice = "; ".join([*notices, *filter(None, [buzzers.notice])])
+        buzzers = KeyboardBuzzers(config.keys, notice=keys_stand_in(exc, config.keys))
+    for notice in reversed(notices):
+        buzzers.notice = Reason("{notice}; {then}", notice=notice, then=buzzers.notice) if buzzers.notice else notice
     return buzzers
+
+
+def keys_stand_in(refused: BuzzerError, keys: tuple[str, ...]) -> Reason:
+    """The notice when the keyboard stands in for buzzers that would not start."""
+    return Reason("{problem}; keys {keys} are the buzzers", problem=refused.reason, keys=" ".join(keys))
 
 
 def _box(config: BuzzerConfig, ports: tuple[str, ...]) -> SerialBuzzers:

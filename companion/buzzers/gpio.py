@@ -16,6 +16,7 @@ from gpiozero import LED, BadPinFactory, Button, Buzzer, Device, GPIOZeroError, 
 
 from companion.buzzers.backend import BuzzerError, Buzzers
 from companion.buzzers.debounce import PRESS, Debouncer
+from companion.errors import Reason
 
 # Factories whose edge ticks are taken by the kernel (lgpio, pigpio) or by the
 # test (mock), not by a Python thread when it gets round to it.
@@ -50,14 +51,15 @@ def pin_factory_timing(pin_factory: Any = None) -> tuple[str, bool]:
     return name.removesuffix("Factory").lower(), False
 
 
-def callback_time_notice(factory_name: str) -> str:
-    return (
-        f"the {factory_name} pin factory does not stamp edges in the kernel: timing is only "
-        "as good as callback time (install lgpio: pip install 'spicy-companion[pi]')"
+def callback_time_notice(factory_name: str) -> Reason:
+    return Reason(
+        "the {factory} pin factory does not stamp edges in the kernel: timing is only "
+        "as good as callback time (install lgpio: pip install 'spicy-companion[pi]')",
+        factory=factory_name,
     )
 
 
-_NO_GPIO = "No GPIO found (on a Pi: pip install 'spicy-companion[pi]' for lgpio)"
+_NO_GPIO = Reason("No GPIO found (on a Pi: pip install 'spicy-companion[pi]' for lgpio)")
 
 
 class GpioBuzzers(Buzzers):
@@ -135,14 +137,16 @@ class GpioBuzzers(Buzzers):
         except RuntimeError as exc:  # RPi.GPIO: "Failed to add edge detection" without access
             self.close()
             raise NoGpio(
-                f"GPIO cannot watch the buttons ({exc}); add this user to the gpio group, "
-                "or install lgpio: pip install 'spicy-companion[pi]'"
+                "GPIO cannot watch the buttons ({problem}); add this user to the gpio group, "
+                "or install lgpio: pip install 'spicy-companion[pi]'",
+                problem=str(exc),
             ) from None
         except GPIOZeroError as exc:
             self.close()
             raise BuzzerError(
-                f"cannot use the buzzer pins: {exc}; check button_pins, led_pins and "
-                "piezo_pin under [buzzers] in the config (BCM numbers, hardware/README.md)"
+                "cannot use the buzzer pins: {problem}; check button_pins, led_pins and "
+                "piezo_pin under [buzzers] in the config (BCM numbers, hardware/README.md)",
+                problem=str(exc),
             ) from None
         name, stamped = pin_factory_timing(self._factory)
         self.notice = "" if stamped else callback_time_notice(name)

@@ -23,6 +23,7 @@ import serial
 
 from companion.buzzers import protocol
 from companion.buzzers.backend import Buzzers
+from companion.errors import Reason, either
 
 BAUD = 115200  # ignored by the Pico's USB serial; an Arduino's UART needs it
 ASK_EVERY = 1.0  # seconds between questions to a port that has not answered
@@ -74,7 +75,7 @@ class SerialBuzzers(Buzzers):
         self.stats = {"garbage": 0, "overlong": 0, "partial": 0, "stale": 0, "reconnects": 0, "dropped": 0}
         self.version: int | None = None
         self._retry = reconnect_ms / 1000
-        self._waiting = f"waiting for the buzzer box on {' or '.join(self.ports)}: plug it in"
+        self._waiting = Reason("waiting for the buzzer box on {ports}: plug it in", ports=either([*self.ports]))
         self.notice = self._waiting
         self._lines = protocol.LineSplitter()
         self._clock = protocol.Unwrapper()
@@ -184,14 +185,16 @@ class SerialBuzzers(Buzzers):
             self.stats["overlong"] = self._lines.overlong
             now = time.monotonic()
             if not self._greeted and now - asked >= ASK_EVERY:
-                self.notice = f"{self._path} did not answer as a buzzer box (is it flashed? hardware/README.md)"
+                self.notice = Reason(
+                    "{port} did not answer as a buzzer box (is it flashed? hardware/README.md)", port=self._path
+                )
                 with self._lock:
                     self._send(protocol.encode_query())
                 asked = now
             elif self._greeted and now - self._heard >= SILENT_AFTER:
-                self.notice = (
-                    f"the buzzer box on {self._path} has gone silent for {now - self._heard:.0f} s: "
-                    "check its USB cable"
+                self.notice = Reason(
+                    "the buzzer box on {port} has gone silent for {seconds:.0f} s: check its USB cable",
+                    port=self._path, seconds=now - self._heard,
                 )
 
     def _line(self, line: bytes) -> None:
@@ -229,9 +232,10 @@ class SerialBuzzers(Buzzers):
     def _hello(self, message: tuple) -> None:
         self.version = message[1]
         if self.version != protocol.VERSION:
-            self.notice = (
-                f"the buzzer box speaks protocol {self.version}, this app {protocol.VERSION}: "
-                "flash hardware/firmware again (hardware/README.md)"
+            self.notice = Reason(
+                "the buzzer box speaks protocol {box}, this app {app}: "
+                "flash hardware/firmware again (hardware/README.md)",
+                box=self.version, app=protocol.VERSION,
             )
             return
         _, _, self.seats, held, micros = message
@@ -247,5 +251,5 @@ class SerialBuzzers(Buzzers):
 
     def _dropped(self, dropped: int) -> None:
         if dropped > self.stats["dropped"]:
-            self.notice = f"the buzzer box had no room for {dropped} edges: presses may be missing"
+            self.notice = Reason("the buzzer box had no room for {count} edges: presses may be missing", count=dropped)
         self.stats["dropped"] = dropped

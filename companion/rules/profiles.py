@@ -122,4 +122,6 @@ def profile_named(name: str) -> Profile:
     try:
         return PROFILES[name]
     except KeyError:
-        raise IllegalAction("unknown rules {name!r}: choose {profiles}", name=name, profiles=tuple(map(Word, PROFILES))) from None
+        raise IllegalAction(
+            "unknown rules {name!r}: choose {profiles}", name=name, profiles=tuple(map(Word, PROFILES))
+        ) from None

@@ -36,7 +36,8 @@ def new_setup(
         raise IllegalAction("five-spices has no World's End card")
     elif not 0 <= end_card <= after_deal:
         raise IllegalAction(
-            "the World's End card can have 0 to {most} cards under it, not {end_card}", most=after_deal, end_card=end_card
+            "the World's End card can have 0 to {most} cards under it, not {end_card}",
+            most=after_deal, end_card=end_card,
         )
     return Setup(profile, seat_names, end_card, first, cards, starter)
 

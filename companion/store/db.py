@@ -24,6 +24,7 @@ from sqlite_utils import Database
 from companion import __version__
 from companion.errors import CompanionError
 from companion.rules import Action, Game, IllegalAction, Setup, check_name
+from companion.rules.errors import Reason
 from companion.store.facts import challenge_facts
 from companion.store.records import (
     FIX_ROW,
@@ -37,8 +38,8 @@ from companion.store.records import (
 )
 from companion.store.schema import KNOWN, MIGRATIONS
 
-BUSY = "the database is busy: another program is writing to it; close it and try again"
-RESCUE = (
+BUSY = Reason("the database is busy: another program is writing to it; close it and try again")
+RESCUE = Reason(
     "nothing more is saved in it; 'spicy-companion games check' says what is wrong, "
     "and moving the file aside starts a fresh one"
 )
@@ -48,7 +49,11 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class StoreError(CompanionError):
-    """The database cannot do what was asked; the message says why, for a person."""
+    """The database cannot do what was asked; the message says why, for a person.
+
+    Built from a template and its parameters (paths, SQLite's own words) so the
+    screen can say it in the chosen language.
+    """
 
 
 class Damaged(Exception):
@@ -98,7 +103,9 @@ class Recorded:
 
 
 class Store:
-    def __init__(self, db: Database, path: Path, notice: str | None = None, read_only: str | None = None) -> None:
+    def __init__(
+        self, db: Database, path: Path, notice: Reason | None = None, read_only: Reason | None = None
+    ) -> None:
         self.db = db
         self.path = path
         self.notice = notice
@@ -119,32 +126,40 @@ class Store:
             return cls._open(path, busy_timeout, move_damaged=move_damaged)
         except Damaged as damage:
             if not move_damaged or _application_id(_header(path)) != APPLICATION_ID:
-                raise StoreError(f"{path} is damaged ({damage}); {RESCUE}") from None
+                raise _damaged(path, damage.args[0]) from None
             try:
                 moved = _move_aside(path)
             except OSError as exc:
-                raise StoreError(f"{path} is damaged ({damage}) and cannot be moved aside ({exc.strerror}); "
-                                 "move it yourself to start a fresh one") from None
-        notice = f"{path} was damaged and could not be read: it was moved to {moved.name}"
+                raise StoreError(
+                    "{path} is damaged ({damage}) and cannot be moved aside ({problem}); "
+                    "move it yourself to start a fresh one",
+                    path=str(path), damage=damage.args[0], problem=str(exc.strerror),
+                ) from None
+        notice = Reason("{path} was damaged and could not be read: it was moved to {moved}",
+                        path=str(path), moved=moved.name)
         try:
-            return cls._open(path, busy_timeout, f"{notice} and a fresh database was started")
+            return cls._open(path, busy_timeout, Reason("{notice} and a fresh database was started", notice=notice))
         except (Damaged, StoreError) as exc:
             _remove_fresh(path)
-            raise StoreError(f"{notice}, but no fresh database could be started: {exc}") from None
+            raise StoreError(
+                "{notice}, but no fresh database could be started: {problem}", notice=notice, problem=exc.args[0]
+            ) from None
 
     @classmethod
-    def _open(cls, path: Path, busy_timeout: float, notice: str | None = None, move_damaged: bool = False) -> Store:
-        theirs = _not_ours(_header(path))
+    def _open(
+        cls, path: Path, busy_timeout: float, notice: Reason | None = None, move_damaged: bool = False
+    ) -> Store:
+        theirs = _not_ours(_header(path), path)
         if theirs:
-            raise StoreError(f"{path} {theirs}: check the path; nothing was changed")
+            raise StoreError("{problem}: check the path; nothing was changed", problem=theirs)
         found = _damage_found(path)
         if found and move_damaged:
             raise Damaged(found)
         read_only = _why_read_only(path)
         if found and not read_only:
-            read_only = f"it was found damaged ({found}); moving it aside starts a fresh one"
+            read_only = Reason("it was found damaged ({damage}); moving it aside starts a fresh one", damage=found)
         if read_only and not path.exists():
-            raise StoreError(f"cannot create {path}: {read_only}")
+            raise StoreError("cannot create {path}: {why}", path=str(path), why=read_only)
         try:
             db = _connect(path, busy_timeout, read_only is None)
         except sqlite3.Error as exc:
@@ -177,9 +192,11 @@ class Store:
         self.close()
 
     @property
-    def cannot_save(self) -> str | None:
+    def cannot_save(self) -> Reason | None:
         """Why nothing will be saved, as the sentence to show (the app shows it at start); None when it can be."""
-        return f"nothing can be saved in {self.path}: {self.read_only}" if self.read_only else None
+        if not self.read_only:
+            return None
+        return Reason("nothing can be saved in {path}: {why}", path=str(self.path), why=self.read_only)
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
@@ -196,7 +213,7 @@ class Store:
         """The message for a failed statement; damage found now also stops any further writing."""
         if _is_damage(exc):
             self._found_damage(str(exc))
-            return StoreError(f"{self.path} is damaged ({exc}); {RESCUE}")
+            return _damaged(self.path, str(exc))
         return _error(exc, self.path)
 
     def check(self) -> list[str]:
@@ -206,7 +223,7 @@ class Store:
         except sqlite3.DatabaseError as exc:
             problems = [str(exc)]
         if problems:
-            self._found_damage(f"the integrity check found {len(problems)} problems")
+            self._found_damage(Reason("the integrity check found {count} problems", count=len(problems)))
         return problems
 
     def _found_damage(self, reason: str) -> None:
@@ -215,7 +232,7 @@ class Store:
         The next open at the configured path moves file and note aside; with ``--db``
         the file stays readable (``show``, ``export``, ``check``) but is not written.
         """
-        self.read_only = f"it is damaged ({reason})"
+        self.read_only = Reason("it is damaged ({damage})", damage=reason)
         try:
             _damage_note(self.path).write_text(reason + "\n", encoding="utf-8")
         except OSError:
@@ -228,10 +245,10 @@ class Store:
         try:
             name = check_name(name, "player")
         except IllegalAction as exc:
-            raise StoreError(str(exc)) from None
+            raise StoreError(exc.reason) from None
         with self._writing() as conn:
             if conn.execute("SELECT 1 FROM players WHERE name = ?", [name]).fetchone():
-                raise StoreError(f"there is already a player named {name}")
+                raise StoreError("there is already a player named {name}", name=name)
             return _player_id(conn, name, now())
 
     def new_game(self, setup: Setup, started_at: str) -> int:
@@ -299,7 +316,7 @@ class Store:
             [game_id],
         )
         if not rows:
-            raise StoreError(f"there is no game {game_id}")
+            raise StoreError("there is no game {game}", game=game_id)
         *setup, started_at, ended_at = rows[0]
         log = self.query("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
         try:
@@ -307,7 +324,9 @@ class Store:
                 game_id, setup_from_row(*setup), tuple(logged_from_row(*r) for r in log), started_at, ended_at
             )
         except BadRow as exc:
-            raise StoreError(f"game #{game_id} cannot be read: {exc}; {FIX_ROW}") from None
+            raise StoreError(
+                "game #{game} cannot be read: {problem}; {fix}", game=game_id, problem=str(exc), fix=FIX_ROW
+            ) from None
 
     def list_games(self, limit: int | None = None) -> list[GameSummary]:
         """Newest first, with each finished game's scores by seat."""
@@ -348,23 +367,32 @@ def _summary(
     try:
         names, won = names_from_json(seats, "seats"), names_from_json(winners or "[]", "winners")
     except BadRow as exc:
-        return GameSummary(game_id, started, ended, reason, (), (), (), f"{exc}; {FIX_ROW}")
+        problem = Reason("{problem}; {fix}", problem=str(exc), fix=FIX_ROW)
+        return GameSummary(game_id, started, ended, reason, (), (), (), problem)
     return GameSummary(game_id, started, ended, reason, names, won, tuple(json.loads(scores)))
 
 
 def _usable(path: Path) -> Path:
     """The database path with its folder made; a mistake in it is named rather than met as an OSError."""
     if path.is_dir():
-        raise StoreError(f"{path} is a folder: give a file in it, such as {path / 'games.db'}")
+        raise StoreError(
+            "{path} is a folder: give a file in it, such as {file}", path=str(path), file=str(path / "games.db")
+        )
     for folder in path.parents:
         if folder.exists():
             if not folder.is_dir():
-                raise StoreError(f"cannot keep the database at {path}: {folder} is a file, not a folder")
+                raise StoreError(
+                    "cannot keep the database at {path}: {folder} is a file, not a folder",
+                    path=str(path), folder=str(folder),
+                )
             break
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StoreError(f"cannot make the folder {path.parent} for the database: {exc.strerror}") from None
+        raise StoreError(
+            "cannot make the folder {folder} for the database: {problem}",
+            folder=str(path.parent), problem=str(exc.strerror),
+        ) from None
     return path
 
 
@@ -376,29 +404,32 @@ def _header(path: Path) -> bytes:
     except FileNotFoundError:
         return b""
     except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        raise StoreError("cannot read {path}: {problem}", path=str(path), problem=str(exc.strerror)) from None
 
 
 def _application_id(header: bytes) -> int:
     return int.from_bytes(header[68:72], "big")
 
 
-def _not_ours(header: bytes) -> str | None:
+def _not_ours(header: bytes, path: Path) -> Reason | None:
     """Why a file with this header belongs to someone else; None when it is ours, new or empty."""
     if not header:
         return None
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
-        return "is not a Spicy Companion database (it is not an SQLite file at all)"
+        return Reason("{path} is not a Spicy Companion database (it is not an SQLite file at all)", path=str(path))
     if _application_id(header) not in (0, APPLICATION_ID):
-        return "is another program's SQLite database, not Spicy Companion's"
+        return Reason("{path} is another program's SQLite database, not Spicy Companion's", path=str(path))
     return None
 
 
-def _why_read_only(path: Path) -> str | None:
+def _why_read_only(path: Path) -> Reason | None:
     if not os.access(path.parent, os.W_OK):
-        return f"the folder {path.parent} is read-only; choose a database in a folder you can write (--db)"
+        return Reason(
+            "the folder {folder} is read-only; choose a database in a folder you can write (--db)",
+            folder=str(path.parent),
+        )
     if path.exists() and not os.access(path, os.W_OK):
-        return "the file is read-only; choose a database you can write (--db)"
+        return Reason("the file is read-only; choose a database you can write (--db)")
     return None
 
 
@@ -437,7 +468,7 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
 
 
-def _prepare(db: Database, path: Path, writable: bool) -> str | None:
+def _prepare(db: Database, path: Path, writable: bool) -> Reason | None:
     """Check the file is ours, then set WAL and full sync and bring the schema up to date under the
     write lock; or say why this file must not be written. Nothing is written before the check."""
     pending, newer = _schema(db, path)
@@ -453,16 +484,20 @@ def _prepare(db: Database, path: Path, writable: bool) -> str | None:
             try:
                 MIGRATIONS.apply(db)
             except sqlite3.OperationalError as exc:
-                raise Damaged(f"its tables do not match its record of migrations: {exc}") from None
+                why = Reason("its tables do not match its record of migrations: {problem}", problem=str(exc))
+                raise Damaged(why) from None
             except (ValueError, IllegalAction) as exc:  # an upgrade that reads rows meets one edited by hand
-                raise StoreError(f"{path} cannot be upgraded: a row cannot be read ({exc}); {FIX_ROW}") from None
+                raise StoreError(
+                    "{path} cannot be upgraded: a row cannot be read ({problem}); {fix}",
+                    path=str(path), problem=str(exc), fix=FIX_ROW,
+                ) from None
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {len(KNOWN)}")
             db["app"].upsert({"key": "schema_by", "value": __version__}, pk="key")
     return newer
 
 
-def _schema(db: Database, path: Path) -> tuple[bool, str | None]:
+def _schema(db: Database, path: Path) -> tuple[bool, Reason | None]:
     """Whether migrations are pending, and why not to write (a newer app's schema); Damaged if broken."""
     tables = set(db.table_names())
     applied = [name for (name,) in db.execute(
@@ -471,17 +506,24 @@ def _schema(db: Database, path: Path) -> tuple[bool, str | None]:
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > len(KNOWN) or set(applied) - set(KNOWN):
         made_by = db.execute("SELECT value FROM app WHERE key = 'schema_by'").fetchone() if "app" in tables else None
-        who = f"Spicy Companion {made_by[0]}" if made_by and made_by[0] != __version__ else "a newer Spicy Companion"
-        return False, (f"it was made by {who}, newer than this version ({__version__}): "
-                       "update the app to save games in it; reading works")
+        who = Reason("a newer Spicy Companion")
+        if made_by and made_by[0] != __version__:
+            who = Reason("Spicy Companion {version}", version=made_by[0])
+        return False, Reason(
+            "it was made by {who}, newer than this version ({version}): "
+            "update the app to save games in it; reading works",
+            who=who, version=__version__,
+        )
     if applied != list(KNOWN[: len(applied)]):
-        raise Damaged(f"its record of migrations is broken: {', '.join(applied)}")
+        raise Damaged(Reason("its record of migrations is broken: {names}", names=tuple(applied)))
     if not applied and tables - {"_sqlite_migrations"}:
         (application_id,) = db.execute("PRAGMA application_id").fetchone()
         if application_id == APPLICATION_ID or {"players", "games", "actions"} <= tables:
-            raise Damaged("its record of migrations is missing")
-        raise StoreError(f"{path} is another program's SQLite database (tables: {', '.join(sorted(tables))}): "
-                         "check the path; nothing was changed")
+            raise Damaged(Reason("its record of migrations is missing"))
+        raise StoreError(
+            "{path} is another program's SQLite database (tables: {tables}): check the path; nothing was changed",
+            path=str(path), tables=tuple(sorted(tables)),
+        )
     return len(applied) < len(KNOWN), None
 
 
@@ -492,11 +534,11 @@ def _damage_note(path: Path) -> Path:
 def _damage_found(path: Path) -> str | None:
     """The reason kept beside a file found damaged by an earlier run, if any."""
     try:
-        return _damage_note(path).read_text(encoding="utf-8").strip() or "damage found earlier"
+        return _damage_note(path).read_text(encoding="utf-8").strip() or Reason("damage found earlier")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError):
-        return "damage found earlier"
+        return Reason("damage found earlier")
 
 
 def _opening_failed(exc: sqlite3.Error, path: Path) -> Exception:
@@ -530,13 +572,17 @@ def _move_aside(path: Path) -> Path:
     return target
 
 
+def _damaged(path: Path, damage: str) -> StoreError:
+    return StoreError("{path} is damaged ({damage}); {rescue}", path=str(path), damage=damage, rescue=RESCUE)
+
+
 def _error(exc: sqlite3.Error, path: Path) -> StoreError:
     text = str(exc)
     if "locked" in text or "busy" in text:
         return StoreError(BUSY)
     if isinstance(exc, sqlite3.IntegrityError) and "actions" in text:
         return StoreError("this game was changed by another program meanwhile: resume it again")
-    return StoreError(f"{path}: {text}")
+    return StoreError("{path}: {problem}", path=str(path), problem=text)
 
 
 def _player_id(conn: sqlite3.Connection, name: str, at: str) -> int:

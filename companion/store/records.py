@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules import Action, Game, IllegalAction, Setup, action_from_dict, new_setup, profile_named
+from companion.rules.errors import Reason
 
-FIX_ROW = "fix the row with sqlite-utils or Datasette, or delete that game"
+FIX_ROW = Reason("fix the row with sqlite-utils or Datasette, or delete that game")
 
 
 class BadRow(ValueError):

@@ -19,7 +19,7 @@ from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import Screen, ScreenManager
 
-from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, Referee, open_buzzers
+from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, Referee, keys_stand_in, open_buzzers
 from companion.buzzers.backend import PressHandler
 from companion.config import Config, ConfigError
 from companion.errors import CompanionError
@@ -27,7 +27,7 @@ from companion.rules import Setup
 from companion.session import Session
 from companion.store import Store, StoreError
 from companion.ui import theme
-from companion.ui.i18n import tr
+from companion.ui.i18n import say, tr
 from companion.ui.prefs import Prefs, Seating, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.widgets import Toast
@@ -74,7 +74,7 @@ class SpicyApp(App):
             self.store = Store.open(self.config_.store.db, self.config_.store.busy_timeout)
         except StoreError as exc:
             manager.add_widget(_build_screen("problem"))
-            manager.get_screen("problem").explain(str(exc))
+            manager.get_screen("problem").explain(say(exc.reason))
             return manager
         manager.add_widget(_build_screen("home"))
         self.buzzers = self._open_buzzers()
@@ -92,13 +92,13 @@ class SpicyApp(App):
         try:
             return open_buzzers(config, pin_factory=self.pin_factory)
         except BuzzerError as exc:
-            return KeyboardBuzzers(config.keys, notice=f"{exc}; keys {' '.join(config.keys)} are the buzzers")
+            return KeyboardBuzzers(config.keys, notice=keys_stand_in(exc, config.keys))
 
     def on_start(self) -> None:
         if self.store is None:
             return
         if self.notices:
-            self.notify("\n".join(self.notices), NOTICE_SECONDS)
+            self.notify("\n".join(say(notice) for notice in self.notices), NOTICE_SECONDS)
         self.resume_game()
 
     def resume_game(self, game_id: int | None = None) -> bool:
@@ -107,7 +107,7 @@ class SpicyApp(App):
         try:
             session = Session.resume(self.store, game_id)
         except CompanionError as exc:  # the file is busy, or its log no longer replays
-            self.notify(str(exc), NOTICE_SECONDS)
+            self.notify(say(exc.reason), NOTICE_SECONDS)
             return False
         if session is None:
             return False

@@ -2,8 +2,9 @@
 
 Texts are found where they are written, in every ``.py`` and ``.kv`` under
 ``companion/``: ``tr._`` called on a literal, and the English templates of the
-rules' refusals (``IllegalAction("...")``, ``Reason("...")``), which the screen
-translates through the same catalogue. The tests fail when one has no French,
+messages that come from outside the screens (``Reason("...")``, and the rules',
+the store's and the buzzers' errors built as one), which the screen translates
+through the same catalogue. The tests fail when one has no French,
 and when the committed ``.mo`` is not what the ``.po`` compiles to. Needs babel
 (a test extra), so nothing at run time imports this.
 """
@@ -20,8 +21,8 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 TEXT = re.compile(r"""tr\._\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*\)""")
 
 
-TEMPLATES = frozenset({"IllegalAction", "Reason"})
-"""Calls whose first literal is an English template the screen translates (``companion.rules.errors``)."""
+TEMPLATES = frozenset({"Reason", "IllegalAction", "StoreError", "BuzzerError", "NoGpio"})
+"""Calls whose first literal is an English template the screen translates: a ``Reason``, or an error built as one."""
 
 
 def texts(root: Path = PACKAGE) -> dict[str, list[str]]:

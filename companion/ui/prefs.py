@@ -18,6 +18,7 @@ from typing import Any
 import platformdirs
 
 from companion.config import APP_NAME, ConfigError, UiConfig
+from companion.errors import Reason
 
 
 def default_prefs_path() -> Path:
@@ -56,7 +57,7 @@ class Prefs:
 
     def __init__(self, path: Path, base: UiConfig) -> None:
         self.path = path
-        self.notice = ""
+        self.notice: str = ""
         """A line for the screen when the file could not be used (it is moved aside, nothing is lost)."""
         self._data = self._read()
         self.ui = self._overlay(base)
@@ -100,7 +101,10 @@ class Prefs:
                 self.path.replace(moved)
             except OSError:
                 moved = self.path
-            self.notice = f"the saved settings could not be read ({exc}); they were kept in {moved.name}"
+            self.notice = Reason(
+                "the saved settings could not be read ({problem}); they were kept in {file}",
+                problem=str(exc), file=moved.name,
+            )
             return {}
 
     def _overlay(self, base: UiConfig) -> UiConfig:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 from kivy.core.audio import Sound, SoundLoader
 
+from companion.errors import Reason
+
 FOLDER = Path(__file__).parent / "sounds"
 NAMES = ("buzz", "decision", "last-card", "end")
 
@@ -26,7 +28,7 @@ class Sounds:
             if sound is not None:
                 self.loaded[name] = sound
         missing = [name for name in NAMES if name not in self.loaded]
-        self.notice = f"sounds could not be loaded: {', '.join(missing)}" if missing else ""
+        self.notice = Reason("sounds could not be loaded: {names}", names=tuple(missing)) if missing else ""
 
     def play(self, name: str) -> bool:
         """Start ``name`` from its beginning; False when sounds are off or it could not be loaded."""

@@ -430,11 +430,8 @@ class TableView(EventDispatcher):
         before = self.state
         try:
             after = self.session.apply(action)
-        except IllegalAction as exc:
+        except (IllegalAction, StoreError) as exc:
             self.dispatch("on_refused", say(exc.reason))
-            return False
-        except StoreError as exc:
-            self.dispatch("on_refused", str(exc))
             return False
         self.buzz = None
         self._refresh()

@@ -1,33 +1,48 @@
-"""In French, every refusal on the table is French: the engine's reasons as well as the buzzers' notices.
+"""In French, every message on screen is French: the engine's refusals, the buzzers' and the store's notices.
 
 Each expected sentence is built from the French catalogue (the template and the
-table words in it, the names as typed), never copied from the engine's English.
+table words in it, names and paths as they are), never copied from the English.
 """
 
 from __future__ import annotations
 
 import gettext
+import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from companion import __version__
+from companion.config import BuzzerConfig, StoreConfig, UiConfig
 from companion.rules import SPICY, new_setup
+from companion.store import Store
 from companion.ui.catalogue import LOCALE
 from companion.ui.i18n import tr
 from companion.ui.widgets.claim_pad import NumberButton
 from companion.ui.widgets.seat_panel import SeatPanel
+from store_helpers import damaged_database
 from table_helpers import Table, within
 
 ANA, BEN, CY = 0, 1, 2
 f = gettext.translation("companion", LOCALE, languages=["fr"]).gettext
 
 
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    yield
+    tr.switch("en")
+
+
 @pytest.fixture
-def table(ui) -> Iterator[Table]:  # type: ignore[no-untyped-def]
+def table(ui) -> Table:  # type: ignore[no-untyped-def]
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"]))
     assert table.app.change_settings(language="fr")
-    yield table
-    tr.switch("en")
+    return table
+
+
+def in_french(ui, **sections) -> None:  # type: ignore[no-untyped-def]
+    ui.start(config=ui.config(ui=UiConfig(language="fr"), **sections))
 
 
 def test_a_tap_on_an_illegal_number_says_why_in_french(table: Table) -> None:
@@ -41,7 +56,7 @@ def test_a_tap_on_an_illegal_number_says_why_in_french(table: Table) -> None:
     assert table.view.stack == 1
 
 
-def test_a_challenge_with_no_card_to_challenge_says_why_in_french(table: Table, ui) -> None:  # type: ignore[no-untyped-def]
+def test_a_challenge_with_no_card_to_challenge_says_why_in_french(table: Table, ui) -> None:  # type: ignore
     nothing = f("there is no card to challenge: a card can be challenged only until the next seat plays or passes")
     table.buzz((BEN, 0.0))
     ui.until(lambda: table.toast() == nothing)
@@ -65,3 +80,35 @@ def test_a_buzz_by_the_cards_own_player_says_so_in_french(table: Table, ui) -> N
     ui.until(lambda: table.toast() == f("{name} played this card and cannot challenge it").format(name="Ana"))
     ui.hold(ui.find(SeatPanel, seat=table.view.seats[ANA]), 0.8)  # a long press on the own panel: the engine says no
     assert table.toast() == f("{name} cannot challenge their own card").format(name="Ana")
+
+
+# --- what the store and the buzzers say at start ---------------------------------------------
+
+
+def test_the_stores_and_the_buzzers_notices_are_french(ui, tmp_path: Path) -> None:  # type: ignore
+    damaged_database(tmp_path / "games.db")
+    in_french(ui, buzzers=BuzzerConfig(backend="auto", serial_ports=(str(tmp_path / "no-such-port"),)))
+    shown = ui.app.toast.text
+    moved = f("{path} was damaged and could not be read: it was moved to {moved}").format(
+        path=tmp_path / "games.db", moved="")
+    assert moved in shown and f("{notice} and a fresh database was started").format(notice="") in shown
+    assert f("{problem}; keys {keys} are the buzzers").format(problem="", keys="1 2 3 4 5 6") in shown
+    assert "damaged" not in shown and "are the buzzers" not in shown
+
+
+def test_a_database_that_can_only_be_read_says_so_in_french(ui, tmp_path: Path) -> None:  # type: ignore
+    Store.open(tmp_path / "games.db").close()
+    with sqlite3.connect(tmp_path / "games.db") as raw:
+        raw.execute("PRAGMA user_version = 99")  # a newer version's schema
+    in_french(ui)
+    why = f("it was made by {who}, newer than this version ({version}): update the app to save games in it; "
+            "reading works").format(who=f("a newer Spicy Companion"), version=__version__)
+    assert f("nothing can be saved in {path}: {why}").format(path=tmp_path / "games.db", why=why) in ui.app.toast.text
+
+
+def test_a_database_that_cannot_be_opened_says_why_in_french(ui, tmp_path: Path) -> None:  # type: ignore
+    (tmp_path / "not-a-folder").write_text("a file where a folder should be")
+    in_french(ui, store=StoreConfig(db=tmp_path / "not-a-folder" / "games.db"))
+    assert ui.app.screen("problem").ids.reason.text == f(
+        "cannot keep the database at {path}: {folder} is a file, not a folder"
+    ).format(path=tmp_path / "not-a-folder" / "games.db", folder=tmp_path / "not-a-folder")

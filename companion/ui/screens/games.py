@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.store import GameSummary
 from companion.ui import theme
-from companion.ui.i18n import tr
+from companion.ui.i18n import say, table_word, tr
 from companion.ui.widgets import Icon, load_kv, short
 
 load_kv(__file__)
@@ -98,11 +98,11 @@ class GamesScreen(Screen):
             saved = app.store.load(game_id)
             state = saved.game().state
         except CompanionError as exc:
-            app.notify(str(exc))
+            app.notify(say(exc.reason))
             return
         self.chosen = game_id
         self.unfinished = not state.ended
-        self.title = f"{state.profile.title} · {when(saved.started_at)}"
+        self.title = f"{table_word(state.profile.title)} · {when(saved.started_at)}"
         self.outcome = end_reason_text(state.end_reason) if state.ended else tr._("unfinished")
         grid = self.ids.summary
         grid.clear_widgets()

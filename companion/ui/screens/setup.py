@@ -20,7 +20,7 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.rules.profiles import VARIANTS
 from companion.ui.draft import Draft, SetupRefused
-from companion.ui.i18n import tr
+from companion.ui.i18n import say, tr
 from companion.ui.widgets import load_kv, short
 
 load_kv(__file__)
@@ -296,4 +296,4 @@ class SetupScreen(Screen):
         try:
             app.start_game(setup, seating)
         except CompanionError as exc:
-            self.refuse(str(exc))
+            self.refuse(say(exc.reason))
