@@ -39,6 +39,9 @@ class Translator(Observable):
         super().__init__()
         self._observers: dict[int, Observer] = {}
         """By the uid ``fbind`` returned, which is what kv unbinds with."""
+        self._unbound: set[int] = set()
+        """Uids to drop. Kv unbinds when the collector deletes a widget, which may happen in the middle of
+        reading ``_observers``: unbinding only notes the uid, and the dict changes where nothing reads it."""
         self._uids = count(1)
         self.language = language
         self._catalogue = self._load(language)
@@ -56,15 +59,24 @@ class Translator(Observable):
     def switch(self, language: str) -> None:
         self.language = language
         self._catalogue = self._load(language)
+        self._forget()
         for uid, (func, args, _kwargs) in list(self._observers.items()):
+            if uid in self._unbound:
+                continue
             try:
                 func(args[0], None, None)
             except ReferenceError:  # the widget that read the text is gone
-                del self._observers[uid]
+                self._unbound.add(uid)
+        self._forget()
+
+    def _forget(self) -> None:
+        while self._unbound:
+            self._observers.pop(self._unbound.pop(), None)
 
     # The methods Kivy's kv compiler calls on what an expression reads.
     def fbind(self, name: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> int:
         if name == "_":
+            self._forget()
             uid = next(self._uids)
             self._observers[uid] = (func, args, kwargs)
             return uid
@@ -75,14 +87,14 @@ class Translator(Observable):
         if name != "_":
             super().funbind(name, func, *args, **kwargs)
             return
-        for uid, observer in self._observers.items():
-            if _same(observer, (func, args, kwargs)):
-                del self._observers[uid]
+        for uid, observer in list(self._observers.items()):
+            if uid not in self._unbound and _same(observer, (func, args, kwargs)):
+                self._unbound.add(uid)
                 return
 
     def unbind_uid(self, name: str, uid: int) -> None:
         if name == "_":
-            self._observers.pop(uid, None)
+            self._unbound.add(uid)
         else:
             super().unbind_uid(name, uid)
 

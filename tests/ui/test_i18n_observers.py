@@ -60,3 +60,29 @@ def test_unbinding_by_uid_stops_the_rule_being_read_again() -> None:
     translator.unbind_uid("_", uid)
     translator.switch("en")
     assert seen == ["second"]
+
+
+def test_a_collection_while_switching_may_unbind_rules() -> None:
+    """The collector may delete a widget, and kv unbind its rules, at any allocation: even while a switch reads them."""
+    translator = Translator()
+    seen: list[str] = []
+    read = _read_into(seen)
+    labels = [Label(text=str(n)) for n in range(40)]
+    uids = [translator.fbind("_", read, WeakProxy(label)) for label in labels]
+    pending = uids[20:]
+
+    def unbind(phase: str, _info: object) -> None:
+        if phase == "start" and pending:
+            translator.unbind_uid("_", pending.pop())
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(unbind)
+    gc.set_threshold(1)  # a collection at nearly every allocation
+    try:
+        translator.switch("en")
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(unbind)
+    seen.clear()
+    translator.switch("en")
+    assert seen == [str(n) for n in range(20)]
