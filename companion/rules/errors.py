@@ -60,17 +60,17 @@ def _said(text: str, params: dict[str, Param], template: Callable[[str], str], w
     """A template without parameters is the sentence as it stands (it may hold braces of its own)."""
     if not params:
         return template(text)
+    return template(text).format(**{key: _value(param, template, word) for key, param in params.items()})
 
-    def value(param: Param) -> object:
+
+def _value(param: Param, template: Callable[[str], str], word: Callable[[str], str]) -> object:
+    if isinstance(param, str):
         if isinstance(param, Reason):
             return param.text(template, word)
-        if isinstance(param, Word):
-            return word(param)
-        if isinstance(param, tuple):
-            return ", ".join(str(value(item)) for item in param)
-        return param
-
-    return template(text).format(**{key: value(param) for key, param in params.items()})
+        return word(param) if isinstance(param, Word) else param
+    if isinstance(param, tuple):
+        return ", ".join(str(_value(item, template, word)) for item in param)
+    return param
 
 
 def either(choices: list[Param]) -> Param:
