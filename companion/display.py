@@ -10,7 +10,9 @@ calls :func:`configure_kivy` before that. What it settles (see
 - rotation in Kivy itself, which turns drawing and touches together (the
   kernel's ``rotate=`` does not reach a KMSDRM app);
 - no cursor, no screen saver, and no Escape key quitting a full-screen kiosk
-  (the service restarts the app only when it fails, not when it exits cleanly).
+  (the service restarts the app only when it fails, not when it exits cleanly);
+- Kivy's ``free_only`` clock (:data:`CLOCK`): frames keep to 60 a second, but
+  a buzzer's decision wakes the loop at once (companion/ui/threads.py).
 
 The SDL video driver (KMSDRM without a desktop) is the service's business:
 systemd/spicy-companion.service sets it, so the same app runs in a desktop window.
@@ -21,6 +23,9 @@ from __future__ import annotations
 import os
 
 from companion.config import DisplayConfig
+
+CLOCK = "free_only"
+"""Kivy's clock: read when ``kivy.clock`` is first imported, so tests and benchmarks set it the same way."""
 
 
 def kivy_settings(display: DisplayConfig) -> dict[str, dict[str, str]]:
@@ -44,7 +49,7 @@ def kivy_settings(display: DisplayConfig) -> dict[str, dict[str, str]]:
             "show_cursor": "1" if display.show_cursor else "0",
             "allow_screensaver": "0",
         },
-        "kivy": {"exit_on_escape": "0" if display.fullscreen else "1"},
+        "kivy": {"exit_on_escape": "0" if display.fullscreen else "1", "kivy_clock": CLOCK},
         "input": touch,
     }
 

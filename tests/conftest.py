@@ -12,11 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from companion.display import CLOCK
+
 # Kivy reads these once, at its first import: no command-line parsing, no
-# config or logs in the developer's ~/.kivy, and its own defaults.
+# config or logs in the developer's ~/.kivy, its own defaults, and the app's
+# clock (whichever test module imports Kivy first).
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_USE_DEFAULTCONFIG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+os.environ["KIVY_CLOCK"] = CLOCK
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,9 @@ from companion.config import DisplayConfig
 from companion.display import configure_kivy
 configure_kivy(DisplayConfig(**json.loads(os.environ["DISPLAY_SETTINGS"])))
 from kivy.config import Config
+from kivy.clock import Clock
 print(json.dumps({
+    "clock_wakes": hasattr(Clock, "schedule_once_free"),
     "config": {s: dict(Config.items(s)) for s in ("graphics", "kivy", "input")},
     "env": {k: os.environ.get(k) for k in ("SDL_TOUCH_MOUSE_EVENTS", "SDL_VIDEO_ALLOW_SCREENSAVER")},
 }))
@@ -68,6 +70,12 @@ def test_a_desktop_window_keeps_escape_and_the_cursor(tmp_path: Path) -> None:
     got = kivy_after(tmp_path, {})
     assert got["config"]["graphics"]["fullscreen"] == "0" and got["config"]["graphics"]["show_cursor"] == "1"
     assert got["config"]["kivy"]["exit_on_escape"] == "1"
+
+
+def test_buzzer_decisions_can_wake_the_clock(tmp_path: Path) -> None:
+    """Kivy's free_only clock: frames keep to the frame rate, a free event (a decision) ends the wait."""
+    got = kivy_after(tmp_path, {})
+    assert got["config"]["kivy"]["kivy_clock"] == "free_only" and got["clock_wakes"]
 
 
 WINDOW_PROBE = """

@@ -172,7 +172,7 @@ class SpicyApp(App):
         back to the table.
 
         Presses come on the referee's thread: the handler must hop to the UI
-        thread (``@mainthread``) before it touches a widget.
+        thread (``@mainthread_now``) before it touches a widget.
         """
         if self.referee is not None:
             self.referee.listen(on_press)

@@ -10,8 +10,8 @@ first press by edge time takes the challenge, later ones are listed with their
 delay, and a press that cannot count (the card's own player, outside a window,
 after the decision) is answered with a message. The app's referee owns the
 buzzers: the view only posts to it (arming never waits on a port or a pin),
-and it calls back on its own thread; ``@mainthread`` brings every callback to
-the UI loop.
+and it calls back on its own thread; ``@mainthread_now`` brings every callback to
+the UI loop without waiting for the next frame's turn.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kivy.clock import mainthread
 from kivy.event import EventDispatcher
 from kivy.properties import (
     BooleanProperty,
@@ -60,6 +59,7 @@ from companion.session import Session
 from companion.store import StoreError
 from companion.ui import theme
 from companion.ui.i18n import say, tr
+from companion.ui.threads import mainthread_now
 
 
 def spice_name(spice: str) -> str:
@@ -354,7 +354,7 @@ class TableView(EventDispatcher):
     def _seat_of(self, buzzer: int | None) -> int | None:
         return self.buzzer_of.index(buzzer) if buzzer in self.buzzer_of else None
 
-    @mainthread
+    @mainthread_now
     def _decided(self, decision: Decision) -> None:
         later = tuple(
             (seat, format_delay(p.delay_ms)) for p in decision.later if (seat := self._seat_of(p.seat)) is not None
@@ -367,7 +367,7 @@ class TableView(EventDispatcher):
                 self.dispatch("on_notice", tr._("{name}'s buzzer was held down: let go of it").format(
                     name=self.name(seat)))
 
-    @mainthread
+    @mainthread_now
     def _ignored(self, press: Ignored) -> None:
         seat = self._seat_of(press.seat)
         if seat is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from buzzers_fixtures import timed_factory
 from companion.buzzers import GpioBuzzers, Referee
 from companion.rules import SPICY, Card, new_setup
@@ -46,3 +48,34 @@ def test_undo_walks_back_through_a_challenge_and_redo_forward(ui) -> None:
     view.redo()
     view.redo()
     assert view.seats[CY].won == 1 and view.turn == ANA and not view.can_redo
+
+
+def test_a_buzzer_decision_wakes_the_ui_loop_instead_of_waiting_for_the_next_frame(ui) -> None:
+    """The referee's decision arrives as a *free* clock event: it ends the clock's sleep between frames
+    (``free_only``, companion/display.py), so the challenge sheet starts drawing at once; a plain
+    ``@mainthread`` call would wait for the next frame's turn."""
+    from kivy.clock import Clock
+
+    app = ui.start()
+    factory = timed_factory()
+    session = Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"]))
+    with GpioBuzzers(BUTTONS[:3], pin_factory=factory) as buzzers:
+        referee = Referee(buzzers, settle_ms=5)
+        view = TableView(session, referee)
+        view.declare("pepper", 2)
+
+        def wakes_the_clock() -> bool:
+            return Clock.get_min_free_timeout() <= Clock.time()  # a free event is due: the clock's sleep ends
+
+        assert not wakes_the_clock()
+        base = factory.ticks()
+        factory.pin(BUTTONS[CY]).press(at=base + 0.002)
+        deadline = time.monotonic() + 5
+        while not wakes_the_clock():  # no frame runs meanwhile: only the referee acts
+            assert time.monotonic() < deadline, "the decision never asked to wake the clock"
+            time.sleep(0.001)
+        assert view.buzz is None  # delivered on the UI thread, not the referee's
+        ui.step()
+        assert view.buzz is not None and view.buzz.challenger == CY
+        view.close()
+        referee.stop()

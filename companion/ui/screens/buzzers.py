@@ -7,13 +7,14 @@ wire or a swapped pair is found before a game, not during a challenge.
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.clock import Clock, mainthread
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.ui.i18n import tr
+from companion.ui.threads import mainthread_now
 from companion.ui.widgets import load_kv
 
 load_kv(__file__)
@@ -49,7 +50,7 @@ class BuzzersScreen(Screen):
     def _pressed(self, buzzer: int, _edge_time: float) -> None:
         self.light(buzzer)
 
-    @mainthread
+    @mainthread_now
     def light(self, buzzer: int) -> None:
         if not 0 <= buzzer < len(self.lights):
             return

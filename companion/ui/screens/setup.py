@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
-from kivy.clock import Clock, mainthread
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
@@ -21,6 +21,7 @@ from companion.errors import CompanionError
 from companion.rules.profiles import VARIANTS
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import say, tr
+from companion.ui.threads import mainthread_now
 from companion.ui.widgets import load_kv, short
 
 load_kv(__file__)
@@ -234,7 +235,7 @@ class SetupScreen(Screen):
     def _pressed(self, buzzer: int, _edge_time: float) -> None:
         self.bind_buzzer(buzzer)
 
-    @mainthread
+    @mainthread_now
     def bind_buzzer(self, buzzer: int) -> None:
         """The press goes to the next seat still waiting; a buzzer pressed again moves to that seat."""
         seat = self.draft.unbound_seat()

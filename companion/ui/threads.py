@@ -1,0 +1,28 @@
+"""Calls from the buzzers' threads onto the UI thread, without waiting for a frame's turn.
+
+Kivy's ``@mainthread`` schedules the call for the next frame: with the clock
+pacing frames at 60 a second, a referee's decision taken just after a frame
+began waits up to 16.7 ms before the challenge sheet can even start to draw.
+The app runs Kivy's ``free_only`` clock (companion/display.py): normal events
+keep to the frame rate, but a *free* event wakes the clock's sleep, so the
+call, and the frame that shows it, follow at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from kivy.clock import Clock
+
+
+def mainthread_now(func: Callable[..., None]) -> Callable[..., None]:
+    """Like ``@mainthread``, but the call wakes the clock (under any other clock: the next frame, as before)."""
+    schedule = getattr(Clock, "schedule_once_free", Clock.schedule_once)
+
+    @wraps(func)
+    def post(*args: Any, **kwargs: Any) -> None:
+        schedule(lambda _dt: func(*args, **kwargs), 0)
+
+    return post
