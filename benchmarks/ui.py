@@ -45,11 +45,14 @@ FRAME = 1 / 60
 
 
 def size_window() -> None:
-    """The window's size, set before Kivy opens it; no input device of the host joins in."""
+    """The window's size and the app's clock, set before Kivy loads them; no input device of the host joins in."""
     from kivy.config import Config as KivyConfig
+
+    from companion.display import CLOCK
 
     KivyConfig.set("graphics", "width", str(SIZE[0]))
     KivyConfig.set("graphics", "height", str(SIZE[1]))
+    KivyConfig.set("kivy", "kivy_clock", CLOCK)
     for option in KivyConfig.options("input"):
         KivyConfig.remove_option("input", option)
 
@@ -93,9 +96,10 @@ def child(kind: str, folder: Path) -> None:
 class TablePlay:
     """The real app at a 3-seat spicy table on gpiozero's MockFactory, driven a frame at a time.
 
-    Frames are paced at 60 per second by this loop (the clock's own pacing
-    off), so each frame's cost is the time ``EventLoop.idle`` takes: input,
-    clock callbacks, layout and the GL draw up to the flip.
+    Frames are paced by the app's own clock (60 a second, ``free_only``: a
+    buzzer decision wakes it at once, companion/ui/threads.py). A frame's
+    cost is ``EventLoop.idle`` from the end of the clock's sleep to the end
+    of the flip: input, clock callbacks, layout and the GL draw.
     """
 
     def __init__(self, folder: Path) -> None:
@@ -113,7 +117,7 @@ class TablePlay:
         self.app = SpicyApp(config, pin_factory=self.factory)
         self.app._run_prepare()
         self.app.play_sound = lambda _name: None  # the dummy audio driver: sounds cost nothing here
-        Clock._max_fps = 0
+        self.clock = Clock
         self.loop = EventLoop
         self.frames: list[float] = []
         """Seconds each frame took, while recording."""
@@ -130,21 +134,20 @@ class TablePlay:
         self.step(10)
 
     def step(self, frames: int = 1) -> float:
-        """Run frames at 60 per second; the monotonic time the last one ended."""
-        end = time.perf_counter()
+        """Run frames as the app's clock paces them; the clock's time the last one ended."""
+        end = self.clock.time()
         for _ in range(frames):
-            start = time.perf_counter()
             self.loop.idle()
-            end = time.perf_counter()
+            end = self.clock.time()
+            start = self.clock.get_time()  # this frame's tick: the end of the clock's sleep
             if self.recording:
                 self.frames.append(end - start)
                 if self._flipping > start:
                     self.flips.append(end - self._flipping)
-            time.sleep(max(0.0, FRAME - (end - start)))
         return end
 
     def _flip_starts(self, *_args: object) -> None:
-        self._flipping = time.perf_counter()
+        self._flipping = self.clock.time()
 
     def until(self, shown: Callable[[], bool]) -> float:
         """Frames until ``shown()`` holds after one: the time that frame ended (was flipped)."""
@@ -161,13 +164,13 @@ class TablePlay:
         touch = UnitTestTouch(*widget.to_window(*widget.center))
         self.loop.post_dispatch_input("begin", touch)
         self.step()
-        released = time.perf_counter()
+        released = self.clock.time()
         self.loop.post_dispatch_input("end", touch)
         return self.until(shown) - released
 
     def press(self, *seats: int) -> float:
         """Buzzers of ``seats`` pressed 1 ms apart and let go; the time of the first press."""
-        pressed = time.perf_counter()
+        pressed = self.clock.time()
         for seat in seats:
             self.factory.pin(self.pins[seat]).drive_low()
             time.sleep(0.001)
