@@ -28,7 +28,8 @@ from scenes_table import buzz, mid_game
 
 def drawn(instruction: Instruction, colour: list[float], skipped: list[Canvas]) -> Iterator[tuple[Instruction, float]]:
     """Every instruction the window applies, in order, with the alpha of the colour it is drawn in;
-    a canvas at opacity 0 is skipped, as Kivy skips it, and so is each of ``skipped``."""
+    each of ``skipped`` is left out, and so is a canvas at opacity 0, although Kivy still draws it
+    (the widgets hidden that way are in docs/PERFORMANCE.md, "A decision wakes the loop")."""
     if any(instruction is canvas for canvas in skipped):
         return
     if isinstance(instruction, Canvas):
@@ -128,3 +129,12 @@ def test_an_icon_is_one_quad_centred_in_its_box_never_enlarged_and_nothing_witho
     assert tuple(quads[0].size) == (96, 96) and tuple(quads[0].pos) == (202, 102)
     icon.source = ""
     assert icon.canvas.children == []
+
+
+def test_a_hidden_icon_draws_nothing_and_comes_back_when_shown() -> None:
+    """Kivy draws a canvas at opacity 0 in full, so an icon hidden that way takes its quad out."""
+    icon = Icon(source=theme.icon("trophy"), size=(40, 40), pos=(0, 0))
+    icon.opacity = 0
+    assert icon.canvas.children == []
+    icon.opacity = 1
+    assert sum(isinstance(i, Rectangle) for i in icon.canvas.children) == 1

@@ -32,13 +32,17 @@ class Icon(Widget):
         super().__init__(**kwargs)
         self._tint = Color(*self.color)
         self._quad = Rectangle()
-        for name in ("pos", "size", "source", "color"):
+        for name in ("pos", "size", "source", "color", "opacity"):
             self.fbind(name, self._refresh)
         self._refresh()
 
     def _refresh(self, *_args: Any) -> None:
-        """Centred at its size or smaller, never enlarged (as ``Image``'s "scale-down"); nothing drawn without a picture."""
-        shown = bool(self.source) and self.width > 0 and self.height > 0
+        """Centred at its size or smaller, never enlarged (as ``Image``'s "scale-down").
+
+        Nothing is drawn without a picture, nor while hidden: Kivy still draws a
+        canvas at opacity 0, and the table hides about twenty icons that way.
+        """
+        shown = bool(self.source) and self.width > 0 and self.height > 0 and self.opacity > 0
         if shown != bool(self.canvas.children):
             self.canvas.clear()
             if shown:
