@@ -16,8 +16,9 @@ the UI loop without waiting for the next frame's turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from weakref import proxy
 
 from kivy.event import EventDispatcher
 from kivy.properties import (
@@ -62,8 +63,11 @@ from companion.ui.i18n import say, tr
 from companion.ui.threads import mainthread_now
 
 
-def spice_name(spice: str) -> str:
-    """A spice as the table says it, in the chosen language."""
+def spice_name(spice: str, _: Callable[[str], str] = tr._) -> str:
+    """A spice as the table says it, in the chosen language.
+
+    A kv rule passes ``tr._`` so that it reads it, and a language switch runs the rule again.
+    """
     names = {
         "chili": tr._("Chili"),
         "wasabi": tr._("Wasabi"),
@@ -234,6 +238,8 @@ class TableView(EventDispatcher):
         self.referee = referee
         if referee is not None:
             referee.report_to(self._decided, self._ignored)
+        self._language = tr.fbind("_", _say_again, proxy(self))
+        """The hint is built here in words, not in a kv rule: a language switch builds it again."""
         self._refresh()
 
     def on_refused(self, reason: str) -> None:
@@ -261,7 +267,8 @@ class TableView(EventDispatcher):
         return self.state.name(seat)
 
     def close(self) -> None:
-        """Stop listening to the buzzers (the app's referee keeps them for the next game)."""
+        """Stop listening to the buzzers (the app's referee keeps them for the next game) and to language switches."""
+        tr.unbind_uid("_", self._language)
         if self.referee is not None:
             self.referee.disarm()
             self.referee.report_to(None)
@@ -607,6 +614,10 @@ class TableView(EventDispatcher):
         if after.ended:
             text += " " + tr._("The game is over.")
         return text
+
+
+def _say_again(view: TableView, *_args: object) -> None:
+    view.hint = view._hint(view.state)
 
 
 def _numbers_words(numbers: Sequence[int]) -> str:
