@@ -16,6 +16,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -52,6 +53,23 @@ EDGES_BY_SEATS = {
     6: ("bottom", "bottom", "left", "top", "top", "right"),
 }
 """Default edges, clockwise seen from above (design README "Lying flat")."""
+
+
+class TurnRow(BoxLayout):
+    """The turn's buttons side by side. A hidden one leaves the row: a BoxLayout keeps a gap beside
+    every child, even one of no width, and the shown buttons would stop short of the row's end."""
+
+    def on_kv_post(self, _base_widget: Any) -> None:
+        self._buttons = self.children[::-1]
+        for button in self._buttons:
+            button.bind(shown=self._arrange)
+        self._arrange()
+
+    def _arrange(self, *_args: Any) -> None:
+        self.clear_widgets()
+        for button in self._buttons:
+            if button.shown:
+                self.add_widget(button)
 
 
 class TableScreen(Screen):
