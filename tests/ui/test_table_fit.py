@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from companion.rules import SPICY, SWEET_SPICY, new_setup
-from table_helpers import Table
+from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
+from companion.ui.i18n import tr
+from companion.ui.view import spice_name
+from companion.ui.widgets.claim_pad import spice_icon
+from companion.ui.widgets.stack_card import StackCard
+from table_helpers import Table, within
 
 ANA = 0
 SIZES = [(800, 480), (720, 1280)]
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    yield
+    tr.switch("en")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -28,3 +40,24 @@ def test_a_button_shown_again_takes_its_share_of_the_row(ui) -> None:  # type: i
     assert ids.universal.shown and ids.universal.parent is row
     assert ids.pass_button.x == pytest.approx(row.x, abs=1) and ids.universal.right == pytest.approx(row.right, abs=1)
     assert ids.pass_button.width == pytest.approx(ids.universal.width, abs=1)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_five_spices_word_fits_its_stack_card(ui, size: tuple[int, int]) -> None:  # type: ignore
+    """A claim's word is drawn whole inside the card, shrunk when it must be, in either language."""
+    table = Table(ui, new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"], first=ANA), gpio=False, size=size)
+    card = within(table.screen, StackCard)
+    word = card.ids.word
+    for language in ("en", "fr"):
+        assert table.app.change_settings(language=language)
+        for spice in FIVE_SPICES.spices:
+            assert table.view.declare(spice)
+            ui.step(2)
+            if spice_icon(spice):
+                assert word.text == ""  # the card shows the spice's icon
+                continue
+            assert word.text == spice_name(spice) and word.texture_size[0] > 0
+            left, right = card.to_window(word.center_x - word.texture_size[0] / 2, 0)[0], card.to_window(
+                word.center_x + word.texture_size[0] / 2, 0)[0]
+            card_left, card_right = card.to_window(card.card_x, 0)[0], card.to_window(card.card_x + card.card_w, 0)[0]
+            assert card_left <= left and right <= card_right, (spice, language, word.texture_size, card.card_w)

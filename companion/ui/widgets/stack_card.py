@@ -6,6 +6,8 @@ outline: what was claimed, beside the card that was revealed.
 
 from __future__ import annotations
 
+from kivy.core.text import Label as CoreLabel
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.relativelayout import RelativeLayout
 
@@ -31,6 +33,26 @@ class StackCard(RelativeLayout):
     card_x = NumericProperty(0)
     card_y = NumericProperty(0)
     fill = ColorProperty()
+
+    def word_size(self, text: str, size: float, *_deps: float) -> float:
+        """``size``, or less when the bold ``text`` would be wider than the card.
+
+        A claim's word is one word, which neither wraps nor may be cut:
+        "Cinnamon" on a narrow card is drawn smaller instead. The kv rule passes
+        the card's width too, so that it runs again when the card is resized.
+        """
+        width = self.card_w - dp(12)
+        while size > 1 and text and _width(text, size) > width:
+            size = max(1.0, min(size - 1, size * width / _width(text, size)))
+        return size
+
+
+def _width(text: str, size: float) -> float:
+    label = CoreLabel(text=text, font_size=size, bold=True)
+    label.refresh()
+    return float(label.texture.size[0])
+
+
 
 
 load_kv(__file__)
