@@ -73,6 +73,10 @@ class Buzzers(ABC):
         """Falling edges not confirmed as presses so far, by seat (only GPIO sees them)."""
         return {}
 
+    def closing(self) -> None:
+        """The buzzers are about to close: a wait on the device (the box's answer to an arm) ends now,
+        so whoever closes them is not kept waiting for a device that may never answer."""
+
     @abstractmethod
     def held(self) -> frozenset[int]:
         """Seats whose button is down right now."""

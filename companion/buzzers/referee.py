@@ -134,6 +134,9 @@ class Referee:
         self.buzzers.on_press = self.buzzers.on_release = None
 
     def close(self) -> None:
+        """Stop, then close the buzzers. An arm under way on the referee's thread may be waiting on
+        the box's answer: the buzzers hear first that they are closing, so that wait ends at once."""
+        self.buzzers.closing()
         self.stop()
         self.buzzers.close()
 

@@ -86,6 +86,8 @@ class SerialBuzzers(Buzzers):
         self._greeted = False
         self._heard = 0.0  # time.monotonic() of the last line from a greeted box
         self._opened = threading.Event()
+        """Set by the box's ``T``, or at once while closing: an arm waits on it."""
+        self._closing = False
         self._opening: tuple[float, frozenset[int]] | None = None  # the last T, and who was down then
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -104,11 +106,13 @@ class SerialBuzzers(Buzzers):
         ``waited`` is not taken off it. The stuck seats are the ones down
         when the box sent ``T``, by the order of its own lines: a press read
         while we waited for the ``T`` is judged by its stamp. Runs on the
-        referee's thread, which may wait here up to ``ARM_REPLY``.
+        referee's thread, which may wait here up to ``ARM_REPLY``, unless the
+        buzzers are closing.
         """
         with self._lock:
             self._lights = sum(1 << seat for seat in set(seats))
-            self._opened.clear()
+            if not self._closing:
+                self._opened.clear()
             self._opening = None
             if self._greeted:
                 self._send(protocol.encode_arm(self._lights))
@@ -124,7 +128,13 @@ class SerialBuzzers(Buzzers):
         with self._lock:
             return frozenset(self._held)
 
+    def closing(self) -> None:
+        with self._lock:
+            self._closing = True
+            self._opened.set()
+
     def close(self) -> None:
+        self.closing()
         self._stop.set()
         self._thread.join()
 

@@ -78,3 +78,45 @@ def test_a_card_played_by_touch_is_drawn_before_a_slow_box_answers_its_arm(
         assert view.buzz is not None and view.buzz.challenger == BEN
     finally:
         box.close()
+
+
+def test_quitting_while_the_box_has_not_answered_an_arm_does_not_wait_for_it(
+    ui, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The box takes the arm and never answers it. Were the app's stop to wait for the box's answer,
+    the box would answer first (it gives up on the app after a while and writes ``T``)."""
+    monkeypatch.setattr(serialbox, "ARM_REPLY", 60.0)
+    box = PtyPair()
+    try:
+        app = ui.start(config=ui.config(buzzers=BuzzerConfig(backend="serial", serial_ports=(box.path,))))
+        box.read_until(b"?\n")
+        box.write(encode_hello(6, 0, 0))
+        assert app.buzzers.wait_connected(5)
+        app.start_game(new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+        ui.step(2)
+        order: list[str] = []
+        stopped = threading.Event()
+
+        def silent_box() -> None:
+            box.read_until(b"A 6\n")
+            order.append("arm taken")
+            if not stopped.wait(10):
+                order.append("box answered")
+                box.write(encode_opened(micros(10.0)))
+
+        listener = threading.Thread(target=silent_box)
+        listener.start()
+        assert app.screen("table").view.declare("chili", 1)
+        while not order:  # the referee's thread is now in the box's arm wait
+            listener.join(0.01)
+        referee = app.referee
+        assert referee is not None
+        ui.app = None
+        app.stop()
+        order.append("app stopped")
+        stopped.set()
+        listener.join()
+        assert order == ["arm taken", "app stopped"]
+        assert not referee._thread.is_alive()
+    finally:
+        box.close()
