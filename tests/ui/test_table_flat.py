@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
 
 from companion.rules import SPICY, new_setup
@@ -84,6 +86,13 @@ def test_lying_flat_the_claim_pad_turns_to_the_seat_to_play_and_taps_on_it_land(
     assert (view.stack, view.claim_number, view.turn) == (3, 3, DEE) and reads_from() == "right"
 
 
+def whole(label: Label) -> bool:
+    """The label's text is drawn whole on one line, not shortened."""
+    full = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold)
+    full.refresh()
+    return full.texture.size[0] <= label.width
+
+
 def targets_fit(screen: Any) -> bool:
     """Every key of the pad and every button of the turn shown is at least 48 dp each way."""
     keys = [w for box in (screen.ids.pad, screen.ids.info) for w in box.walk(restrict=True)
@@ -91,9 +100,14 @@ def targets_fit(screen: Any) -> bool:
     return len(keys) >= 14 and all(min(key.size) >= 48 for key in keys)
 
 
-def test_lying_flat_the_seat_to_play_gets_its_panel_and_the_pad_on_its_own_edge(ui) -> None:
-    """Panel 216 + pad 368 along a long edge; on a short edge the pad lies inward of the panel."""
-    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=ANA), gpio=False, face_seats=True)
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_lying_flat_the_seat_to_play_gets_its_panel_and_the_pad_on_its_own_edge(
+    ui, size: tuple[int, int]
+) -> None:
+    """Panel 216 + pad 368 along a long edge (more on a larger screen); on a short edge the pad lies
+    inward of the panel."""
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=ANA), gpio=False, face_seats=True,
+                  size=size)
     view, screen = table.view, table.screen
     pad, panels = screen.ids.turn, [ui.find(SeatPanel, seat=seat) for seat in view.seats]
     for seat, edge, number in ((ANA, "bottom", 1), (BEN, "left", 2), (CY, "top", 3), (DEE, "right", 4)):
@@ -114,7 +128,10 @@ def test_lying_flat_the_seat_to_play_gets_its_panel_and_the_pad_on_its_own_edge(
         assert reads_from(screen.ids.pass_button) == edge
         assert not any(overlap(pad_box, on_screen(p)) for p in panels)
         assert not overlap(pad_box, on_screen(screen.ids.hub)) and not overlap(panel, on_screen(screen.ids.hub))
+        corners = [on_screen(screen.ids[name]) for name in ("undo", "redo", "menu")]
+        assert not any(overlap(box, corner) for box in (pad_box, panel) for corner in corners)
         assert screen.ids.header.text == view.hint  # the name is on the panel already
+        assert whole(screen.ids.header)
         assert targets_fit(screen)
         table.declare("chili", number)  # taps on the turned pad land
         assert (view.stack, view.claim_number, view.top_player) == (number, number, seat)
