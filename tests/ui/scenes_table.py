@@ -41,7 +41,7 @@ def buzz(ui: Any, view: TableView, first: str, later: str, delay: float) -> None
     ui.step(2)
 
 
-@scene("table")
+@scene("table", wide_flat=True)
 def table(ui: Any) -> None:
     mid_game(ui)
 
@@ -85,7 +85,7 @@ def challenge(ui: Any) -> None:
     buzz(ui, view, first="3", later="4", delay=0.012)
 
 
-@scene("reveal")
+@scene("reveal", wide_flat=True)
 def reveal(ui: Any) -> None:
     view = mid_game(ui)
     view.press(2)

@@ -1,7 +1,8 @@
 """Write docs/screenshots/<scene>-<size>.png for every scene in tests/ui/scenes*.py (run by scripts/screenshots).
 
 Each scene runs in a fresh app at 800x480, 1280x720 and 720x1280, and once more
-at 800x480 with the seats facing their edges (a screen lying flat).
+at 800x480 with the seats facing their edges (a screen lying flat); the scenes
+registered with ``wide_flat`` are taken lying flat at 1280x720 too.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import conftest  # noqa: E402  (starts the virtual display and sets Kivy up, as for the tests)
-from scenes import SCENES  # noqa: E402
+from scenes import SCENES, WIDE_FLAT  # noqa: E402
 
 from companion.config import UiConfig  # noqa: E402
 
@@ -28,6 +29,7 @@ SIZES: list[tuple[str, tuple[int, int], bool]] = [
     ("720x1280", (720, 1280), False),
     ("800x480-flat", (800, 480), True),
 ]
+WIDE_FLAT_SIZE = ("1280x720-flat", (1280, 720), True)
 
 
 def main() -> int:
@@ -44,7 +46,7 @@ def main() -> int:
     for name, scene in SCENES.items():
         if args.names and name not in args.names:
             continue
-        for label, size, flat in SIZES:
+        for label, size, flat in SIZES + ([WIDE_FLAT_SIZE] if name in WIDE_FLAT else []):
             with tempfile.TemporaryDirectory() as folder:
                 os.environ.update(XDG_CONFIG_HOME=f"{folder}/config", XDG_DATA_HOME=f"{folder}/data")
                 driver = conftest.UiDriver(Path(folder))
