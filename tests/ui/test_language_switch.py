@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.rules import FIVE_SPICES, new_setup
+from companion.rules import FIVE_SPICES, SPICY, new_setup
 from companion.ui.catalogue import LOCALE
 from companion.ui.i18n import tr
+from companion.ui.screens.reveal import SpiceLabel
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.stack_card import StackCard
 from table_helpers import Table, within
@@ -24,6 +25,14 @@ def english_afterwards() -> Iterator[None]:
     tr.switch("en")
 
 
+def to_french_in_settings(ui) -> None:  # type: ignore[no-untyped-def]
+    ui.app.show("settings")
+    ui.until(lambda: not ui.app.root.transition.is_active)
+    ui.tap(ui.app.screen("settings").ids.french)
+    ui.app.show("table")
+    ui.until(lambda: not ui.app.root.transition.is_active)
+
+
 def test_switching_to_french_in_settings_turns_the_table_french(ui) -> None:  # type: ignore[no-untyped-def]
     table = Table(ui, new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"], first=ANA), size=(1280, 720))
     table.declare("cinnamon")
@@ -34,11 +43,7 @@ def test_switching_to_french_in_settings_turns_the_table_french(ui) -> None:  # 
     assert (key.text, card_word.text) == ("Cinnamon", "Cinnamon")
     assert header.text == "Ben to play: Play a card, draw, or challenge Ana"
 
-    ui.app.show("settings")
-    ui.until(lambda: not ui.app.root.transition.is_active)
-    ui.tap(ui.app.screen("settings").ids.french)
-    ui.app.show("table")
-    ui.until(lambda: not ui.app.root.transition.is_active)
+    to_french_in_settings(ui)
 
     assert tr.language == "fr" and f("Cinnamon") != "Cinnamon"
     assert (key.text, card_word.text) == (f("Cinnamon"), f("Cinnamon"))
@@ -46,3 +51,15 @@ def test_switching_to_french_in_settings_turns_the_table_french(ui) -> None:  # 
         f(word) for word in ("Pepper", "Salt", "Sugar", "Garlic", "Cinnamon"))
     hint = f("Play a card, draw, or challenge {name}").format(name="Ana")
     assert header.text == f("{name} to play: {hint}").format(name="Ben", hint=hint)
+
+
+def test_the_reveal_sheet_built_in_english_reads_french_after_a_switch(ui) -> None:  # type: ignore
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA), gpio=False)
+    to_french_in_settings(ui)
+    table.view.declare("chili", 1)
+    table.view.press(BEN)
+    table.view.call("number")
+    ui.step(2)
+    assert table.screen.sheet_name == "reveal"
+    heads = [label.text for label in ui.find_all(SpiceLabel)]
+    assert heads == [f(word) for word in ("Chili", "Wasabi", "Pepper")] != ["Chili", "Wasabi", "Pepper"]

@@ -16,7 +16,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion.rules import Card
 from companion.ui.i18n import tr
-from companion.ui.view import TableView, claim_words, spice_name
+from companion.ui.view import TableView, claim_words
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton, spice_icon
@@ -57,7 +57,7 @@ class RevealSheet(Sheet):
             cards.add_widget(grid)
         for spice in view.spices if view.numbered else ():
             row = BoxLayout(spacing=dp(6))
-            row.add_widget(SpiceLabel(spice=spice, icon=spice_icon(spice), text=spice_name(spice)))
+            row.add_widget(SpiceLabel(spice=spice, icon=spice_icon(spice)))
             numbers = GridLayout(spacing=dp(6))
             for number in range(1, 11):
                 key = NumberButton(spice=spice, number=number)
