@@ -96,7 +96,7 @@ def child(kind: str, folder: Path) -> None:
 class TablePlay:
     """The real app at a 3-seat spicy table on gpiozero's MockFactory, driven a frame at a time.
 
-    Frames are paced by the app's own clock (60 a second, ``free_only``: a
+    Frames are paced by the app's own clock (60 a second, ``free_all``: a
     buzzer decision wakes it at once, companion/ui/threads.py). A frame's
     cost is ``EventLoop.idle`` from the end of the clock's sleep to the end
     of the flip: input, clock callbacks, layout and the GL draw.

@@ -11,7 +11,7 @@ calls :func:`configure_kivy` before that. What it settles (see
   kernel's ``rotate=`` does not reach a KMSDRM app);
 - no cursor, no screen saver, and no Escape key quitting a full-screen kiosk
   (the service restarts the app only when it fails, not when it exits cleanly);
-- Kivy's ``free_only`` clock (:data:`CLOCK`): frames keep to 60 a second, but
+- Kivy's ``free_all`` clock (:data:`CLOCK`): frames keep to 60 a second, but
   a buzzer's decision wakes the loop at once (companion/ui/threads.py).
 
 The SDL video driver (KMSDRM without a desktop) is the service's business:
@@ -24,7 +24,7 @@ import os
 
 from companion.config import DisplayConfig
 
-CLOCK = "free_only"
+CLOCK = "free_all"
 """Kivy's clock: read when ``kivy.clock`` is first imported, so tests and benchmarks set it the same way."""
 
 

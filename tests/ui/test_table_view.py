@@ -52,7 +52,7 @@ def test_undo_walks_back_through_a_challenge_and_redo_forward(ui) -> None:
 
 def test_a_buzzer_decision_wakes_the_ui_loop_instead_of_waiting_for_the_next_frame(ui) -> None:
     """The referee's decision arrives as a *free* clock event: it ends the clock's sleep between frames
-    (``free_only``, companion/display.py), so the challenge sheet starts drawing at once; a plain
+    (``free_all``, companion/display.py), so the challenge sheet starts drawing at once; a plain
     ``@mainthread`` call would wait for the next frame's turn."""
     from kivy.clock import Clock
 
