@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -286,3 +287,21 @@ def test_no_gpio_falls_back_to_the_keyboard_with_a_notice(monkeypatch, backend: 
     buzzers = open_buzzers(config)
     assert isinstance(buzzers, KeyboardBuzzers)
     assert "No GPIO found" in buzzers.notice and "1 2 3 4 5 6" in buzzers.notice
+
+
+def test_the_decision_comes_at_the_earliest_edge_plus_settle_not_at_its_arrival_plus_settle(factory, buzzers) -> None:
+    """A press reaches the referee after its edge (GPIO confirms it first); the referee reads the pins'
+    own clock, so it decides when that clock passes edge + settle. The referee's clock here moves only
+    when the test moves it."""
+    now = [1000.0]
+    decisions = Recorder()
+    referee = Referee(buzzers, settle_ms=50, on_decision=decisions, clock=lambda: now[0])
+    referee.arm(range(6), own_card=0)
+    assert referee.flush()
+    time.sleep(0.05)  # the window has been open 50 ms by the pins' clock
+    factory.pin(BUTTONS[2]).press(at=factory.ticks() - 0.030)  # reaches the referee 30 ms after its edge
+    assert referee.flush()
+    now[0] += 0.025  # edge + 55 ms by the pins' clock; only 25 ms after the press arrived
+    decision = decisions.next(timeout=2.0)
+    assert isinstance(decision, Decision) and decision.winner == 2
+    referee.stop()

@@ -41,11 +41,13 @@ class Referee:
     thread start-up, which would show in every decision.
 
     Backends stamp edges on their own clock (the kernel's, the box's), which
-    we cannot read. To know when the deadline has passed on that clock, we
-    keep ``offset = max(edge - our_clock)`` over the presses: each press
-    is handled after its edge, so ``our_clock + offset`` never runs ahead of
-    the edge clock, and a decision taken when it reaches the deadline is
-    never early.
+    we may not be able to read. To know when the deadline has passed on that
+    clock, we keep ``offset = max(edge - our_clock)`` over the presses: each
+    press is handled after its edge, so ``our_clock + offset`` never runs
+    ahead of the edge clock, and a decision taken when it reaches the
+    deadline is never early. Where the backend reads its edge clock (GPIO),
+    that reading replaces the edge: still never ahead, and not behind by the
+    time the press took to reach us.
 
     The arm reaches the buzzers a moment after it was posted, so GPIO's
     opening is put back by that moment, and ``held()`` may already show a
@@ -171,9 +173,13 @@ class Referee:
                 self._arbiter.release(seat)  # pressed while the arm was on its way: not stuck
         ignored = self._arbiter.press(seat, edge_time)
         if ignored is None:
-            self._offset = max(self._offset, edge_time - self._clock())
-            if self._due is None:
-                self._due = self._clock() + self.settle
+            # The edge clock's now when the backend can read it (GPIO), else this edge: GPIO hands a press
+            # over only once confirmed, so the edge alone would put the decision a confirmation late.
+            edge_now = self.buzzers.edge_clock()
+            self._offset = max(self._offset, (edge_time if edge_now is None else edge_now) - self._clock())
+            deadline = self._arbiter.deadline
+            assert deadline is not None  # a valid press sets it
+            self._due = deadline - self._offset  # our clock's time when the edge clock reaches the deadline
         elif self._on_ignored is not None:
             self._on_ignored(ignored)
 
