@@ -347,7 +347,7 @@ def main() -> None:
         wrong, latency = results[name]
         median = statistics.median(latency)
         p95 = statistics.quantiles(latency, n=20)[-1]
-        extra = f" (settle +{ms(median - args.settle_ms / 1000)})" if name == "ours" else ""
+        extra = f" (settle {(median * 1000 - args.settle_ms):+.3f} ms)" if name == "ours" else ""
         print(f"{label:<24}{wrong / args.trials:>13.1%}{ms(median) + extra:>30}{ms(p95):>12}")
     results2 = simulated(args.sim_trials, args.settle_ms / 1000, rng)
     print(f"Part 2: {args.sim_trials:,} simulated trials per delivery model, settle {args.settle_ms:g} ms")
