@@ -26,30 +26,35 @@ from companion.ui.widgets.icon import Icon
 from scenes_table import buzz, mid_game
 
 
-def drawn(instruction: Instruction, colour: list[float], skipped: list[Canvas]) -> Iterator[tuple[Instruction, float]]:
-    """Every instruction the window applies, in order, with the alpha of the colour it is drawn in;
-    each of ``skipped`` is left out, and so is a canvas at opacity 0, although Kivy still draws it
-    (the widgets hidden that way are in docs/PERFORMANCE.md, "A decision wakes the loop")."""
+def drawn(instruction: Instruction, colour: list[float], skipped: list[Canvas],
+          opacity: float = 1.0) -> Iterator[tuple[Instruction, float]]:
+    """Every instruction the window applies, in order, with the alpha it is drawn at (its colour's
+    times the opacity of the canvases it is in); each of ``skipped`` is left out. A canvas at opacity 0
+    is followed like any other: Kivy draws it in full, and every pixel of it costs a software renderer."""
     if any(instruction is canvas for canvas in skipped):
         return
     if isinstance(instruction, Canvas):
-        if instruction.opacity == 0:
-            return
+        opacity *= instruction.opacity
         if instruction.has_before:
-            yield from drawn(instruction.before, colour, skipped)
+            yield from drawn(instruction.before, colour, skipped, opacity)
     if isinstance(instruction, Color):
         colour[:] = instruction.rgba
-    yield instruction, colour[3]
+    yield instruction, colour[3] * opacity
     for child in getattr(instruction, "children", None) or []:
-        yield from drawn(child, colour, skipped)
+        yield from drawn(child, colour, skipped, opacity)
     if isinstance(instruction, Canvas) and instruction.has_after:
-        yield from drawn(instruction.after, colour, skipped)
+        yield from drawn(instruction.after, colour, skipped, opacity)
 
 
 def scrolling() -> list[Canvas]:
     """Kivy's scroll views: their stencil, and their bars (2 px strips, transparent while there is nothing to scroll)."""
     views = [w for root in Window.children for w in root.walk() if isinstance(w, ScrollView)]
     return [view.canvas.before for view in views] + [view.canvas.after for view in views]
+
+
+def has_area(instruction: VertexInstruction) -> bool:
+    """An empty label's rectangle (no texture, no size) fills nothing."""
+    return not isinstance(instruction, Rectangle) or (instruction.size[0] > 0 and instruction.size[1] > 0)
 
 
 def costly(window_canvas: Canvas) -> list[str]:
@@ -62,7 +67,7 @@ def costly(window_canvas: Canvas) -> list[str]:
             found.append(f"Line of width {instruction.width}")
         elif isinstance(instruction, StencilPush):
             found.append("stencil")
-        elif isinstance(instruction, VertexInstruction) and alpha == 0:
+        elif isinstance(instruction, VertexInstruction) and alpha == 0 and has_area(instruction):
             found.append(f"{type(instruction).__name__} drawn transparent")
     return found
 
