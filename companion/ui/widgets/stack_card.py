@@ -42,15 +42,17 @@ class StackCard(RelativeLayout):
         the card's width too, so that it runs again when the card is resized.
         """
         width = self.card_w - dp(12)
-        while size > 1 and text and _width(text, size) > width:
-            size = max(1.0, min(size - 1, size * width / _width(text, size)))
+        while size > 1 and text:
+            drawn = _width(text, size)
+            if drawn <= width:
+                break
+            size = max(1.0, min(size - 1, size * width / drawn))
         return size
 
 
 def _width(text: str, size: float) -> float:
-    label = CoreLabel(text=text, font_size=size, bold=True)
-    label.refresh()
-    return float(label.texture.size[0])
+    """The bold text's width at ``size``, measured by the font without rendering a texture."""
+    return float(CoreLabel(font_size=size, bold=True).get_extents(text)[0])
 
 
 
