@@ -3,6 +3,10 @@
 The file lives in the user config folder (``spicy-companion/config.toml``) unless
 ``--config PATH`` names another. Every key is optional; an unknown section or key
 is refused by name so a typo does not silently fall back to a default.
+
+Each refusal is written as a ``Reason`` template with the key, the value and the
+path as parameters: the command line prints the English sentence, and the
+settings screen says it in the player's language.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 
 import platformdirs
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, Reason, either
 
 APP_NAME = "spicy-companion"
 
@@ -55,18 +59,18 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "bool": (lambda v: isinstance(v, bool), "true or false"),
-    "int": (_whole, "a whole number"),
-    "int | None": (lambda v: v is None or _whole(v), "a whole number"),
-    "float": (lambda v: _whole(v) or isinstance(v, float) and math.isfinite(v), "a finite number"),
-    "str": (lambda v: isinstance(v, str), "a string in quotes"),
-    "Backend": (lambda v: isinstance(v, str), "a string in quotes"),  # which word: the section checks
-    "Path": (lambda v: isinstance(v, Path) and str(v) != ".", "a file path in quotes"),
-    "tuple[int, ...]": (lambda v: isinstance(v, tuple) and all(map(_whole, v)), "a list of whole numbers"),
+_KINDS: dict[str, tuple[Callable[[Any], bool], Reason]] = {
+    "bool": (lambda v: isinstance(v, bool), Reason("true or false")),
+    "int": (_whole, Reason("a whole number")),
+    "int | None": (lambda v: v is None or _whole(v), Reason("a whole number")),
+    "float": (lambda v: _whole(v) or isinstance(v, float) and math.isfinite(v), Reason("a finite number")),
+    "str": (lambda v: isinstance(v, str), Reason("a string in quotes")),
+    "Backend": (lambda v: isinstance(v, str), Reason("a string in quotes")),  # which word: the section checks
+    "Path": (lambda v: isinstance(v, Path) and str(v) != ".", Reason("a file path in quotes")),
+    "tuple[int, ...]": (lambda v: isinstance(v, tuple) and all(map(_whole, v)), Reason("a list of whole numbers")),
     "tuple[str, ...]": (
         lambda v: isinstance(v, tuple) and all(isinstance(x, str) and x for x in v),
-        "a list of strings in quotes",
+        Reason("a list of strings in quotes"),
     ),
 }
 """Each field annotation used in a section, with how to check it and what to call it."""
@@ -78,7 +82,10 @@ def check_kinds(section: object, name: str) -> None:
         accepts, expected = _KINDS[str(f.type)]
         value = getattr(section, f.name)
         if not accepts(value):
-            raise ConfigError(f"[{name}] {f.name} must be {expected}, not {shown(value)}")
+            raise ConfigError(
+                "[{section}] {key} must be {expected}, not {value}",
+                section=name, key=f.name, expected=expected, value=shown(value),
+            )
 
 
 @dataclass(frozen=True)
@@ -91,7 +98,8 @@ class StoreConfig:
         check_kinds(self, "store")
         if not 0 <= self.busy_timeout <= 600:
             raise ConfigError(
-                f"[store] busy_timeout must be a number of seconds from 0 to 600, not {shown(self.busy_timeout)}"
+                "[store] busy_timeout must be a number of seconds from 0 to 600, not {value}",
+                value=shown(self.busy_timeout),
             )
 
 
@@ -121,27 +129,34 @@ class BuzzerConfig:
     keys: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
 
     def __post_init__(self) -> None:
-        def fail(message: str) -> None:
-            raise ConfigError(f"[buzzers] {message}")
-
         check_kinds(self, "buzzers")
         if self.backend not in tuple(Backend):
-            fail(f"backend must be auto, gpio, serial or keyboard, not {self.backend!r}")
+            raise ConfigError(
+                "[buzzers] backend must be auto, gpio, serial or keyboard, not {value}", value=shown(self.backend)
+            )
         object.__setattr__(self, "backend", Backend(self.backend))
         if not 1 <= self.settle_ms <= 500:
-            fail(f"settle_ms must be between 1 and 500, not {shown(self.settle_ms)}")
+            raise ConfigError("[buzzers] settle_ms must be between 1 and 500, not {value}", value=shown(self.settle_ms))
         if not 0 <= self.bounce_ms <= 100:
-            fail(f"bounce_ms must be between 0 and 100, not {shown(self.bounce_ms)}")
+            raise ConfigError("[buzzers] bounce_ms must be between 0 and 100, not {value}", value=shown(self.bounce_ms))
         if not 0 <= self.confirm_ms < min(self.settle_ms, 10):
-            fail(f"confirm_ms must be at least 0 and below 10 and settle_ms, not {shown(self.confirm_ms)}")
+            raise ConfigError(
+                "[buzzers] confirm_ms must be at least 0 and below 10 and settle_ms, not {value}",
+                value=shown(self.confirm_ms),
+            )
         if not 10 <= self.reconnect_ms <= 60_000:
-            fail(f"reconnect_ms must be between 10 and 60000, not {shown(self.reconnect_ms)}")
+            raise ConfigError(
+                "[buzzers] reconnect_ms must be between 10 and 60000, not {value}", value=shown(self.reconnect_ms)
+            )
         if not 1 <= len(self.button_pins) <= 8:
-            fail(f"button_pins must list one BCM pin per seat (1 to 8 seats), not {shown(self.button_pins)}")
+            raise ConfigError(
+                "[buzzers] button_pins must list one BCM pin per seat (1 to 8 seats), not {value}",
+                value=shown(self.button_pins),
+            )
         if self.led_pins and len(self.led_pins) != len(self.button_pins):
-            fail(
-                f"led_pins must list one pin per seat, like button_pins, or be [] for no LEDs, "
-                f"not {shown(self.led_pins)}"
+            raise ConfigError(
+                "[buzzers] led_pins must list one pin per seat, like button_pins, or be [] for no LEDs, not {value}",
+                value=shown(self.led_pins),
             )
         uses = [(pin, "button_pins") for pin in self.button_pins]
         uses += [(pin, "led_pins") for pin in self.led_pins]
@@ -149,14 +164,25 @@ class BuzzerConfig:
         first_use: dict[int, str] = {}
         for pin, key in uses:
             if not 2 <= pin <= 27:
-                fail(f"{key}: {pin} is not a usable BCM pin: use 2 to 27 (see hardware/README.md)")
+                raise ConfigError(
+                    "[buzzers] {key}: {pin} is not a usable BCM pin: use 2 to 27 (see hardware/README.md)",
+                    key=key, pin=pin,
+                )
             if pin in first_use:
-                fail(f"{key}: pin {pin} is used twice (in {first_use[pin]} too): give every wire its own pin")
+                raise ConfigError(
+                    "[buzzers] {key}: pin {pin} is used twice (in {other} too): give every wire its own pin",
+                    key=key, pin=pin, other=first_use[pin],
+                )
             first_use[pin] = key
         if self.backend == "serial" and not self.serial_ports:
-            fail('serial_ports is empty, but backend = "serial" needs the buzzer box\'s port, e.g. ["/dev/spicy-buzzers"]')
+            raise ConfigError(
+                '[buzzers] serial_ports is empty, but backend = "serial" needs the buzzer box\'s port, '
+                'e.g. ["/dev/spicy-buzzers"]'
+            )
         if len(self.keys) < len(self.button_pins) or len(set(self.keys)) != len(self.keys):
-            fail(f"keys must list a different key for every seat, not {shown(self.keys)}")
+            raise ConfigError(
+                "[buzzers] keys must list a different key for every seat, not {value}", value=shown(self.keys)
+            )
 
 
 TOUCH_SOURCES = ("sdl", "hidinput")
@@ -176,13 +202,19 @@ class DisplayConfig:
     def __post_init__(self) -> None:
         check_kinds(self, "display")
         if self.rotation not in (0, 90, 180, 270):
-            raise ConfigError(f"[display] rotation must be 0, 90, 180 or 270, not {self.rotation!r}")
+            raise ConfigError("[display] rotation must be 0, 90, 180 or 270, not {value}", value=shown(self.rotation))
         if self.touch not in TOUCH_SOURCES:
-            raise ConfigError(f"[display] touch must be {' or '.join(TOUCH_SOURCES)}, not {self.touch!r}")
+            raise ConfigError(
+                "[display] touch must be {choices}, not {value}",
+                choices=either([*TOUCH_SOURCES]), value=shown(self.touch),
+            )
         for key in ("width", "height"):
             value = getattr(self, key)
             if not 320 <= value <= 7680:
-                raise ConfigError(f"[display] {key} must be a whole number of pixels from 320 to 7680, not {value!r}")
+                raise ConfigError(
+                    "[display] {key} must be a whole number of pixels from 320 to 7680, not {value}",
+                    key=key, value=shown(value),
+                )
 
 
 LANGUAGES = ("en", "fr")
@@ -199,7 +231,9 @@ class UiConfig:
     def __post_init__(self) -> None:
         check_kinds(self, "ui")
         if self.language not in LANGUAGES:
-            raise ConfigError(f"[ui] language must be one of {', '.join(LANGUAGES)}, not {self.language!r}")
+            raise ConfigError(
+                "[ui] language must be one of {languages}, not {value}", languages=LANGUAGES, value=shown(self.language)
+            )
 
 
 @dataclass(frozen=True)
@@ -220,12 +254,14 @@ _SECTIONS: dict[str, type] = {
 
 def _section(cls: type, name: str, raw: Any) -> Any:
     if not isinstance(raw, dict):
-        raise ConfigError(f"[{name}] must be a table of keys")
+        raise ConfigError("[{section}] must be a table of keys", section=name)
     known = {f.name: f for f in fields(cls)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in known:
-            raise ConfigError(f"[{name}] has no key {key!r}; known keys: {', '.join(known)}")
+            raise ConfigError(
+                "[{section}] has no key {key}; known keys: {known}", section=name, key=repr(key), known=tuple(known)
+            )
         if known[key].type == "Path" and isinstance(value, str) and value:
             value = Path(value).expanduser()
         elif isinstance(value, list):
@@ -246,24 +282,27 @@ def load_config(path: Path | None = None) -> Config:
     except FileNotFoundError:
         return Config()
     except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+        raise ConfigError("cannot read {path}: {problem}", path=str(path), problem=str(exc.strerror)) from None
     except UnicodeDecodeError as exc:
         line = exc.object[: exc.start].count(b"\n") + 1
         raise ConfigError(
-            f"{path}: line {line} has the byte {exc.object[exc.start]:#04x}, which is not UTF-8: "
-            "save the file as UTF-8"
+            "{path}: line {line} has the byte {byte}, which is not UTF-8: save the file as UTF-8",
+            path=str(path), line=line, byte=f"{exc.object[exc.start]:#04x}",
         ) from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+        raise ConfigError("{path} is not valid TOML: {problem}", path=str(path), problem=str(exc)) from None
     built: dict[str, Any] = {}
     for name, value in raw.items():
         cls = _SECTIONS.get(name)
         if cls is None:
-            raise ConfigError(f"{path}: unknown section [{name}]; known: {', '.join(_SECTIONS)}")
+            raise ConfigError(
+                "{path}: unknown section [{section}]; known: {known}",
+                path=str(path), section=name, known=tuple(_SECTIONS),
+            )
         try:
             built[name] = _section(cls, name, value)
         except ConfigError as exc:
-            raise ConfigError(f"{path}: {exc}") from None
+            raise ConfigError("{path}: {problem}", path=str(path), problem=exc.reason) from None
     return Config(**built)

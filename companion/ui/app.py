@@ -157,8 +157,12 @@ class SpicyApp(App):
         """Apply a setting changed on screen and keep it; False (and a toast) when it cannot be kept."""
         try:
             ui = self.prefs.change(**changes)
-        except (ConfigError, OSError) as exc:
-            self.notify(str(exc))
+        except ConfigError as exc:
+            self.notify(say(exc.reason))
+            return False
+        except OSError as exc:
+            self.notify(tr._("The setting could not be kept in {path}: {reason}").format(
+                path=self.prefs.path, reason=exc.strerror))
             return False
         if ui.language != tr.language:
             tr.switch(ui.language)

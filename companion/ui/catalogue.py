@@ -3,7 +3,7 @@
 Texts are found where they are written, in every ``.py`` and ``.kv`` under
 ``companion/``: ``tr._`` called on a literal, and the English templates of the
 messages that come from outside the screens (``Reason("...")``, and the rules',
-the store's and the buzzers' errors built as one), which the screen translates
+the store's, the buzzers' and the config's errors built as one), which the screen translates
 through the same catalogue. The tests fail when one has no French,
 and when the committed ``.mo`` is not what the ``.po`` compiles to. Needs babel
 (a test extra), so nothing at run time imports this.
@@ -21,7 +21,7 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 TEXT = re.compile(r"""tr\._\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*\)""")
 
 
-TEMPLATES = frozenset({"Reason", "IllegalAction", "StoreError", "BuzzerError", "NoGpio"})
+TEMPLATES = frozenset({"Reason", "IllegalAction", "StoreError", "BuzzerError", "NoGpio", "ConfigError"})
 """Calls whose first literal is an English template the screen translates: a ``Reason``, or an error built as one."""
 
 
