@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,3 +30,13 @@ def own_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     return home
+
+
+@pytest.fixture
+def french() -> Iterator[None]:
+    """The screens' language is French for the test, English again after it."""
+    from companion.ui.i18n import tr  # Kivy loads only for the tests that ask
+
+    tr.switch("fr")
+    yield
+    tr.switch("en")

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.config import Config, ConfigError, load_config
+from companion.ui.i18n import say
+from test_reasons import FRENCH, reason_parts
 
 EXAMPLE = Path(__file__).parent.parent / "companion" / "config.example.toml"
 
@@ -71,6 +73,36 @@ def test_a_byte_that_is_not_utf8_is_one_line_naming_the_line(
     assert main(["--config", str(path), "games"]) == 2
     err = capsys.readouterr().err
     assert err == f"spicy-companion: {path}: line 2 has the byte 0xe9, which is not UTF-8: save the file as UTF-8\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[ui]\nsounds = 'yes'\n", "[ui] sounds must be true or false, not 'yes'"),
+        ("[display]\ntouch = 'both'\n", "[display] touch must be sdl or hidinput, not 'both'"),
+        ("[buzzers]\nled_pins = [17, 27, 22, 23, 24, 5]\n",
+         "[buzzers] led_pins: pin 5 is used twice (in button_pins too): give every wire its own pin"),
+        ("[buzzers]\nseats = 6\n", "[buzzers] has no key 'seats'; known keys: backend, settle_ms, bounce_ms, "
+         "confirm_ms, button_pins, led_pins, piezo_pin, serial_ports, reconnect_ms, keys"),
+    ],
+)
+def test_the_command_line_prints_the_english_sentence_whatever_the_screens_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], french: None, text: str, words: str
+) -> None:
+    path = write(tmp_path, text)
+    assert main(["--config", str(path), "games"]) == 2
+    assert capsys.readouterr().err == f"spicy-companion: {path}: {words}\n"
+
+
+def test_a_file_that_is_not_toml_or_names_an_unknown_section_is_said_in_french(tmp_path: Path, french: None) -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_config(write(tmp_path, "[ui]\nlanguage = 'fr'\n[sound]\nvolume = 3\n"))
+    assert say(refused.value.reason) == (
+        f"{tmp_path}/config.toml : section [sound] inconnue ; sections connues : store, buzzers, display, ui"
+    )
+    with pytest.raises(ConfigError) as refused:
+        load_config(write(tmp_path, "[ui\n"))
+    assert say(refused.value.reason).startswith(f"{tmp_path}/config.toml n’est pas du TOML valide : Expected ']'")
 
 
 def test_a_refused_database_path_creates_no_file(
@@ -142,5 +174,7 @@ def test_property_any_value_for_any_key_loads_or_is_one_line_naming_the_key(
         message = str(exc)
         assert "\n" not in message and f"[{key[0]}]" in message
         assert key[1] in message or "pin" in message, message
+        assert say(exc.reason) == message  # English on screen: the command line's sentence
+        assert [part for part in reason_parts(exc.reason) if FRENCH.gettext(part) is part] == [], message
     else:
         assert getattr(config, key[0]) is not None

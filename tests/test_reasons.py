@@ -20,18 +20,11 @@ from companion.rules import PROFILES, SPICY, VARIANTS, Game, IllegalAction, Play
 from companion.rules.cards import WILD_NUMBER, WILD_SPICE
 from companion.rules.errors import Reason, Word
 from companion.ui.catalogue import LOCALE, PACKAGE, TEMPLATES, texts
-from companion.ui.i18n import say, table_words, tr
+from companion.ui.i18n import say, table_words
 from test_rules_properties import PROFILE_IDS, PROPERTY, spread_states
 
 RULES = PACKAGE / "rules"
 FRENCH = gettext.translation("companion", LOCALE, languages=["fr"])
-
-
-@pytest.fixture
-def french() -> Iterator[None]:
-    tr.switch("fr")
-    yield
-    tr.switch("en")
 
 
 def template_calls(path: Path) -> Iterator[ast.Call]:

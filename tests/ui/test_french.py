@@ -6,7 +6,9 @@ table words in it, names and paths as they are), never copied from the English.
 
 from __future__ import annotations
 
+import errno
 import gettext
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -112,3 +114,44 @@ def test_a_database_that_cannot_be_opened_says_why_in_french(ui, tmp_path: Path)
     assert ui.app.screen("problem").ids.reason.text == f(
         "cannot keep the database at {path}: {folder} is a file, not a folder"
     ).format(path=tmp_path / "not-a-folder" / "games.db", folder=tmp_path / "not-a-folder")
+
+
+# --- what the settings screen refuses ----------------------------------------------------------
+
+
+def french_settings(ui) -> None:  # type: ignore[no-untyped-def]
+    """The app started in English, switched to French by a tap on the settings screen."""
+    ui.start()
+    ui.app.show("settings")
+    ui.until(lambda: not ui.app.root.transition.is_active)
+    ui.tap(ui.app.screen("settings").ids.french)
+    assert tr.language == "fr"
+
+
+def shown_toast(ui) -> str:  # type: ignore[no-untyped-def]
+    toast = ui.app.toast
+    return toast.text if toast.parent is not None else ""
+
+
+def test_a_value_the_config_refuses_is_refused_in_french_with_the_value_as_typed(ui) -> None:  # type: ignore
+    french_settings(ui)
+    assert ui.app.change_settings(language="de") is False
+    refused = f("[ui] language must be one of {languages}, not {value}").format(languages="en, fr", value="'de'")
+    assert shown_toast(ui) == refused == "[ui] language doit être l’une des langues en, fr, pas 'de'"
+    assert ui.app.change_settings(sounds="yes") is False
+    kind = f("[{section}] {key} must be {expected}, not {value}").format(
+        section="ui", key="sounds", expected=f("true or false"), value="'yes'")
+    assert shown_toast(ui) == kind == "[ui] sounds doit être true ou false, pas 'yes'"
+    assert (ui.app.prefs_ui.language, ui.app.prefs_ui.sounds, tr.language) == ("fr", True, "fr")
+
+
+def test_a_tap_whose_setting_cannot_be_kept_says_so_in_french_and_changes_nothing(ui) -> None:  # type: ignore
+    french_settings(ui)
+    blocked = ui.app.prefs.path.with_name(ui.app.prefs.path.name + ".new")
+    blocked.mkdir()  # where the new file is written first: a folder, so the write fails even for root
+    settings = ui.app.screen("settings")
+    ui.tap(settings.ids.sounds_off)
+    assert shown_toast(ui) == f("The setting could not be kept in {path}: {reason}").format(
+        path=ui.app.prefs.path, reason=os.strerror(errno.EISDIR))
+    assert shown_toast(ui).startswith("Le réglage n’a pas pu être gardé dans ")
+    assert ui.app.prefs_ui.sounds is True and settings.ids.sounds_on.selected and ui.app.sounds.enabled
