@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from kivy.factory import Factory
@@ -59,28 +59,72 @@ def _band(outside: float, line: float) -> float:
     return filled - _coverage(outside + line) if line else filled
 
 
+def _texture(size: int, pixels: bytes) -> Texture:
+    texture = Texture.create(size=(size, size), colorfmt="rgba")
+    texture.blit_buffer(pixels, colorfmt="rgba", bufferfmt="ubyte")
+    return texture
+
+
 def _white(size: int, alpha: Callable[[float, float], float]) -> Texture:
     """A white texture whose alpha at each pixel centre is ``alpha(x, y)``."""
     pixels = bytearray()
     for row in range(size):
         for column in range(size):
             pixels += bytes((255, 255, 255, round(255 * alpha(column + 0.5, row + 0.5))))
-    texture = Texture.create(size=(size, size), colorfmt="rgba")
-    texture.blit_buffer(bytes(pixels), colorfmt="rgba", bufferfmt="ubyte")
-    return texture
+    return _texture(size, bytes(pixels))
+
+
+@cache
+def _rounded_layers(radius: int, line: float) -> tuple[int, list[tuple[float, float]]]:
+    """A rounded box of ``radius`` px with two stretchable pixels between its corners: its side in px, and
+    for each pixel (row by row) how much of it the outline (``line`` px wide) and the whole box cover."""
+    half = radius + 1
+    layers = []
+    for row in range(2 * half):
+        for column in range(2 * half):
+            qx, qy = abs(column + 0.5 - half) - 1, abs(row + 0.5 - half) - 1
+            outside = math.hypot(max(qx, 0.0), max(qy, 0.0)) + min(max(qx, qy), 0.0) - radius
+            layers.append((_band(outside, line), _coverage(outside)))
+    return 2 * half, layers
 
 
 @cache
 def rounded_texture(radius: int, line: float) -> Texture:
-    """A rounded box of ``radius`` px with two stretchable pixels between its corners."""
-    half = radius + 1
+    """A white rounded box (line 0) or outline, tinted by the shape's colour."""
+    size, layers = _rounded_layers(radius, line)
+    return _texture(size, b"".join(bytes((255, 255, 255, round(255 * band))) for band, _box in layers))
 
-    def alpha(x: float, y: float) -> float:
-        qx, qy = abs(x - half) - 1, abs(y - half) - 1
-        outside = math.hypot(max(qx, 0.0), max(qy, 0.0)) + min(max(qx, qy), 0.0) - radius
-        return _band(outside, line)
 
-    return _white(2 * half, alpha)
+Rgba = tuple[int, int, int, int]
+"""A colour in bytes, as a texture holds it."""
+
+
+@lru_cache(maxsize=256)
+def framed_texture(radius: int, line: float, outline: Rgba, fill: Rgba) -> Texture:
+    """A rounded box filled with ``fill`` under an outline in ``outline``, in their own colours: one layer
+    where a fill and an outline drawn apart are two (each pixel is the outline over the fill).
+
+    Made while the table plays (a seat's outline changes colour with the turn), so each distinct pixel is
+    worked out once: a box's pixels take a few dozen values."""
+    size, layers = _rounded_layers(radius, line)
+    pixels: dict[tuple[float, float], bytes] = {}
+
+    def pixel(band: float, box: float) -> bytes:
+        over = band * outline[3] / 255
+        under = box * fill[3] / 255 * (1 - over)
+        alpha = over + under
+        if not alpha:  # clear, in the edge's colour: the two are filtered together at the edge
+            return edge[:3] + bytes(1)
+        red, green, blue = (round((o * over + f * under) / alpha) for o, f in zip(outline[:3], fill[:3]))
+        return bytes((red, green, blue, round(255 * alpha)))
+
+    edge = pixel(1.0, 1.0)
+    return _texture(size, b"".join(pixels.get(layer) or pixels.setdefault(layer, pixel(*layer)) for layer in layers))
+
+
+def _bytes(rgba: Sequence[float]) -> Rgba:
+    red, green, blue, alpha = (round(255 * min(1.0, max(0.0, value))) for value in rgba)
+    return red, green, blue, alpha
 
 
 @cache
@@ -124,7 +168,8 @@ class _Setting:
         return self if shape is None else getattr(shape, self.stored, self.default)
 
     def __set__(self, shape: Any, value: Any) -> None:
-        setattr(shape, self.stored, value)
+        # A widget's size and pos are lists it changes in place: a copy keeps this value until it is set again.
+        setattr(shape, self.stored, tuple(value) if isinstance(value, list) else value)
         getattr(shape, self.then)()
 
 
@@ -137,6 +182,7 @@ class _Shape(InstructionGroup):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__()
         [self._colour] = _loose(lambda: [Color(0, 0, 0, 0)])
+        self._rgba: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
         self._pos: tuple[float, float] = (0.0, 0.0)
         self._size: tuple[float, float] = (0.0, 0.0)
         self._line = 0.0
@@ -147,11 +193,11 @@ class _Shape(InstructionGroup):
 
     @property
     def rgba(self) -> list[float]:
-        return list(self._colour.rgba)
+        return list(self._rgba)
 
     @rgba.setter
     def rgba(self, value: Sequence[float]) -> None:
-        self._colour.rgba = value
+        self._rgba = tuple(value)
         self._refresh()
 
     @property
@@ -165,7 +211,7 @@ class _Shape(InstructionGroup):
         self._refresh()
 
     def _refresh(self) -> None:
-        self._shown = self._colour.a > 0 and self._size[0] > 0 and self._size[1] > 0
+        self._shown = self._visible() and self._size[0] > 0 and self._size[1] > 0
         wanted = [self._colour, *self._drawn()] if self._shown else []
         if wanted != self._in_canvas:
             self.clear()
@@ -173,8 +219,16 @@ class _Shape(InstructionGroup):
                 self.add(instruction)
             self._in_canvas = wanted
         if self._shown:
+            self._colour.rgba = self._tint()
             self._shape()
             self._place()
+
+    def _visible(self) -> bool:
+        return self._rgba[3] > 0
+
+    def _tint(self) -> Sequence[float]:
+        """The colour the white texture is drawn in."""
+        return self._rgba
 
     def _drawn(self) -> list[Instruction]:
         raise NotImplementedError
@@ -186,18 +240,50 @@ class _Shape(InstructionGroup):
         raise NotImplementedError
 
 
+def _cells(wanted: Callable[[int, int], bool]) -> list[int]:
+    """Triangles of the cells of a 5x5 grid of quads (6x6 vertices, row by row) that are ``wanted(column, row)``."""
+    return [column + 6 * row + corner
+            for row in range(5) for column in range(5) if wanted(column, row)
+            for corner in (0, 1, 7, 0, 7, 6)]
+
+
+_CORNERS_AND_MIDDLES = _cells(lambda column, row: column in (0, 2, 4) and row in (0, 2, 4))
+"""A 9-patch: the corners as they are, the sides and middle stretched."""
+_RIM = _cells(lambda column, row: (column != 2 and row != 2) or (column == 2 and row in (0, 4))
+              or (row == 2 and column in (0, 4)))
+"""An outline: the corners, and the sides only as deep as the line."""
+
+
 class RoundedBox(_Shape):
-    """A box with rounded corners, filled or outlined: one 9-patch, or dashed as two 1 px lines."""
+    """A box with rounded corners: filled, outlined, both at once, or dashed as two 1 px lines.
+
+    Outlined, the sides draw only as deep as the line, not the corner's radius; with ``fill`` too, the
+    inside and the outline are one texture in their own colours, so the box costs one layer, not two.
+    """
 
     radius = _Setting(0.0)
     dash = _Setting(0.0)
     """The dashes' length in px (the gaps are two thirds of it) for a dashed outline; 0 draws it solid."""
+    fill = _Setting((0.0, 0.0, 0.0, 0.0))
+    """With a solid ``line``, the colour inside the outline (which is ``rgba``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         self._corner = 1
         """The texture's corner in px, the 9-patch's border."""
         self._patches, *self._dashed = _loose(lambda: [Mesh(mode="triangles"), Line(), Line()])
         super().__init__(**kwargs)
+
+    def _framed(self) -> bool:
+        return self._line > 0 and not self.dash and self.fill[3] > 0
+
+    def _hollow(self) -> bool:
+        return 0 < self._line <= self._corner and not self.dash and not self._framed()
+
+    def _visible(self) -> bool:
+        return self._rgba[3] > 0 or self._framed()
+
+    def _tint(self) -> Sequence[float]:
+        return (1.0, 1.0, 1.0, 1.0) if self._framed() else self._rgba
 
     def _drawn(self) -> list[Instruction]:
         return list(self._dashed[: 2 if self._line >= 1.5 else 1]) if self.dash else [self._patches]
@@ -206,13 +292,11 @@ class RoundedBox(_Shape):
         if self.dash:
             return
         self._corner = max(1, round(min(self.radius, self._size[0] / 2, self._size[1] / 2)))
-        self._patches.texture = rounded_texture(self._corner, self._line)
-        hollow = 0 < self._line <= self._corner
-        self._patches.indices = [
-            corner + 4 * row + column
-            for row in range(3) for column in range(3) if not (hollow and row == column == 1)
-            for corner in (0, 1, 5, 0, 5, 4)
-        ]
+        self._patches.texture = (
+            framed_texture(self._corner, self._line, _bytes(self._rgba), _bytes(self.fill)) if self._framed()
+            else rounded_texture(self._corner, self._line)
+        )
+        self._patches.indices = _RIM if self._hollow() else _CORNERS_AND_MIDDLES
 
     def _place(self) -> None:
         if not self._shown:
@@ -220,10 +304,13 @@ class RoundedBox(_Shape):
         (x, y), (width, height) = self._pos, self._size
         if not self.dash:
             border = min(self._corner, width / 2, height / 2)
+            rim = min(border, math.ceil(self._line) + 1) if self._hollow() else border
             cut = self._corner / (2 * self._corner + 2)  # where the texture's corners end
-            xs, ys = (x, x + border, x + width - border, x + width), (y, y + border, y + height - border, y + height)
-            uvs = (0.0, cut, 1 - cut, 1.0)
-            self._patches.vertices = [value for j in range(4) for i in range(4) for value in (xs[i], ys[j], uvs[i], uvs[j])]
+            inset = cut * rim / border
+            xs = (x, x + rim, x + border, x + width - border, x + width - rim, x + width)
+            ys = (y, y + rim, y + border, y + height - border, y + height - rim, y + height)
+            uvs = (0.0, inset, cut, 1 - cut, 1 - inset, 1.0)
+            self._patches.vertices = [value for j in range(6) for i in range(6) for value in (xs[i], ys[j], uvs[i], uvs[j])]
             return
         for inset, line in zip((0.5, 1.5), self._dashed):  # on pixel centres: crisp 1 px lines
             line.dash_length, line.dash_offset = round(self.dash), max(1, round(self.dash * 2 / 3))
@@ -255,13 +342,18 @@ class Round(_Shape):
 
 class OvalCorners(_Shape):
     """What lies outside an oval ``spread`` times the box's size, centred on it, and inside the box:
-    a felt's dark edge over a window cleared to the felt's centre colour, drawn only in the box's four
-    corners (one mesh) rather than as an oval over the whole window."""
+    a felt's dark edge over a window cleared to the felt's centre colour. Only the box's corners are
+    drawn, each as strips that start where the oval's soft edge does (one mesh), so the clear inside of
+    the oval is not filled at all."""
 
     spread = _Setting(1.0, then="_place")
+    STRIPS = 8
+    """Strips per corner: the fewer, the more of the oval's clear inside each one fills."""
 
     def __init__(self, **kwargs: Any) -> None:
-        [self._corners] = _loose(lambda: [Mesh(mode="triangles", indices=[q * 4 + i for q in range(4) for i in (0, 1, 2, 0, 2, 3)])])
+        [self._corners] = _loose(lambda: [Mesh(
+            mode="triangles", indices=[q * 4 + i for q in range(4 * self.STRIPS) for i in (0, 1, 2, 0, 2, 3)],
+        )])
         super().__init__(**kwargs)
 
     def _drawn(self) -> list[Instruction]:
@@ -276,15 +368,22 @@ class OvalCorners(_Shape):
         (x, y), (width, height) = self._pos, self._size
         half_w, half_h = width / 2, height / 2
         radius_x, radius_y = half_w * self.spread, half_h * self.spread
-        # Where the oval crosses the box's edges, less a little for its soft edge.
-        reach_x = radius_x * math.sqrt(max(0.0, 1 - (half_h / radius_y) ** 2)) - 2
-        reach_y = radius_y * math.sqrt(max(0.0, 1 - (half_w / radius_x) ** 2)) - 2
+        # The oval's inside, short of its soft edge by two texels: one of edge, and half of one either side of it
+        # where the texture is filtered.
+        clear = 1 - 2 / ROUND_TEXTURE_MAX * 2
+        # Strips run from where the oval crosses the box's sides to its top and bottom edges; each starts where
+        # the oval's soft edge does at the strip's head (the side farther from the centre), where the oval
+        # reaches least far out.
+        reach_y = radius_y * math.sqrt(max(0.0, clear ** 2 - (half_w / radius_x) ** 2))
+        feet = [reach_y + (half_h - reach_y) * step / self.STRIPS for step in range(self.STRIPS + 1)]
         vertices: list[float] = []
         for sign_x in (-1, 1):
             for sign_y in (-1, 1):
-                for along_x, along_y in ((reach_x, reach_y), (half_w, reach_y), (half_w, half_h), (reach_x, half_h)):
-                    dx, dy = sign_x * max(0.0, along_x), sign_y * max(0.0, along_y)
-                    vertices += (x + half_w + dx, y + half_h + dy, 0.5 + dx / (2 * radius_x), 0.5 + dy / (2 * radius_y))
+                for foot, head in zip(feet, feet[1:]):
+                    start = radius_x * math.sqrt(max(0.0, clear ** 2 - (head / radius_y) ** 2))
+                    for along_x, along_y in ((start, foot), (half_w, foot), (half_w, head), (start, head)):
+                        dx, dy = sign_x * min(half_w, along_x), sign_y * along_y
+                        vertices += (x + half_w + dx, y + half_h + dy, 0.5 + dx / (2 * radius_x), 0.5 + dy / (2 * radius_y))
         self._corners.vertices = vertices
 
 

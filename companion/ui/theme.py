@@ -95,7 +95,24 @@ def mix(colour: tuple[float, ...], other: tuple[float, ...], share: float) -> tu
     return (red, green, blue, 1.0)
 
 
+def over(top: tuple[float, ...], under: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """``top`` laid over ``under``: the one colour a box fills with instead of drawing a shade over its fill.
+
+    >>> over((1.0, 1.0, 1.0, 0.5), (0.0, 0.0, 0.0, 1.0))
+    (0.5, 0.5, 0.5, 1.0)
+    >>> over((1.0, 1.0, 1.0, 0.1), (0.0, 0.0, 0.0, 0.0))
+    (1.0, 1.0, 1.0, 0.1)
+    """
+    alpha = top[3] + under[3] * (1 - top[3])
+    if not alpha:
+        return (0.0, 0.0, 0.0, 0.0)
+    red, green, blue = ((t * top[3] + u * under[3] * (1 - top[3])) / alpha for t, u in zip(top[:3], under[:3]))
+    return (red, green, blue, alpha)
+
+
 WHITE = (1.0, 1.0, 1.0, 1.0)
+PRESSED = (1.0, 1.0, 1.0, 0.08)
+"""The shade a pressed button's fill takes."""
 SPICE_TILE = {spice: mix(fill, SURFACE, 0.2 if spice == "pepper" else 0.72) for spice, fill in SPICE_FILL.items()}
 """A number key of a spice: dark, so the spice's colour reads in its outline and a dozen keys do not glare."""
 SPICE_KEY = {spice: mix(fill, SURFACE, 0.1 if spice == "pepper" else 0.55) for spice, fill in SPICE_FILL.items()}

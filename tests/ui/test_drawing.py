@@ -9,18 +9,22 @@ a stencil (Kivy's ``Image`` masks each picture with one) adds passes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from kivy.core.window import Window
-from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, StencilPush
+from kivy.graphics import (
+    Canvas, ClearBuffers, ClearColor, Color, Ellipse, Fbo, InstructionGroup, Line, Mesh, Rectangle, RoundedRectangle,
+    StencilPush,
+)
 from kivy.graphics.instructions import Instruction, VertexInstruction
 from kivy.uix.scrollview import ScrollView
 
 from companion.rules import Card
 from companion.ui import theme
-from companion.ui.shapes import RoundedBox, Round
+from companion.ui.shapes import ROUND_TEXTURE_MAX, OvalCorners, RoundedBox, Round, outside_texture, rounded_texture
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.icon import Icon
 from scenes_table import buzz, mid_game
@@ -143,3 +147,91 @@ def test_a_hidden_icon_draws_nothing_and_comes_back_when_shown() -> None:
     assert icon.canvas.children == []
     icon.opacity = 1
     assert sum(isinstance(i, Rectangle) for i in icon.canvas.children) == 1
+
+
+def drawn_pixels(size: tuple[int, int], background: tuple[float, ...], *shapes: Any) -> bytes:
+    """What ``shapes`` draw over ``background``, read back from an Fbo of ``size``."""
+    fbo = Fbo(size=size)
+    with fbo:
+        ClearColor(*background)
+        ClearBuffers()
+    for shape in shapes:
+        fbo.add(shape)
+    fbo.draw()
+    return bytes(fbo.pixels)
+
+
+def largest_difference(one: bytes, other: bytes) -> int:
+    return max(abs(a - b) for a, b in zip(one, other))
+
+
+BACKGROUND = (0.16, 0.12, 0.1, 1.0)
+
+
+@pytest.mark.parametrize(("outline", "fill", "line"), [
+    (theme.ACCENT, theme.SURFACE_2, 3.5),
+    (theme.LINE, theme.SURFACE, 1),
+    ((1.0, 1.0, 1.0, 0.35), (0.91, 0.26, 0.18, 1.0), 2),  # a see-through outline shows the fill under it
+    (theme.LINE_2, (0.2, 0.5, 0.9, 0.5), 2.5),  # and a see-through fill the felt
+])
+def test_a_filled_outline_draws_what_its_fill_and_outline_drew_apart_in_one_layer(
+    ui: Any, outline: tuple[float, ...], fill: tuple[float, ...], line: float,
+) -> None:
+    """On whole pixels, the same but for rounding to bytes. Between pixels a texture is filtered, and one
+    texture's edge is filtered a little differently from two (a few levels on its edge's pixels), but with no
+    dark or light fringe around it."""
+    for pos, tolerance in (((5, 7), 2), ((5.4, 7.7), 20)):
+        box = {"pos": pos, "size": (110, 66), "radius": 14}
+        apart = drawn_pixels((128, 80), BACKGROUND,
+                             RoundedBox(rgba=fill, **box), RoundedBox(rgba=outline, line=line, **box))
+        framed = RoundedBox(rgba=outline, fill=fill, line=line, **box)
+        assert largest_difference(drawn_pixels((128, 80), BACKGROUND, framed), apart) <= tolerance
+        assert [type(i).__name__ for i in framed.children if type(i).__name__ != "BindTexture"] == ["Color", "Mesh"]
+
+
+def whole_nine_patch(texture: Any, pos: tuple[float, float], size: tuple[float, float], corner: int) -> Mesh:
+    """A box drawn as every one of the nine patches of its texture, the middle and the full-depth sides too."""
+    (x, y), (width, height) = pos, size
+    cut = corner / texture.width
+    xs, ys = (x, x + corner, x + width - corner, x + width), (y, y + corner, y + height - corner, y + height)
+    uvs = (0.0, cut, 1 - cut, 1.0)
+    return Mesh(mode="triangles", texture=texture,
+                vertices=[v for j in range(4) for i in range(4) for v in (xs[i], ys[j], uvs[i], uvs[j])],
+                indices=[c + 4 * row + column for row in range(3) for column in range(3) for c in (0, 1, 5, 0, 5, 4)])
+
+
+@pytest.mark.parametrize("line", [1, 2.5, 3.5])
+def test_an_outline_fills_only_a_band_as_deep_as_its_line(ui: Any, line: float) -> None:
+    """Its sides reach in as far as the line and its anti-aliased edge, not the corner's radius, and yet it draws
+    every pixel the whole 9-patch of its texture does, wherever it falls between pixels."""
+    pos, size = (5.4, 7.7), (110, 66)
+    outline = RoundedBox(rgba=theme.ACCENT, line=line, pos=pos, size=size, radius=20)
+    whole = InstructionGroup()
+    whole.add(Color(*theme.ACCENT))
+    whole.add(whole_nine_patch(rounded_texture(20, line), pos, size, 20))
+    assert largest_difference(drawn_pixels((128, 80), BACKGROUND, outline),
+                              drawn_pixels((128, 80), BACKGROUND, whole)) <= 1
+    mesh = next(i for i in outline.children if isinstance(i, Mesh))
+    xs, ys, indices = mesh.vertices[0::4], mesh.vertices[1::4], mesh.indices
+    area = sum(abs((xs[b] - xs[a]) * (ys[c] - ys[a]) - (xs[c] - xs[a]) * (ys[b] - ys[a])) / 2
+               for a, b, c in zip(indices[0::3], indices[1::3], indices[2::3]))
+    rim = math.ceil(line) + 1
+    assert area <= 4 * 20 * 20 + 2 * (size[0] - 40 + size[1] - 40) * rim  # the corners, and the sides a rim deep
+
+
+def test_the_felts_corners_are_the_oval_drawn_over_the_whole_box(ui: Any) -> None:
+    """Only strips outside the oval are drawn, and they miss none of its soft edge."""
+    size, spread = (320, 192), 1.1
+    corners = OvalCorners(rgba=theme.FELT_EDGE, pos=(0, 0), size=size, spread=spread)
+    width, height = size[0] * spread, size[1] * spread
+    whole = InstructionGroup()
+    whole.add(Color(*theme.FELT_EDGE))
+    whole.add(Rectangle(texture=outside_texture(ROUND_TEXTURE_MAX), size=(width, height),
+                        pos=((size[0] - width) / 2, (size[1] - height) / 2)))
+    assert largest_difference(drawn_pixels(size, theme.FELT_CENTRE, corners),
+                              drawn_pixels(size, theme.FELT_CENTRE, whole)) <= 2
+    mesh = next(i for i in corners.children if isinstance(i, Mesh))
+    xs, ys = mesh.vertices[0::4], mesh.vertices[1::4]
+    quads = [(xs[q:q + 4], ys[q:q + 4]) for q in range(0, len(xs), 4)]
+    area = sum((max(x) - min(x)) * (max(y) - min(y)) for x, y in quads)
+    assert area < 0.15 * size[0] * size[1]

@@ -20,6 +20,7 @@ class BaseButton(ButtonBehavior, BoxLayout):
     ink = ColorProperty()
     fill = ColorProperty()
     border_colour = ColorProperty()
+    border_width = NumericProperty(2)
     radius = NumericProperty()
     font_size = NumericProperty()
     icon_size = NumericProperty()
