@@ -45,12 +45,14 @@ FRAME = 1 / 60
 
 
 def size_window() -> None:
-    """The window's size and the app's clock, set before Kivy loads them; no input device of the host joins in."""
+    """The window's size, samples and the app's clock, set before Kivy loads them (the bare app too); no input
+    device of the host joins in."""
     from kivy.config import Config as KivyConfig
 
-    from companion.display import CLOCK
+    from companion.display import CLOCK, MULTISAMPLES
 
     KivyConfig.set("graphics", "width", str(SIZE[0]))
+    KivyConfig.set("graphics", "multisamples", MULTISAMPLES)
     KivyConfig.set("graphics", "height", str(SIZE[1]))
     KivyConfig.set("kivy", "kivy_clock", CLOCK)
     for option in KivyConfig.options("input"):

@@ -12,7 +12,8 @@ calls :func:`configure_kivy` before that. What it settles (see
 - no cursor, no screen saver, and no Escape key quitting a full-screen kiosk
   (the service restarts the app only when it fails, not when it exits cleanly);
 - Kivy's ``free_all`` clock (:data:`CLOCK`): frames keep to 60 a second, but
-  a buzzer's decision wakes the loop at once (companion/ui/threads.py).
+  a buzzer's decision wakes the loop at once (companion/ui/threads.py);
+- no multisampling (:data:`MULTISAMPLES`).
 
 The SDL video driver (KMSDRM without a desktop) is the service's business:
 systemd/spicy-companion.service sets it, so the same app runs in a desktop window.
@@ -26,6 +27,11 @@ from companion.config import DisplayConfig
 
 CLOCK = "free_all"
 """Kivy's clock: read when ``kivy.clock`` is first imported, so tests and benchmarks set it the same way."""
+
+MULTISAMPLES = "0"
+"""The window's samples per pixel. Kivy asks for 2 unless told (Mesa gives 4), which multiplies the cost of
+filling every pixel, and buys nothing here: the theme's shapes and text are anti-aliased in their own
+textures (docs/PERFORMANCE.md, "One sample a pixel"). Tests and benchmarks open their windows the same way."""
 
 
 def kivy_settings(display: DisplayConfig) -> dict[str, dict[str, str]]:
@@ -48,6 +54,7 @@ def kivy_settings(display: DisplayConfig) -> dict[str, dict[str, str]]:
             "rotation": str(display.rotation),
             "show_cursor": "1" if display.show_cursor else "0",
             "allow_screensaver": "0",
+            "multisamples": MULTISAMPLES,
         },
         "kivy": {"exit_on_escape": "0" if display.fullscreen else "1", "kivy_clock": CLOCK},
         "input": touch,

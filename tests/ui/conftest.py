@@ -59,10 +59,13 @@ atexit.register(shutil.rmtree, KIVY_HOME, True)
 
 from kivy.config import Config as KivyConfig  # noqa: E402  (after the environment above)
 
+from companion.display import MULTISAMPLES  # noqa: E402
+
 for option in KivyConfig.options("input"):
     KivyConfig.remove_option("input", option)  # no device of the host joins in
 KivyConfig.set("graphics", "width", "800")
 KivyConfig.set("graphics", "height", "480")
+KivyConfig.set("graphics", "multisamples", MULTISAMPLES)  # as the app opens its window
 
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
