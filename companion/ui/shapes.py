@@ -41,7 +41,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from kivy.factory import Factory
-from kivy.graphics import Canvas, Color, Instruction, InstructionGroup, Line, Mesh, Rectangle
+from kivy.graphics import Canvas, Color, Instruction, InstructionGroup, Mesh, Rectangle
 from kivy.graphics.texture import Texture
 
 ROUND_TEXTURE_MAX = 256
@@ -255,7 +255,7 @@ _RIM = _cells(lambda column, row: (column != 2 and row != 2) or (column == 2 and
 
 
 class RoundedBox(_Shape):
-    """A box with rounded corners: filled, outlined, both at once, or dashed as two 1 px lines.
+    """A box with rounded corners: filled, outlined, both at once, or dashed.
 
     Outlined, the sides draw only as deep as the line, not the corner's radius; with ``fill`` too, the
     inside and the outline are one texture in their own colours, so the box costs one layer, not two.
@@ -270,7 +270,7 @@ class RoundedBox(_Shape):
     def __init__(self, **kwargs: Any) -> None:
         self._corner = 1
         """The texture's corner in px, the 9-patch's border."""
-        self._patches, *self._dashed = _loose(lambda: [Mesh(mode="triangles"), Line(), Line()])
+        self._patches, self._dashes = _loose(lambda: [Mesh(mode="triangles"), Mesh(mode="triangles")])
         super().__init__(**kwargs)
 
     def _framed(self) -> bool:
@@ -286,7 +286,7 @@ class RoundedBox(_Shape):
         return (1.0, 1.0, 1.0, 1.0) if self._framed() else self._rgba
 
     def _drawn(self) -> list[Instruction]:
-        return list(self._dashed[: 2 if self._line >= 1.5 else 1]) if self.dash else [self._patches]
+        return [self._dashes] if self.dash else [self._patches]
 
     def _shape(self) -> None:
         if self.dash:
@@ -312,10 +312,54 @@ class RoundedBox(_Shape):
             uvs = (0.0, inset, cut, 1 - cut, 1 - inset, 1.0)
             self._patches.vertices = [value for j in range(6) for i in range(6) for value in (xs[i], ys[j], uvs[i], uvs[j])]
             return
-        for inset, line in zip((0.5, 1.5), self._dashed):  # on pixel centres: crisp 1 px lines
-            line.dash_length, line.dash_offset = round(self.dash), max(1, round(self.dash * 2 / 3))
-            radius = max(1.0, self.radius - inset)
-            line.rounded_rectangle = (x + inset, y + inset, width - 2 * inset, height - 2 * inset, radius)
+        self._dashes.vertices, self._dashes.indices = dashed_outline(
+            (x, y), (width, height), self.radius, max(1.0, self._line), self.dash,
+        )
+
+
+def _outline_path(pos: tuple[float, float], size: tuple[float, float], radius: float, line: float) -> list[tuple[float, float]]:
+    """The middle of an outline ``line`` px wide inside a rounded box, round the box from its bottom left."""
+    (x, y), (width, height) = pos, size
+    left, bottom, right, top = x + line / 2, y + line / 2, x + width - line / 2, y + height - line / 2
+    bend = max(0.0, min(radius - line / 2, (right - left) / 2, (top - bottom) / 2))
+    steps = max(1, round(bend / 2)) if bend else 0
+    path: list[tuple[float, float]] = []
+    for cx, cy, start in ((right - bend, bottom + bend, -90), (right - bend, top - bend, 0),
+                          (left + bend, top - bend, 90), (left + bend, bottom + bend, 180)):
+        for step in range(steps + 1):
+            angle = math.radians(start + 90 * step / max(1, steps))
+            path.append((cx + bend * math.cos(angle), cy + bend * math.sin(angle)))
+    return path + path[:1]
+
+
+def dashed_outline(pos: tuple[float, float], size: tuple[float, float], radius: float, line: float,
+                   dash: float) -> tuple[list[float], list[int]]:
+    """A dashed outline as one mesh of quads (vertices, indices), dashes ``dash`` px long and gaps two thirds
+    of that. Kivy's dashed ``Line`` builds a texture while it draws, and single-sampled windows then drew
+    it with another texture's pixels now and then."""
+    gap = dash * 2 / 3
+    vertices: list[float] = []
+    travelled = 0.0
+    path = _outline_path(pos, size, radius, line)
+    for (x0, y0), (x1, y1) in zip(path, path[1:]):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if not length:
+            continue
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        nx, ny = -uy * line / 2, ux * line / 2
+        along = 0.0
+        while along < length:
+            phase = (travelled + along) % (dash + gap)
+            if phase >= dash:  # in a gap: on to the next dash
+                along += dash + gap - phase
+                continue
+            end = min(length, along + dash - phase)
+            (ax, ay), (bx, by) = (x0 + ux * along, y0 + uy * along), (x0 + ux * end, y0 + uy * end)
+            vertices += (ax - nx, ay - ny, 0, 0, bx - nx, by - ny, 0, 0, bx + nx, by + ny, 0, 0, ax + nx, ay + ny, 0, 0)
+            along = end
+        travelled += length
+    quads = len(vertices) // 16
+    return vertices, [4 * q + corner for q in range(quads) for corner in (0, 1, 2, 0, 2, 3)]
 
 
 class Round(_Shape):

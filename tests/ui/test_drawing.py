@@ -69,6 +69,8 @@ def costly(window_canvas: Canvas) -> list[str]:
             found.append(type(instruction).__name__)
         elif isinstance(instruction, Line) and instruction.width > 1:
             found.append(f"Line of width {instruction.width}")
+        elif isinstance(instruction, Line) and (instruction.dash_offset or instruction.dashes):
+            found.append("dashed Line")  # it makes its texture while drawing (shapes.dashed_outline)
         elif isinstance(instruction, StencilPush):
             found.append("stencil")
         elif isinstance(instruction, VertexInstruction) and alpha == 0 and has_area(instruction):
@@ -235,3 +237,17 @@ def test_the_felts_corners_are_the_oval_drawn_over_the_whole_box(ui: Any) -> Non
     quads = [(xs[q:q + 4], ys[q:q + 4]) for q in range(0, len(xs), 4)]
     area = sum((max(x) - min(x)) * (max(y) - min(y)) for x, y in quads)
     assert area < 0.15 * size[0] * size[1]
+
+
+def test_a_dashed_outline_is_dashes_of_its_length_and_two_thirds_gaps_drawn_without_a_texture(ui: Any) -> None:
+    dashed = RoundedBox(rgba=(1, 1, 1, 1), pos=(4, 4), size=(120, 40), radius=0, line=2, dash=6)
+    mesh = next(i for i in dashed.children if isinstance(i, Mesh))
+    assert mesh.texture is Mesh().texture  # Kivy's plain white one: nothing is made to draw it
+    pixels = drawn_pixels((128, 48), (0, 0, 0, 1), dashed)
+    for row in (4, 5):  # the bottom edge, two pixels deep
+        lit = "".join("#" if pixels[4 * (row * 128 + column)] > 127 else "." for column in range(128))
+        assert lit[:4] == "...." and lit[124:] == "...."
+        runs = [len(run) for run in lit[4:124].replace(".", " ").split()]
+        gaps = [len(run) for run in lit[4:124].replace("#", " ").split()]
+        assert set(runs[1:-1]) == {6} and set(gaps[1:-1]) == {4}  # the edge's first and last turn its corners
+    assert all(pixels[4 * (24 * 128 + column)] == 0 for column in range(8, 120))  # nothing inside
