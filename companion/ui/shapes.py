@@ -36,9 +36,9 @@ visible one.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from kivy.factory import Factory
 from kivy.graphics import Canvas, Color, Instruction, InstructionGroup, Mesh, Rectangle
@@ -65,13 +65,22 @@ def _texture(size: int, pixels: bytes) -> Texture:
     return texture
 
 
-def _white(size: int, alpha: Callable[[float, float], float]) -> Texture:
-    """A white texture whose alpha at each pixel centre is ``alpha(x, y)``."""
-    pixels = bytearray()
-    for row in range(size):
-        for column in range(size):
-            pixels += bytes((255, 255, 255, round(255 * alpha(column + 0.5, row + 0.5))))
-    return _texture(size, bytes(pixels))
+T = TypeVar("T")
+
+
+def _mirrored(size: int, value: Callable[[float, float], T]) -> list[T]:
+    """``value(x, y)`` at each pixel centre of a square that is the same mirrored across both its middles,
+    row by row, worked out for one quarter: the textures are made while the table plays (a ring the first
+    time a seat is armed), and a quarter of the work keeps that frame short."""
+    half = (size + 1) // 2
+    quarter = [[value(column + 0.5, row + 0.5) for column in range(half)] for row in range(half)]
+    return [quarter[min(row, size - 1 - row)][min(column, size - 1 - column)]
+            for row in range(size) for column in range(size)]
+
+
+def _white(size: int, alphas: Iterable[float]) -> Texture:
+    """A white texture with these alphas, row by row."""
+    return _texture(size, b"".join(bytes((255, 255, 255, round(255 * alpha))) for alpha in alphas))
 
 
 @cache
@@ -79,20 +88,20 @@ def _rounded_layers(radius: int, line: float) -> tuple[int, list[tuple[float, fl
     """A rounded box of ``radius`` px with two stretchable pixels between its corners: its side in px, and
     for each pixel (row by row) how much of it the outline (``line`` px wide) and the whole box cover."""
     half = radius + 1
-    layers = []
-    for row in range(2 * half):
-        for column in range(2 * half):
-            qx, qy = abs(column + 0.5 - half) - 1, abs(row + 0.5 - half) - 1
-            outside = math.hypot(max(qx, 0.0), max(qy, 0.0)) + min(max(qx, qy), 0.0) - radius
-            layers.append((_band(outside, line), _coverage(outside)))
-    return 2 * half, layers
+
+    def layers(x: float, y: float) -> tuple[float, float]:
+        qx, qy = abs(x - half) - 1, abs(y - half) - 1
+        outside = math.hypot(max(qx, 0.0), max(qy, 0.0)) + min(max(qx, qy), 0.0) - radius
+        return _band(outside, line), _coverage(outside)
+
+    return 2 * half, _mirrored(2 * half, layers)
 
 
 @cache
 def rounded_texture(radius: int, line: float) -> Texture:
     """A white rounded box (line 0) or outline, tinted by the shape's colour."""
     size, layers = _rounded_layers(radius, line)
-    return _texture(size, b"".join(bytes((255, 255, 255, round(255 * band))) for band, _box in layers))
+    return _white(size, (band for band, _box in layers))
 
 
 Rgba = tuple[int, int, int, int]
@@ -141,7 +150,9 @@ def round_texture(diameter: int, line: float, dashes: int) -> Texture:
         into_dash = (min(turn, 0.5 - turn) if turn < 0.5 else -min(turn - 0.5, 1 - turn)) * math.tau * distance / dashes
         return covered * _coverage(-into_dash)
 
-    return _white(diameter, alpha)
+    if dashes:  # dashes need not fall the same in each quarter
+        return _white(diameter, (alpha(column + 0.5, row + 0.5) for row in range(diameter) for column in range(diameter)))
+    return _white(diameter, _mirrored(diameter, alpha))
 
 
 _SCRATCH = Canvas()
@@ -211,16 +222,18 @@ class _Shape(InstructionGroup):
         self._refresh()
 
     def _refresh(self) -> None:
-        self._shown = self._visible() and self._size[0] > 0 and self._size[1] > 0
+        sized = self._size[0] > 0 and self._size[1] > 0
+        self._shown = sized and self._visible()
         wanted = [self._colour, *self._drawn()] if self._shown else []
         if wanted != self._in_canvas:
             self.clear()
             for instruction in wanted:
                 self.add(instruction)
             self._in_canvas = wanted
+        if sized:
+            self._shape()  # hidden too: a seat's ring is made when its panel is, not when a card is played
         if self._shown:
             self._colour.rgba = self._tint()
-            self._shape()
             self._place()
 
     def _visible(self) -> bool:
@@ -435,7 +448,7 @@ class OvalCorners(_Shape):
 def outside_texture(diameter: int) -> Texture:
     """White outside a disc filling the square, clear inside it."""
     centre = diameter / 2
-    return _white(diameter, lambda x, y: 1 - _coverage(math.hypot(x - centre, y - centre) - centre))
+    return _white(diameter, _mirrored(diameter, lambda x, y: 1 - _coverage(math.hypot(x - centre, y - centre) - centre)))
 
 
 Factory.register("RoundedBox", cls=RoundedBox)
