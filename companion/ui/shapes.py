@@ -1,23 +1,21 @@
 """The theme's drawing kit: rounded boxes, outlines, discs and rings as textured quads.
 
-A software renderer (Mesa llvmpipe) pays for every triangle it sets up: a
-``RoundedRectangle`` is a fan of thin triangles and a ``Line`` wider than one
-pixel a strip of them, and together they made a redraw of the table cost 50 ms
-(docs/PERFORMANCE.md). Each shape here is one 9-patch ``Mesh`` (an outline
-leaves out the middle patch: it would fill the box's inside with nothing) or
-one textured ``Rectangle`` of a white, anti-aliased texture made once per
-radius and line width, tinted by its own ``Color``.
+A software renderer (Mesa llvmpipe) pays for every triangle it sets up and
+every pixel it fills, seen or not: a ``RoundedRectangle`` is a fan of thin
+triangles and a ``Line`` wider than one pixel a strip of them, and together
+they made a redraw of the table cost 50 ms (docs/PERFORMANCE.md). Each shape
+here is one 9-patch ``Mesh`` or one textured ``Rectangle`` of an anti-aliased
+texture made once per radius and line width: white and tinted by the shape's
+``Color``, or, for a box with both a fill and an outline, holding both in
+their own colours, so the box is one layer, not two. An outline alone draws
+its sides only as deep as its line; a dashed one is a mesh of dash quads.
 
 In kv (the module registers the names with the Factory)::
 
     canvas.before:
-        RoundedBox:
-            rgba: theme.SURFACE
-            pos: self.pos
-            size: self.size
-            radius: dp(theme.RADIUS_PANEL)
-        RoundedBox:
+        RoundedBox:  # a panel: filled, with an outline
             rgba: theme.LINE
+            fill: theme.SURFACE
             pos: self.pos
             size: self.size
             radius: dp(theme.RADIUS_PANEL)
