@@ -236,6 +236,9 @@ class TableView(EventDispatcher):
             for i, name in enumerate(setup.names)
         ]
         self.referee = referee
+        self.closed = False
+        """Set by ``close()``: the referee stops reporting then, but a call it posted just before still
+        runs on the UI loop afterwards, and must not reach a game that has left the table."""
         if referee is not None:
             referee.report_to(self._decided, self._ignored)
         self._language = tr.fbind("_", _say_again, proxy(self))
@@ -268,6 +271,7 @@ class TableView(EventDispatcher):
 
     def close(self) -> None:
         """Stop listening to the buzzers (the app's referee keeps them for the next game) and to language switches."""
+        self.closed = True
         tr.unbind_uid("_", self._language)
         if self.referee is not None:
             self.referee.disarm()
@@ -356,13 +360,15 @@ class TableView(EventDispatcher):
     def dismiss_result(self) -> None:
         self.result = None
 
-    # --- the referee's callbacks (any thread) --------------------------------------------
+    # --- the referee's callbacks (any thread; a closed table ignores them) ------------------
 
     def _seat_of(self, buzzer: int | None) -> int | None:
         return self.buzzer_of.index(buzzer) if buzzer in self.buzzer_of else None
 
     @mainthread_now
     def _decided(self, decision: Decision) -> None:
+        if self.closed:
+            return
         later = tuple(
             (seat, format_delay(p.delay_ms)) for p in decision.later if (seat := self._seat_of(p.seat)) is not None
         )
@@ -376,6 +382,8 @@ class TableView(EventDispatcher):
 
     @mainthread_now
     def _ignored(self, press: Ignored) -> None:
+        if self.closed:
+            return
         seat = self._seat_of(press.seat)
         if seat is None:
             return  # a buzzer no seat is bound to
