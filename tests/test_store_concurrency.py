@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from cli_helpers import COMMAND
-from store_helpers import KNOWN
+import pytest
+from cli_helpers import COMMAND, run
+from store_helpers import KNOWN, damaged_database
 
 from companion.random_play import long_game
 from companion.session import Session
@@ -72,3 +75,74 @@ def test_a_live_game_saves_every_100_ms_while_simulate_import_games_and_stats_ru
         assert [entry.action for entry in store.load(session.game_id).log] == list(plan.log[:saved])
         assert store.query("SELECT count(*) FROM games") == [(1 + 40 + 3,)]
         assert store.check() == []
+
+
+OPEN_DAMAGED_AT_EACH_SIGNAL = """
+import os, sys
+from pathlib import Path
+from companion.store import Store, StoreError
+go, name, paths = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+for db in paths:
+    os.read(go, 1)  # the test writes to every child's pipe at once: they open this database together
+    try:
+        with Store.open(Path(db), busy_timeout=10) as store:
+            store.add_player(name)
+            said = store.notice or "opened"
+    except StoreError as exc:
+        said = f"refused: {exc}"
+    print(said, flush=True)
+"""
+
+
+def test_a_damaged_database_opened_by_many_processes_at_once_is_moved_aside_once(tmp_path: Path) -> None:
+    """Each child sees the damage; a second move aside would take the fresh file, and players, with it.
+
+    Twenty rounds, because one round of the race goes wrong only some of the time without the lock.
+    """
+    damaged = damaged_database(tmp_path / "games.db")
+    rounds = [tmp_path / f"round-{n}" / "games.db" for n in range(20)]
+    for db in rounds:
+        db.parent.mkdir()
+        db.write_bytes(damaged)
+    names = [f"P{i}" for i in range(6)]
+    pipes = [os.pipe() for _ in names]
+    children = [
+        subprocess.Popen([sys.executable, "-c", OPEN_DAMAGED_AT_EACH_SIGNAL, str(go), name, *map(str, rounds)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, pass_fds=(go,))
+        for name, (go, _) in zip(names, pipes)
+    ]
+    said = []
+    for _ in rounds:
+        for _, release in pipes:
+            os.write(release, b"x")
+        said.append([child.stdout.readline() if child.stdout else "" for child in children])
+    for go, release in pipes:
+        os.close(go)
+        os.close(release)
+    assert [child.communicate(timeout=60)[1] for child in children] == [""] * len(names)
+    for db, lines in zip(rounds, said):
+        assert not [line for line in lines if line.startswith("refused")], db
+        assert sum("it was moved to games.db.corrupt-" in line for line in lines) == 1, db
+        (moved,) = db.parent.glob("games.db.corrupt-*[0-9]")
+        assert moved.read_bytes() == damaged
+        with Store.open(db) as store:
+            assert sorted(store.players()) == names, db
+
+
+def test_a_move_aside_that_cannot_take_the_lock_says_busy_and_changes_nothing(capsys, tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    damaged_database(db)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[store]\ndb = "{db}"\nbusy_timeout = 0.2\n')
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    folder = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_SH)  # another process opening the database, and stuck there
+        code, out, err = run(capsys, "--config", str(config), "games")
+    finally:
+        os.close(folder)
+    assert (code, out) == (2, "")
+    assert err == "spicy-companion: the database is busy: another program is writing to it; close it and try again\n"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    code, out, err = run(capsys, "--config", str(config), "games")
+    assert (code, out) == (0, "no saved games\n") and "it was moved to games.db.corrupt-" in err

@@ -9,9 +9,11 @@ starts and whoever wants the old games can still try to rescue them.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -123,18 +125,31 @@ class Store:
         """
         path = _usable(Path(path))
         try:
-            return cls._open(path, busy_timeout, move_damaged=move_damaged)
+            with _folder_lock(path, fcntl.LOCK_SH, busy_timeout):
+                return cls._open(path, busy_timeout, move_damaged=move_damaged)
         except Damaged as damage:
-            if not move_damaged or _application_id(_header(path)) != APPLICATION_ID:
+            if not move_damaged:
                 raise _damaged(path, damage.args[0]) from None
             try:
-                moved = _move_aside(path)
+                with _folder_lock(path, fcntl.LOCK_EX, busy_timeout):
+                    return cls._open_or_move_aside(path, busy_timeout)
             except OSError as exc:
                 raise StoreError(
                     "{path} is damaged ({damage}) and cannot be moved aside ({problem}); "
                     "move it yourself to start a fresh one",
                     path=str(path), damage=damage.args[0], problem=str(exc.strerror),
                 ) from None
+
+    @classmethod
+    def _open_or_move_aside(cls, path: Path, busy_timeout: float) -> Store:
+        """Under the lock, the damage is looked at again: another process may have moved the file aside
+        and started the fresh one meanwhile, and that fresh one must not be moved aside in turn."""
+        try:
+            return cls._open(path, busy_timeout, move_damaged=True)
+        except Damaged as damage:
+            if _application_id(_header(path)) != APPLICATION_ID:
+                raise _damaged(path, damage.args[0]) from None
+            moved = _move_aside(path)
         notice = Reason("{path} was damaged and could not be read: it was moved to {moved}",
                         path=str(path), moved=moved.name)
         try:
@@ -554,6 +569,39 @@ def _remove_fresh(path: Path) -> None:
     """A fresh database that could not be made (disk full) leaves no empty or half-made file to be taken for one."""
     for suffix in ("", "-wal", "-shm"):
         path.with_name(path.name + suffix).unlink(missing_ok=True)
+
+
+@contextmanager
+def _folder_lock(path: Path, kind: int, timeout: float) -> Iterator[None]:
+    """Opening takes it shared, moving a damaged file aside exclusive.
+
+    Two processes that both saw the damage would otherwise each move a file aside,
+    the second one the fresh file the first had begun to write; and a process
+    opening the file while it is renamed could pair the old file with the fresh
+    one's WAL. An flock on the folder rather than on a lock file: nothing is left
+    beside the database, and the kernel lets it go when the process ends. Waits as
+    long as SQLite waits for a busy file, then says it is busy.
+    """
+    try:
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        if kind == fcntl.LOCK_EX:
+            raise
+        yield  # a folder that cannot be listed: opening goes on as before, and nothing is moved aside in it
+        return
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(folder, kind | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise StoreError(BUSY) from None
+                time.sleep(0.01)
+        yield
+    finally:
+        os.close(folder)
 
 
 def _move_aside(path: Path) -> Path:
