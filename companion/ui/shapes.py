@@ -116,16 +116,19 @@ def framed_texture(radius: int, line: float, outline: Rgba, fill: Rgba) -> Textu
     size, layers = _rounded_layers(radius, line)
     pixels: dict[tuple[float, float], bytes] = {}
 
-    def pixel(band: float, box: float) -> bytes:
+    def colour(band: float, box: float) -> tuple[bytes, float]:
         over = band * outline[3] / 255
         under = box * fill[3] / 255 * (1 - over)
         alpha = over + under
-        if not alpha:  # clear, in the edge's colour: the two are filtered together at the edge
-            return edge[:3] + bytes(1)
-        red, green, blue = (round((o * over + f * under) / alpha) for o, f in zip(outline[:3], fill[:3]))
-        return bytes((red, green, blue, round(255 * alpha)))
+        rgb = (round((o * over + f * under) / alpha) for o, f in zip(outline[:3], fill[:3])) if alpha else (0, 0, 0)
+        return bytes(rgb), alpha
 
-    edge = pixel(1.0, 1.0)
+    edge, _alpha = colour(1.0, 1.0)
+
+    def pixel(band: float, box: float) -> bytes:
+        rgb, alpha = colour(band, box)
+        # A clear pixel is in the edge's colour: the two are filtered together at the edge.
+        return (rgb if alpha else edge) + bytes((round(255 * alpha),))
     return _texture(size, b"".join(pixels.get(layer) or pixels.setdefault(layer, pixel(*layer)) for layer in layers))
 
 
@@ -329,7 +332,7 @@ class RoundedBox(_Shape):
 
 
 def _outline_path(pos: tuple[float, float], size: tuple[float, float], radius: float, line: float) -> list[tuple[float, float]]:
-    """The middle of an outline ``line`` px wide inside a rounded box, round the box from its bottom left."""
+    """The middle of an outline ``line`` px wide inside a rounded box, anticlockwise from its bottom right."""
     (x, y), (width, height) = pos, size
     left, bottom, right, top = x + line / 2, y + line / 2, x + width - line / 2, y + height - line / 2
     bend = max(0.0, min(radius - line / 2, (right - left) / 2, (top - bottom) / 2))
@@ -347,28 +350,26 @@ def dashed_outline(pos: tuple[float, float], size: tuple[float, float], radius: 
                    dash: float) -> tuple[list[float], list[int]]:
     """A dashed outline as one mesh of quads (vertices, indices), dashes ``dash`` px long and gaps two thirds
     of that. Kivy's dashed ``Line`` builds a texture while it draws, and single-sampled windows then drew
-    it with another texture's pixels now and then."""
-    gap = dash * 2 / 3
-    vertices: list[float] = []
-    travelled = 0.0
+    it with another texture's pixels now and then. Dash ``k`` runs from ``k`` periods round the path, so
+    no rounding of a running total can stall the walk."""
+    period = dash * 5 / 3
     path = _outline_path(pos, size, radius, line)
-    for (x0, y0), (x1, y1) in zip(path, path[1:]):
-        length = math.hypot(x1 - x0, y1 - y0)
-        if not length:
-            continue
-        ux, uy = (x1 - x0) / length, (y1 - y0) / length
-        nx, ny = -uy * line / 2, ux * line / 2
-        along = 0.0
-        while along < length:
-            phase = (travelled + along) % (dash + gap)
-            if phase >= dash:  # in a gap: on to the next dash
-                along += dash + gap - phase
-                continue
-            end = min(length, along + dash - phase)
-            (ax, ay), (bx, by) = (x0 + ux * along, y0 + uy * along), (x0 + ux * end, y0 + uy * end)
-            vertices += (ax - nx, ay - ny, 0, 0, bx - nx, by - ny, 0, 0, bx + nx, by + ny, 0, 0, ax + nx, ay + ny, 0, 0)
-            along = end
-        travelled += length
+    steps = [(x0, y0, x1, y1, math.hypot(x1 - x0, y1 - y0)) for (x0, y0), (x1, y1) in zip(path, path[1:])]
+    total = sum(step[4] for step in steps)
+    vertices: list[float] = []
+    dashes = math.ceil(total / period) if dash > 0 and math.isfinite(total) else 0
+    for k in range(dashes):
+        start, end = k * period, min(total, k * period + dash)
+        travelled = 0.0
+        for x0, y0, x1, y1, length in steps:
+            low, high = max(start, travelled), min(end, travelled + length)
+            if high > low:  # this dash covers [low, high] of the path, on this step
+                ux, uy = (x1 - x0) / length, (y1 - y0) / length
+                nx, ny = -uy * line / 2, ux * line / 2
+                ax, ay = x0 + ux * (low - travelled), y0 + uy * (low - travelled)
+                bx, by = x0 + ux * (high - travelled), y0 + uy * (high - travelled)
+                vertices += (ax - nx, ay - ny, 0, 0, bx - nx, by - ny, 0, 0, bx + nx, by + ny, 0, 0, ax + nx, ay + ny, 0, 0)
+            travelled += length
     quads = len(vertices) // 16
     return vertices, [4 * q + corner for q in range(quads) for corner in (0, 1, 2, 0, 2, 3)]
 
@@ -402,6 +403,7 @@ class OvalCorners(_Shape):
     the oval is not filled at all."""
 
     spread = _Setting(1.0, then="_place")
+    """The oval's size over the box's: 1 or more, an oval that reaches the box's sides (its texture ends there)."""
     STRIPS = 8
     """Strips per corner: the fewer, the more of the oval's clear inside each one fills."""
 

@@ -24,7 +24,10 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.rules import Card
 from companion.ui import theme
-from companion.ui.shapes import ROUND_TEXTURE_MAX, OvalCorners, RoundedBox, Round, outside_texture, rounded_texture
+from companion.ui.shapes import (
+    ROUND_TEXTURE_MAX, OvalCorners, RoundedBox, Round, dashed_outline, outside_texture, rounded_texture,
+)
+from companion.ui.widgets.buttons import SecondaryButton
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.icon import Icon
 from scenes_table import buzz, mid_game
@@ -112,7 +115,7 @@ def test_the_table_and_its_sheets_draw_only_cheap_visible_shapes(ui: Any) -> Non
     screens["end"] = costly(Window.canvas)
     assert screens == {name: [] for name in screens}
     # Not vacuous: the table's panels, keys and rings are drawn by the kit, and some of its shapes are left
-    # out because they are transparent (the ring of a seat that is not armed, the keys' pressed shade).
+    # out because they are transparent (the rings of seats that are not armed).
     assert shapes_on_table[0] > 40
     assert shapes_on_table[1] > shapes_on_table[0]
 
@@ -251,3 +254,31 @@ def test_a_dashed_outline_is_dashes_of_its_length_and_two_thirds_gaps_drawn_with
         gaps = [len(run) for run in lit[4:124].replace("#", " ").split()]
         assert set(runs[1:-1]) == {6} and set(gaps[1:-1]) == {4}  # the edge's first and last turn its corners
     assert all(pixels[4 * (24 * 128 + column)] == 0 for column in range(8, 120))  # nothing inside
+
+
+@pytest.mark.parametrize(("dash", "radius", "line"), [(8, 9, 3), (6.6, 0, 1), (5, 20, 2)])
+def test_a_dashed_outline_of_any_length_is_three_fifths_dashes(ui: Any, dash: float, radius: float, line: float) -> None:
+    """Dash lengths whose gaps are not whole numbers too (a dash of dp(6) at another density)."""
+    vertices, indices = dashed_outline((137.0, 291.0), (52.0, 150.0), radius, line, dash)
+    xs, ys = vertices[0::4], vertices[1::4]
+    drawn = sum(math.hypot(xs[q + 1] - xs[q], ys[q + 1] - ys[q]) for q in range(0, len(xs), 4))
+    bend = max(0.0, radius - line / 2)
+    around = 2 * (52 - line) + 2 * (150 - line) - (8 - 2 * math.pi) * bend  # the outline's middle
+    assert around * 0.6 - 2 * dash < drawn < around * 0.6 + dash
+    assert len(indices) == 6 * len(xs) // 4
+
+
+def test_a_dimmed_button_shows_a_press_too(ui: Any) -> None:
+    """It still answers a tap (with the reason it is refused), so the finger sees it land."""
+    button = SecondaryButton(text="Resume", dimmed=True, size=(160, 56))
+    ui.step(1)  # kv sets a canvas's values at the next frame
+    box = next(i for i in button.canvas.before.children if isinstance(i, RoundedBox))
+    assert tuple(box.fill) == pytest.approx(theme.DISABLED_BG)
+    button.state = "down"
+    ui.step(1)
+    assert tuple(box.fill) == pytest.approx(theme.over(theme.PRESSED, theme.DISABLED_BG))
+
+
+def test_a_box_whose_fill_rounds_to_clear_is_drawn_as_its_outline(ui: Any) -> None:
+    box = RoundedBox(rgba=(1, 0, 0, 0), fill=(0, 1, 0, 0.001), pos=(0, 0), size=(50, 50), radius=10, line=2)
+    assert drawn_pixels((50, 50), (0, 0, 0, 1), box) == drawn_pixels((50, 50), (0, 0, 0, 1))

@@ -19,6 +19,9 @@ class BaseButton(ButtonBehavior, BoxLayout):
     dimmed = BooleanProperty(False)
     ink = ColorProperty()
     fill = ColorProperty()
+    face = ColorProperty()
+    """What the button is filled with before a press shades it: ``fill``, or the dimmed colour; a dimmed
+    button still answers a tap (with its reason), so it shows the press too."""
     border_colour = ColorProperty()
     border_width = NumericProperty(2)
     radius = NumericProperty()
