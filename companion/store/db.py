@@ -125,13 +125,13 @@ class Store:
         """
         path = _usable(Path(path))
         try:
-            with _folder_lock(path, fcntl.LOCK_SH, busy_timeout):
+            with _folder_lock(path, busy_timeout, needed=False):
                 return cls._open(path, busy_timeout, move_damaged=move_damaged)
         except Damaged as damage:
             if not move_damaged:
                 raise _damaged(path, damage.args[0]) from None
             try:
-                with _folder_lock(path, fcntl.LOCK_EX, busy_timeout):
+                with _folder_lock(path, busy_timeout, needed=True):
                     return cls._open_or_move_aside(path, busy_timeout)
             except OSError as exc:
                 raise StoreError(
@@ -572,20 +572,23 @@ def _remove_fresh(path: Path) -> None:
 
 
 @contextmanager
-def _folder_lock(path: Path, kind: int, timeout: float) -> Iterator[None]:
-    """Opening takes it shared, moving a damaged file aside exclusive.
+def _folder_lock(path: Path, timeout: float, needed: bool) -> Iterator[None]:
+    """Held while a process opens the file (a few milliseconds), and while it moves a damaged one aside.
 
     Two processes that both saw the damage would otherwise each move a file aside,
-    the second one the fresh file the first had begun to write; and a process
-    opening the file while it is renamed could pair the old file with the fresh
-    one's WAL. An flock on the folder rather than on a lock file: nothing is left
-    beside the database, and the kernel lets it go when the process ends. Waits as
-    long as SQLite waits for a busy file, then says it is busy.
+    the second one the fresh file the first had begun to write; a process opening
+    the file while it is renamed could pair the old file with the fresh one's WAL;
+    and two processes creating or upgrading a new file at once could find SQLite
+    answering busy at once instead of waiting (a read that turns into a write).
+    An flock on the folder rather than on a lock file: nothing is left beside the
+    database, and the kernel lets it go when the process ends. Waits as long as
+    SQLite waits for a busy file, then says it is busy. Only moving aside
+    ``needed`` it: a folder that cannot be opened to lock is opened in as before.
     """
     try:
         folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
-        if kind == fcntl.LOCK_EX:
+        if needed:
             raise
         yield  # a folder that cannot be listed: opening goes on as before, and nothing is moved aside in it
         return
@@ -593,7 +596,7 @@ def _folder_lock(path: Path, kind: int, timeout: float) -> Iterator[None]:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                fcntl.flock(folder, kind | fcntl.LOCK_NB)
+                fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
