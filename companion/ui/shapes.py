@@ -57,6 +57,22 @@ def _band(outside: float, line: float) -> float:
     return filled - _coverage(outside + line) if line else filled
 
 
+def over(top: Sequence[float], under: Sequence[float]) -> tuple[float, float, float, float]:
+    """``top`` laid over ``under``: one colour where two layers were (a pressed button's shade mixed into
+    its fill, each pixel of a box's outline and fill in one texture).
+
+    >>> over((1.0, 1.0, 1.0, 0.5), (0.0, 0.0, 0.0, 1.0))
+    (0.5, 0.5, 0.5, 1.0)
+    >>> over((1.0, 1.0, 1.0, 0.1), (0.0, 0.0, 0.0, 0.0))
+    (1.0, 1.0, 1.0, 0.1)
+    """
+    alpha = top[3] + under[3] * (1 - top[3])
+    if not alpha:
+        return (0.0, 0.0, 0.0, 0.0)
+    red, green, blue = ((t * top[3] + u * under[3] * (1 - top[3])) / alpha for t, u in zip(top[:3], under[:3]))
+    return (red, green, blue, alpha)
+
+
 def _texture(size: int, pixels: bytes) -> Texture:
     texture = Texture.create(size=(size, size), colorfmt="rgba")
     texture.blit_buffer(pixels, colorfmt="rgba", bufferfmt="ubyte")
@@ -114,22 +130,26 @@ def framed_texture(radius: int, line: float, outline: Rgba, fill: Rgba) -> Textu
     Made while the table plays (a seat's outline changes colour with the turn), so each distinct pixel is
     worked out once: a box's pixels take a few dozen values."""
     size, layers = _rounded_layers(radius, line)
-    pixels: dict[tuple[float, float], bytes] = {}
+    top, under = [value / 255 for value in outline], [value / 255 for value in fill]
 
-    def colour(band: float, box: float) -> tuple[bytes, float]:
-        over = band * outline[3] / 255
-        under = box * fill[3] / 255 * (1 - over)
-        alpha = over + under
-        rgb = (round((o * over + f * under) / alpha) for o, f in zip(outline[:3], fill[:3])) if alpha else (0, 0, 0)
-        return bytes(rgb), alpha
+    def colour(band: float, box: float) -> tuple[float, float, float, float]:
+        return over((*top[:3], band * top[3]), (*under[:3], box * under[3]))
 
-    edge, _alpha = colour(1.0, 1.0)
+    edge = colour(1.0, 1.0)
 
     def pixel(band: float, box: float) -> bytes:
-        rgb, alpha = colour(band, box)
-        # A clear pixel is in the edge's colour: the two are filtered together at the edge.
-        return (rgb if alpha else edge) + bytes((round(255 * alpha),))
+        red, green, blue, alpha = colour(band, box)
+        if not alpha:  # clear, in the edge's colour: the two are filtered together at the edge
+            red, green, blue = edge[:3]
+        return bytes(round(255 * value) for value in (red, green, blue, alpha))
+
+    pixels: dict[tuple[float, float], bytes] = {}
     return _texture(size, b"".join(pixels.get(layer) or pixels.setdefault(layer, pixel(*layer)) for layer in layers))
+
+
+def _quads(count: int) -> list[int]:
+    """Indices of ``count`` quads of four vertices each, two triangles a quad."""
+    return [4 * quad + corner for quad in range(count) for corner in (0, 1, 2, 0, 2, 3)]
 
 
 def _bytes(rgba: Sequence[float]) -> Rgba:
@@ -370,8 +390,7 @@ def dashed_outline(pos: tuple[float, float], size: tuple[float, float], radius: 
                 bx, by = x0 + ux * (high - travelled), y0 + uy * (high - travelled)
                 vertices += (ax - nx, ay - ny, 0, 0, bx - nx, by - ny, 0, 0, bx + nx, by + ny, 0, 0, ax + nx, ay + ny, 0, 0)
             travelled += length
-    quads = len(vertices) // 16
-    return vertices, [4 * q + corner for q in range(quads) for corner in (0, 1, 2, 0, 2, 3)]
+    return vertices, _quads(len(vertices) // 16)
 
 
 class Round(_Shape):
@@ -408,9 +427,7 @@ class OvalCorners(_Shape):
     """Strips per corner: the fewer, the more of the oval's clear inside each one fills."""
 
     def __init__(self, **kwargs: Any) -> None:
-        [self._corners] = _loose(lambda: [Mesh(
-            mode="triangles", indices=[q * 4 + i for q in range(4 * self.STRIPS) for i in (0, 1, 2, 0, 2, 3)],
-        )])
+        [self._corners] = _loose(lambda: [Mesh(mode="triangles", indices=_quads(4 * self.STRIPS))])
         super().__init__(**kwargs)
 
     def _drawn(self) -> list[Instruction]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kivy.metrics import Metrics
 
-from companion.ui import shapes  # noqa: F401  (registers the kit's canvas instructions for kv)
+from companion.ui.shapes import over  # noqa: F401  (kv says theme.over; the import registers the kit for kv)
 
 ICONS = Path(__file__).parent / "icons"
 
@@ -93,21 +93,6 @@ def mix(colour: tuple[float, ...], other: tuple[float, ...], share: float) -> tu
     """
     red, green, blue = (a + (b - a) * share for a, b in zip(colour[:3], other[:3]))
     return (red, green, blue, 1.0)
-
-
-def over(top: tuple[float, ...], under: tuple[float, ...]) -> tuple[float, float, float, float]:
-    """``top`` laid over ``under``: the one colour a box fills with instead of drawing a shade over its fill.
-
-    >>> over((1.0, 1.0, 1.0, 0.5), (0.0, 0.0, 0.0, 1.0))
-    (0.5, 0.5, 0.5, 1.0)
-    >>> over((1.0, 1.0, 1.0, 0.1), (0.0, 0.0, 0.0, 0.0))
-    (1.0, 1.0, 1.0, 0.1)
-    """
-    alpha = top[3] + under[3] * (1 - top[3])
-    if not alpha:
-        return (0.0, 0.0, 0.0, 0.0)
-    red, green, blue = ((t * top[3] + u * under[3] * (1 - top[3])) / alpha for t, u in zip(top[:3], under[:3]))
-    return (red, green, blue, alpha)
 
 
 WHITE = (1.0, 1.0, 1.0, 1.0)
