@@ -61,7 +61,7 @@ Trial = list[tuple[float, int, float]]  # (callback delay after trial start, sea
 def make_trial(rng: random.Random) -> Trial:
     seats = rng.sample(list(ARMED), rng.randint(2, 5))
     edges = rng.sample(range(15_000), len(seats))  # distinct µs: no ties to settle
-    return sorted((us / 1e6 + rng.uniform(0, 0.020), seat, us / 1e6) for seat, us in zip(seats, edges))
+    return sorted((us / 1e6 + rng.uniform(0, 0.020), seat, us / 1e6) for seat, us in zip(seats, edges, strict=True))
 
 
 def earliest(trial: Trial) -> int:
@@ -134,16 +134,16 @@ def make_slaps(rng: random.Random) -> tuple[list[tuple[int, float]], tuple[int, 
     if rng.random() < 0.1:
         times[1] = first + rng.uniform(0, 30e-6)
     early = (early_seat, -rng.uniform(0, 0.003)) if rng.random() < 0.1 else None
-    return list(zip(seats, times)), early
+    return list(zip(seats, times, strict=True)), early
 
 
 def lgpio(slaps: list[tuple[int, float]], rng: random.Random) -> tuple[list[Delivery], list[Delivery]]:
     """Kernel stamps; lgpio holds events back 0.5 ms and hands them over sorted, jitter up to 1 ms."""
-    stamped = sorted((time, seat) for seat, time in slaps)
+    stamped = sorted((at, seat) for seat, at in slaps)
     naive, arrival = [], float("-inf")
-    for time, seat in stamped:
-        arrival = max(arrival, time + 0.0005 + rng.uniform(0, 0.001))
-        naive.append((arrival, seat, time))
+    for at, seat in stamped:
+        arrival = max(arrival, at + 0.0005 + rng.uniform(0, 0.001))
+        naive.append((arrival, seat, at))
     ours = [(max(arrival, stamp + CONFIRM), seat, stamp) for arrival, seat, stamp in naive]
     return naive, ours
 
@@ -152,9 +152,9 @@ def box(slaps: list[tuple[int, float]], rng: random.Random) -> tuple[list[Delive
     """The Pico: one snapshot per interrupt, lines sent by its 1 ms loop in seat order, 1 ms USB frames."""
     stamped: list[tuple[float, int]] = []
     group_stamp = float("-inf")
-    for time, seat in sorted((time, seat) for seat, time in slaps):
-        if time > group_stamp:
-            group_stamp = time + IRQ_LATENCY
+    for at, seat in sorted((at, seat) for seat, at in slaps):
+        if at > group_stamp:
+            group_stamp = at + IRQ_LATENCY
         stamped.append((group_stamp, seat))
     deliveries = []
     for stamp, seat in sorted(stamped):
@@ -167,9 +167,9 @@ def box(slaps: list[tuple[int, float]], rng: random.Random) -> tuple[list[Delive
 def worst(slaps: list[tuple[int, float]], rng: random.Random) -> tuple[list[Delivery], list[Delivery]]:
     """A loaded Pi: callbacks 0-20 ms late, and one in twenty 30-80 ms late (past the settle time)."""
     naive = []
-    for seat, time in slaps:
+    for seat, at in slaps:
         late = rng.uniform(0, 0.020) + (rng.uniform(0.030, 0.080) if rng.random() < 0.05 else 0)
-        naive.append((time + late, seat, time))
+        naive.append((at + late, seat, at))
     naive.sort()
     return naive, sorted((max(arrival, stamp + CONFIRM), seat, stamp) for arrival, seat, stamp in naive)
 

@@ -20,6 +20,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import pairwise
 
 from companion.random_play import long_game, random_game, random_setup
 from companion.rules import Game, apply, read_transcript, replay_transcript, write_transcript
@@ -66,7 +67,7 @@ def play_games(seed: int, count: int) -> list[Game]:
 
 def main() -> None:
     games = spicy_games(ACTIONS)
-    steps = [(before.state, after.move) for g in games for before, after in zip(g.steps(), g.steps()[1:])]
+    steps = [(before.state, after.move) for g in games for before, after in pairwise(g.steps())]
     long = long_game(ACTIONS)
     text = write_transcript(long.setup, long.log)
     print(f"{len(steps)} standing actions from {len(games)} spicy/sweet-spicy games; "

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from companion.rules import Game
@@ -91,7 +91,7 @@ def at_scale(folder: Path, games: int) -> None:
     path = folder / "many.db"
     with Store.open(path) as store:
         start = time.perf_counter()
-        simulate(store, games, seed=1, start=datetime(2024, 1, 1, tzinfo=timezone.utc))
+        simulate(store, games, seed=1, start=datetime(2024, 1, 1, tzinfo=UTC))
         made = time.perf_counter() - start
         (actions,) = store.query("SELECT count(*) FROM actions")[0]
     size = path.stat().st_size / 1e6
@@ -128,7 +128,7 @@ def live_save_beside_a_writer(folder: Path, game: Game, games: int = 400) -> Non
     def saves(batch: int | None) -> list[float]:
         path = folder / f"beside-{batch}.db"
         with Store.open(path, busy_timeout=30) as store:
-            session = Session.new(store, game.setup.profile, game.setup.names)
+            session = Session.new(store, game.setup)
             writer = None
             if batch:
                 writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(games), str(batch)],

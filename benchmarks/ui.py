@@ -68,10 +68,10 @@ def child(kind: str, folder: Path) -> None:
     from kivy.uix.label import Label
 
     if kind == "app":
-        from companion.config import BuzzerConfig, Config, StoreConfig
+        from companion.config import Backend, BuzzerConfig, Config, StoreConfig
         from companion.ui.app import SpicyApp
 
-        app: App = SpicyApp(Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend="keyboard")))
+        app: App = SpicyApp(Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.KEYBOARD)))
     else:
 
         class BareApp(App):
@@ -109,16 +109,16 @@ class TablePlay:
         from kivy.base import EventLoop
         from kivy.clock import Clock
 
-        from companion.config import BuzzerConfig, Config, StoreConfig
+        from companion.config import Backend, BuzzerConfig, Config, StoreConfig
         from companion.rules import SPICY, new_setup
         from companion.ui.app import SpicyApp
 
         self.factory = MockFactory()
-        config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend="gpio"))
+        config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.GPIO))
         self.pins = config.buzzers.button_pins
         self.app = SpicyApp(config, pin_factory=self.factory)
         self.app._run_prepare()
-        self.app.play_sound = lambda _name: None  # the dummy audio driver: sounds cost nothing here
+        self.app.play_sound = lambda name: None  # type: ignore[method-assign]  # the dummy audio driver: sounds cost nothing here
         self.clock = Clock
         self.loop = EventLoop
         self.frames: list[float] = []
@@ -224,8 +224,12 @@ def table_child(folder: Path) -> None:
         sheets.append(play.challenge(others[0], others[1]))
         sheets.append(play.challenge(others[1]))
         for button in (ids.pass_button, ids.undo, ids.undo):  # each moves the turn: the header says who
-            header = ids.header.text
-            taps.append(play.tap(button, lambda before=header: ids.header.text != before))
+            header: str = ids.header.text
+
+            def changed(before: str = header) -> bool:
+                return bool(ids.header.text != before)
+
+            taps.append(play.tap(button, changed))
     play.recording = False
     busy, busy_flips = play.frames, play.flips
     play.frames, play.flips = [], []

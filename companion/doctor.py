@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from companion.buzzers import BuzzerError, GpioBuzzers, open_buzzers, pin_factory_timing, probe_box
 from companion.buzzers.protocol import VERSION
-from companion.config import Config, load_config
+from companion.config import Backend, Config, load_config
 from companion.install import SERVICE
 
 LOW_DISK = 200 * 1024 * 1024
@@ -92,7 +92,7 @@ class Doctor:
     def check_pins(self) -> None:
         config = self.config.buzzers
         try:
-            buzzers = open_buzzers(replace(config, backend="gpio"), pin_factory=self.pin_factory)
+            buzzers = open_buzzers(replace(config, backend=Backend.GPIO), pin_factory=self.pin_factory)
         except BuzzerError as exc:
             self.problem(f"pins: {exc}", f"if the kiosk is running, stop it first: sudo systemctl stop {SERVICE}")
             return

@@ -46,7 +46,8 @@ UNIT = Path("/etc/systemd/system") / SERVICE
 RULE = Path("/etc/udev/rules.d") / UDEV_RULE
 STATE = Path("/var/lib/spicy-companion")
 """The service's StateDirectory: the saved games live here and outlive an uninstall."""
-BUILD_LEFTOVERS = (".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis")
+BUILD_LEFTOVERS = (".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
+                   ".mypy_cache", ".ruff_cache")
 """Left out of the copy pip builds from: a developer's clone may hold any of them."""
 
 
@@ -176,7 +177,7 @@ class Installer:
             digest = _tree_digest(copy)
             if marker.exists() and marker.read_text() == digest:
                 return  # this very source is installed: same version is not enough after a git pull
-            pip = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+            pip: list[str | Path] = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
             self.run(*pip, *self.pip_options, f"{copy}[pi]")
         marker.write_text(digest)
         self.changed(f"installed spicy-companion {__version__} from {self.source} (with lgpio) into {VENV}")

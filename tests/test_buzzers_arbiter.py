@@ -32,7 +32,7 @@ def deliver(arbiter: Arbiter, presses: list[tuple[int, float]], delays: list[flo
     The driver's timer fires ``settle`` after the first callback arrives; before
     that, every arrival is a moment at which it could (wrongly) poll early.
     """
-    arrivals = sorted((edge + delay, seat, edge) for (seat, edge), delay in zip(presses, delays))
+    arrivals = sorted((edge + delay, seat, edge) for (seat, edge), delay in zip(presses, delays, strict=True))
     for arrival, seat, edge in arrivals:
         assert arbiter.poll(arrival) is None or arrival >= arbiter.deadline
         arbiter.press(seat, edge)
@@ -47,11 +47,11 @@ def test_earliest_edge_wins_over_10000_shuffled_trials() -> None:
     for _ in range(10_000):
         seats = rng.sample(list(SEATS), rng.randint(2, 6))
         edges = rng.sample(range(0, 15_000), len(seats))  # distinct µs within 15 ms
-        presses = [(seat, 100.0 + us / 1e6) for seat, us in zip(seats, edges)]
+        presses = [(seat, 100.0 + us / 1e6) for seat, us in zip(seats, edges, strict=True)]
         delays = [rng.uniform(0, 0.020) for _ in presses]
         decision = deliver(Arbiter(SEATS, settle=SETTLE), presses, delays)
         assert decision.winner == min(presses, key=lambda p: p[1])[0]
-        first_callback = min(zip(presses, delays), key=lambda pd: pd[0][1] + pd[1])[0][0]
+        first_callback = min(zip(presses, delays, strict=True), key=lambda pd: pd[0][1] + pd[1])[0][0]
         naive_wrong += first_callback != decision.winner
     assert naive_wrong > 1000  # the shuffling is real: first-callback-wins is often wrong
 

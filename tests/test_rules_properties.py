@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from contextlib import suppress
+from itertools import pairwise
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -133,7 +134,7 @@ def test_property_each_score_equals_its_formula(data: st.DataObject, profile_id:
 def test_property_undo_restores_the_previous_state_and_redo_the_next(data: st.DataObject, profile_id: str) -> None:
     setup = data.draw(setups(profile_id))
     games = random_game(data.draw, setup, 100)
-    for before, after in zip(games, games[1:]):
+    for before, after in pairwise(games):
         undone = after.apply(Undo())
         assert undone.state == before.state
         assert undone.apply(Redo()).state == after.state

@@ -9,7 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from cli_helpers import COMMAND, run
 from store_helpers import KNOWN, damaged_database
 
@@ -109,7 +108,7 @@ def test_a_damaged_database_opened_by_many_processes_at_once_is_moved_aside_once
     children = [
         subprocess.Popen([sys.executable, "-c", OPEN_DAMAGED_AT_EACH_SIGNAL, str(go), name, *map(str, rounds)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, pass_fds=(go,))
-        for name, (go, _) in zip(names, pipes)
+        for name, (go, _) in zip(names, pipes, strict=True)
     ]
     said = []
     for _ in rounds:
@@ -120,7 +119,7 @@ def test_a_damaged_database_opened_by_many_processes_at_once_is_moved_aside_once
         os.close(go)
         os.close(release)
     assert [child.communicate(timeout=60)[1] for child in children] == [""] * len(names)
-    for db, lines in zip(rounds, said):
+    for db, lines in zip(rounds, said, strict=True):
         assert not [line for line in lines if line.startswith("refused")], db
         assert sum("it was moved to games.db.corrupt-" in line for line in lines) == 1, db
         (moved,) = db.parent.glob("games.db.corrupt-*[0-9]")

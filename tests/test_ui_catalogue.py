@@ -77,7 +77,7 @@ def test_every_translation_keeps_the_placeholders_of_its_text() -> None:
         for m in catalogue
         if m.id and m.string and any(
             set(fields.findall(source)) != set(fields.findall(french))
-            for source, french in zip(forms(m.id), forms(m.string))
+            for source, french in zip(forms(m.id), forms(m.string), strict=True)
         )
     ]
     assert wrong == []

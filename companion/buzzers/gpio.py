@@ -125,7 +125,7 @@ class GpioBuzzers(Buzzers):
             self._factory = self._buttons[0].pin_factory
             self._origin_ticks = self._factory.ticks()
             self._origin_seconds = 0.0
-            for button, handler in zip(self._buttons, self._handlers):
+            for button, handler in zip(self._buttons, self._handlers, strict=True):
                 button.pin.when_changed = handler
             for pin in led_pins:
                 self._leds.append(LED(pin, pin_factory=pin_factory))
@@ -208,7 +208,7 @@ class GpioBuzzers(Buzzers):
                 now = self.edge_clock()
                 reports = [
                     (seat, debouncer.check(button.is_pressed, now))
-                    for seat, (button, debouncer) in enumerate(zip(self._buttons, self._debouncers))
+                    for seat, (button, debouncer) in enumerate(zip(self._buttons, self._debouncers, strict=True))
                 ]
             for seat, seat_reports in reports:
                 self._report(seat, seat_reports)

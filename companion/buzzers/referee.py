@@ -217,6 +217,6 @@ class Referee:
             self._due = self._clock() + deadline - now  # our estimate lags: wait the rest
             return
         self._due = None
-        self.buzzers.show_winner(decision.tie or (decision.winner,))
+        self.buzzers.show_winner(decision.tie if decision.winner is None else (decision.winner,))
         if self._on_decision is not None:
             self._on_decision(decision)

@@ -64,7 +64,7 @@ class Card:
     def __str__(self) -> str:
         if self.wild:
             return self.wild
-        return self.spice if self.number is None else f"{self.spice} {self.number}"
+        return f"{self.spice}" if self.number is None else f"{self.spice} {self.number}"
 
 
 def numbers_match(revealed: int, declared: int, turn_it_up: bool) -> bool:

@@ -13,7 +13,7 @@ another language without the rules, the store or the buzzers knowing any.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Union
+from typing import TypeAlias
 
 
 class Word(str):
@@ -23,7 +23,7 @@ class Word(str):
     """
 
 
-Param = Union[str, int, tuple["Param", ...]]
+Param: TypeAlias = str | int | float | tuple["Param", ...]
 """A reason's parameter: a plain value, a ``Word``, a ``Reason``; a tuple reads as a list, "chili, wasabi, pepper"."""
 
 
@@ -97,7 +97,7 @@ class CompanionError(Exception):
 
     @property
     def reason(self) -> Reason:
-        return self.args[0]  # type: ignore[no-any-return]
+        return self.args[0]
 
 
 class IllegalAction(CompanionError, ValueError):

@@ -60,6 +60,7 @@ def _refuse_claim(state: State, seat: int) -> IllegalAction:
     if state.claim is None:
         why = Reason("a new stack starts")
     else:
+        assert state.claim.number is not None  # every claim has a number outside five-spices
         why = Reason("the stack is {spice} and stands at {number}", spice=Word(state.claim.spice),
                      number=state.claim.number)
     options: Param

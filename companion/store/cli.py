@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,7 @@ def describe_game(game: GameSummary) -> str:
         return f"#{game.id}  {_when(game.started_at)}  cannot be read: {game.problem}"
     if game.ended_at is None:
         return f"#{game.id}  {_when(game.started_at)}  {', '.join(game.names)}  (unfinished)"
-    scores = ", ".join(f"{name} {score_text(s)}" for name, s in zip(game.names, game.scores))
+    scores = ", ".join(f"{name} {score_text(s)}" for name, s in zip(game.names, game.scores, strict=True))
     return f"#{game.id}  {_when(game.started_at)}  {scores}  winner: {' and '.join(game.winners)}"
 
 
@@ -262,6 +262,6 @@ def run_simulate(store: Store, args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     started = time.perf_counter()
-    ids = simulate(store, args.games, args.seed, datetime.now(timezone.utc) - timedelta(hours=args.games))
+    ids = simulate(store, args.games, args.seed, datetime.now(UTC) - timedelta(hours=args.games))
     print(f"saved {len(ids)} games (#{ids[0]}–#{ids[-1]}) in {time.perf_counter() - started:.1f} s")
     return 0

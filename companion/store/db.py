@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,7 @@ class Damaged(Exception):
 
 def now() -> str:
     """The time stamps in the database: UTC, ISO 8601, to the millisecond."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +294,7 @@ class Store:
             (
                 recorded,
                 [(seq, at, to_json(action.to_dict()))
-                 for seq, (at, action) in enumerate(zip(recorded.stamps, recorded.game.log), start=1)],
+                 for seq, (at, action) in enumerate(zip(recorded.stamps, recorded.game.log, strict=True), start=1)],
                 _ending(recorded.game),
             )
             for recorded in games
@@ -508,7 +508,7 @@ def _prepare(db: Database, path: Path, writable: bool) -> Reason | None:
                 ) from None
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {len(KNOWN)}")
-            db["app"].upsert({"key": "schema_by", "value": __version__}, pk="key")
+            db.table("app").upsert({"key": "schema_by", "value": __version__}, pk="key")
     return newer
 
 
@@ -677,7 +677,7 @@ def _ending(game: Game) -> Ending | None:
         [
             (i, state.score(i), seat.won, seat.won_universals, seat.trophies, seat.hand, seat.universals,
              i in state.winners, *facts)
-            for i, (seat, facts) in enumerate(zip(state.seats, challenge_facts(game)))
+            for i, (seat, facts) in enumerate(zip(state.seats, challenge_facts(game), strict=True))
         ],
     )
 

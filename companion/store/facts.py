@@ -5,6 +5,7 @@ Only the moves that stand count: a challenge that was undone never happened.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import NamedTuple
 
 from companion.rules import EventKind, Game
@@ -26,7 +27,7 @@ def challenge_facts(game: Game) -> list[ChallengeFacts]:
     made, won, caught, survived = ([0] * seats for _ in range(4))
     pending: tuple[int, int] | None = None
     steps = game.steps()
-    for before, after in zip(steps, steps[1:]):
+    for before, after in pairwise(steps):
         for event in after.state.events:
             if event.kind == EventKind.CHALLENGE and event.seat is not None and before.state.window is not None:
                 pending = (event.seat, before.state.window.player)
@@ -39,4 +40,4 @@ def challenge_facts(game: Game) -> list[ChallengeFacts]:
                 else:
                     survived[player] += 1
                 pending = None
-    return [ChallengeFacts(*facts) for facts in zip(made, won, caught, survived)]
+    return [ChallengeFacts(*facts) for facts in zip(made, won, caught, survived, strict=True)]

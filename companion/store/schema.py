@@ -21,9 +21,9 @@ MIGRATIONS = Migrations("spicy-companion")
 @MIGRATIONS()
 def m001_tables(db: Database) -> None:
     """Players, games with their seats, the action log and the final scores."""
-    db["players"].create({"id": int, "name": str, "created_at": str}, pk="id", not_null={"name", "created_at"})
-    db["players"].create_index(["name"], unique=True)
-    db["games"].create(
+    db.table("players").create({"id": int, "name": str, "created_at": str}, pk="id", not_null={"name", "created_at"})
+    db.table("players").create_index(["name"], unique=True)
+    db.table("games").create(
         {
             "id": int,
             "profile": str,
@@ -40,19 +40,19 @@ def m001_tables(db: Database) -> None:
         pk="id",
         not_null={"profile", "variants", "options", "seats", "end_card", "first", "started_at"},
     )
-    db["game_seats"].create(
+    db.table("game_seats").create(
         {"game_id": int, "seat": int, "player_id": int},
         pk=("game_id", "seat"),
         not_null={"player_id"},
         foreign_keys=[("game_id", "games", "id"), ("player_id", "players", "id")],
     )
-    db["actions"].create(
+    db.table("actions").create(
         {"game_id": int, "seq": int, "at": str, "action": str},  # action: JSON of Action.to_dict()
         pk=("game_id", "seq"),
         not_null={"at", "action"},
         foreign_keys=[("game_id", "games", "id")],
     )
-    db["scores"].create(
+    db.table("scores").create(
         {
             "game_id": int,
             "seat": int,
@@ -78,7 +78,7 @@ def m002_challenge_stats(db: Database) -> None:
     Games that ended before this migration get their facts from their logs.
     """
     for column in ("challenges_made", "challenges_won", "caught_bluffing", "survived_challenges"):
-        db["scores"].add_column(column, int, not_null_default=0)
+        db.table("scores").add_column(column, int, not_null_default=0)
     ended = db.execute(
         "SELECT id, profile, variants, options, seats, end_card, first FROM games WHERE ended_at IS NOT NULL"
     ).fetchall()
@@ -93,10 +93,10 @@ def m002_challenge_stats(db: Database) -> None:
                 " survived_challenges = ? WHERE game_id = ? AND seat = ?",
                 [*facts, game_id, seat],
             )
-    db["games"].create_index(["started_at"])
-    db["games"].create_index(["ended_at"])
-    db["game_seats"].create_index(["player_id"])
-    db["scores"].create_index(["player_id"])
+    db.table("games").create_index(["started_at"])
+    db.table("games").create_index(["ended_at"])
+    db.table("game_seats").create_index(["player_id"])
+    db.table("scores").create_index(["player_id"])
     db.create_view("player_stats", PLAYER_STATS)
 
 
@@ -106,7 +106,7 @@ def m003_app(db: Database) -> None:
 
     An older app that finds a newer schema can then name the version that wrote it.
     """
-    db["app"].create({"key": str, "value": str}, pk="key")
+    db.table("app").create({"key": str, "value": str}, pk="key")
 
 
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.rules import (
     PROFILES, SPICY, IllegalAction, Profile, Setup, StartAfterChallenge, check_name, new_setup,
@@ -92,7 +93,8 @@ class Draft:
     def move_later(self, seat: int) -> None:
         """Swap a seat with the next one clockwise (the last with the first): enough for any order."""
         other = (seat + 1) % len(self.names)
-        for values in (self.names, self.colours, self.buzzers):
+        columns: tuple[list[Any], ...] = (self.names, self.colours, self.buzzers)
+        for values in columns:
             values[seat], values[other] = values[other], values[seat]
         self.first = None
 

@@ -104,7 +104,7 @@ def _same(observer: Observer, other: Observer) -> bool:
     return (
         func is other_func
         and len(args) == len(other_args)
-        and all(a is b for a, b in zip(args, other_args))
+        and all(a is b for a, b in zip(args, other_args, strict=True))
         and kwargs.keys() == other_kwargs.keys()
         and all(kwargs[key] is other_kwargs[key] for key in kwargs)
     )

@@ -13,7 +13,7 @@ import json
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import platformdirs
 
@@ -128,7 +128,7 @@ class Prefs:
         os.replace(temporary, self.path)
 
 
-def _indexes(value: object, seats: int) -> bool:
+def _indexes(value: object, seats: int) -> TypeGuard[list[int]]:
     return (
         isinstance(value, list)
         and len(value) == seats

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
+from itertools import pairwise
 from typing import Any, TypeVar
 
 from kivy.factory import Factory
@@ -69,7 +70,7 @@ def over(top: Sequence[float], under: Sequence[float]) -> tuple[float, float, fl
     alpha = top[3] + under[3] * (1 - top[3])
     if not alpha:
         return (0.0, 0.0, 0.0, 0.0)
-    red, green, blue = ((t * top[3] + u * under[3] * (1 - top[3])) / alpha for t, u in zip(top[:3], under[:3]))
+    red, green, blue = ((t * top[3] + u * under[3] * (1 - top[3])) / alpha for t, u in zip(top[:3], under[:3], strict=True))
     return (red, green, blue, alpha)
 
 
@@ -374,7 +375,7 @@ def dashed_outline(pos: tuple[float, float], size: tuple[float, float], radius: 
     no rounding of a running total can stall the walk."""
     period = dash * 5 / 3
     path = _outline_path(pos, size, radius, line)
-    steps = [(x0, y0, x1, y1, math.hypot(x1 - x0, y1 - y0)) for (x0, y0), (x1, y1) in zip(path, path[1:])]
+    steps = [(x0, y0, x1, y1, math.hypot(x1 - x0, y1 - y0)) for (x0, y0), (x1, y1) in pairwise(path)]
     total = sum(step[4] for step in steps)
     vertices: list[float] = []
     dashes = math.ceil(total / period) if dash > 0 and math.isfinite(total) else 0
@@ -453,7 +454,7 @@ class OvalCorners(_Shape):
         vertices: list[float] = []
         for sign_x in (-1, 1):
             for sign_y in (-1, 1):
-                for foot, head in zip(feet, feet[1:]):
+                for foot, head in pairwise(feet):
                     start = radius_x * math.sqrt(max(0.0, clear ** 2 - (head / radius_y) ** 2))
                     for along_x, along_y in ((start, foot), (half_w, foot), (half_w, head), (start, head)):
                         dx, dy = sign_x * min(half_w, along_x), sign_y * along_y

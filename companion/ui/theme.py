@@ -91,7 +91,7 @@ def mix(colour: tuple[float, ...], other: tuple[float, ...], share: float) -> tu
     >>> mix((1.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 1.0), 0.25)
     (0.75, 0.0, 0.25, 1.0)
     """
-    red, green, blue = (a + (b - a) * share for a, b in zip(colour[:3], other[:3]))
+    red, green, blue = (a + (b - a) * share for a, b in zip(colour[:3], other[:3], strict=True))
     return (red, green, blue, 1.0)
 
 

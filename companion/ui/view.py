@@ -505,7 +505,7 @@ class TableView(EventDispatcher):
         self.legal = {s: list(n) for s, n in legal_claims(state).items()} if profile.numbered else {}
         self.can_tuck = Variant.CHANGE_YOUR_LUCK in setup.variants
         armed = self._armed_seats(state)
-        for i, (seat, live) in enumerate(zip(self.seats, state.seats)):
+        for i, (seat, live) in enumerate(zip(self.seats, state.seats, strict=True)):
             seat.hand = live.hand
             seat.universals = live.universals
             seat.won = live.won
@@ -587,8 +587,8 @@ class TableView(EventDispatcher):
         else:
             words = tr._("the challenger was right.") if right else tr._("the challenger was wrong.")
             title = f"{claim}: {words}"
-        hand_gain = tuple(a.hand - b.hand for a, b in zip(after.seats, before.seats))
-        won_gain = tuple(a.won - b.won for a, b in zip(after.seats, before.seats))
+        hand_gain = tuple(a.hand - b.hand for a, b in zip(after.seats, before.seats, strict=True))
+        won_gain = tuple(a.won - b.won for a, b in zip(after.seats, before.seats, strict=True))
         starter = after.turn
         detail = self._result_detail(after, winner, loser, hand_gain, won_gain, starter)
         return Result(title, detail, top.claim.spice, top.claim.number, card, winner, loser, starter,

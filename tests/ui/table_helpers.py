@@ -50,8 +50,8 @@ def reads_from(widget: Widget) -> str:
 
 def inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
     """``inner`` lies within ``outer`` (boxes from ``on_screen``), give or take the pixel layouts round to."""
-    return all(a >= b - 1 for a, b in zip(inner[:2], outer[:2])) and all(
-        a <= b + 1 for a, b in zip(inner[2:], outer[2:]))
+    return all(a >= b - 1 for a, b in zip(inner[:2], outer[:2], strict=True)) and all(
+        a <= b + 1 for a, b in zip(inner[2:], outer[2:], strict=True))
 
 
 def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

@@ -167,7 +167,7 @@ def drawn_pixels(size: tuple[int, int], background: tuple[float, ...], *shapes: 
 
 
 def largest_difference(one: bytes, other: bytes) -> int:
-    return max(abs(a - b) for a, b in zip(one, other))
+    return max(abs(a - b) for a, b in zip(one, other, strict=True))
 
 
 BACKGROUND = (0.16, 0.12, 0.1, 1.0)
@@ -219,7 +219,7 @@ def test_an_outline_fills_only_a_band_as_deep_as_its_line(ui: Any, line: float) 
     mesh = next(i for i in outline.children if isinstance(i, Mesh))
     xs, ys, indices = mesh.vertices[0::4], mesh.vertices[1::4], mesh.indices
     area = sum(abs((xs[b] - xs[a]) * (ys[c] - ys[a]) - (xs[c] - xs[a]) * (ys[b] - ys[a])) / 2
-               for a, b, c in zip(indices[0::3], indices[1::3], indices[2::3]))
+               for a, b, c in zip(indices[0::3], indices[1::3], indices[2::3], strict=True))
     rim = math.ceil(line) + 1
     assert area <= 4 * 20 * 20 + 2 * (size[0] - 40 + size[1] - 40) * rim  # the corners, and the sides a rim deep
 

@@ -51,7 +51,7 @@ class ResultSheet(Sheet):
         for seat in view.seats:
             i = seat.index
             tab = ""
-            highlight = (0, 0, 0, 0)
+            highlight: tuple[float, ...] = (0, 0, 0, 0)
             if i == result.winner and result.won_gain[i]:
                 tab, highlight = tr._("WINS THE STACK"), theme.ARMED
             elif i == result.starter:

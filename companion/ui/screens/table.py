@@ -315,7 +315,7 @@ class TableScreen(Screen):
         cell_w = (w - 2 * m - _dp(8)) / 2
         cell_h = _dp(112)
         cells = [(0, 0)] + [(r, 1) for r in range(rows)] + [(r, 0) for r in range(rows - 1, 0, -1)]
-        for slot, (r, c) in zip(self._slots, cells):
+        for slot, (r, c) in zip(self._slots, cells, strict=True):
             slot.angle = 0
             slot.size = (cell_w, cell_h)
             slot.pos = (m + c * (cell_w + _dp(8)), h - bar - (r + 1) * cell_h - r * _dp(8))
@@ -333,7 +333,7 @@ class TableScreen(Screen):
         player = max(self.view.turn, 0)
         active, playing = edges[player], self._slots[player]
         by_edge: dict[str, list[Facing]] = {"bottom": [], "left": [], "top": [], "right": []}
-        for slot, edge in zip(self._slots, edges):
+        for slot, edge in zip(self._slots, edges, strict=True):
             slot.angle = EDGE_ANGLES[edge]
             by_edge[edge].append(slot)
         by_edge["bottom"].reverse()  # clockwise seen from above runs right to left along the bottom
