@@ -315,7 +315,7 @@ class TableScreen(Screen):
         cell_w = (w - 2 * m - _dp(8)) / 2
         cell_h = _dp(112)
         cells = [(0, 0)] + [(r, 1) for r in range(rows)] + [(r, 0) for r in range(rows - 1, 0, -1)]
-        for slot, (r, c) in zip(self._slots, cells, strict=True):
+        for slot, (r, c) in zip(self._slots, cells, strict=False):  # an odd count leaves a cell empty
             slot.angle = 0
             slot.size = (cell_w, cell_h)
             slot.pos = (m + c * (cell_w + _dp(8)), h - bar - (r + 1) * cell_h - r * _dp(8))
