@@ -1,4 +1,4 @@
-"""Table transcripts (RULES.md section 5): one action a line, readable by people.
+"""Table transcripts (docs/RULES.md section 5): one action a line, readable by people.
 
 Names are single words; a name with a space or a ``#`` in it is written quoted
 ('Mary Ann'), so any game the app saves can be exported and read back exactly.
@@ -182,7 +182,6 @@ _HEADERS: dict[str, Callable[[_Header, list[str]], None]] = {
     "end-card": _Header.end_card_line,
     "first": _Header.first_line,
 }
-HEADER_KEYWORDS = tuple(_HEADERS)
 
 
 def _seat(setup: Setup, name: str) -> int:

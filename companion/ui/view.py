@@ -41,6 +41,7 @@ from companion.rules import (
     Copy,
     Draw,
     EndCardDrawn,
+    EndReason,
     IllegalAction,
     Pass,
     Play,
@@ -101,6 +102,17 @@ def short_name(name: str, limit: int = 12) -> str:
     ('Maximilian-…', 'Ana')
     """
     return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def end_reason_text(reason: str | None) -> str:
+    """Why the game ended, the same on the end screen and in the saved games ("" while it goes on)."""
+    words: dict[str, str] = {
+        EndReason.SECOND_TROPHY: tr._("A second trophy wins outright."),
+        EndReason.ALL_TROPHIES: tr._("The last trophy was taken."),
+        EndReason.END_CARD: tr._("The World's End card showed."),
+        EndReason.EMPTY_HAND: tr._("An empty hand wins."),
+    }
+    return words.get(reason or "", "")
 
 
 @dataclass(frozen=True)

@@ -310,7 +310,7 @@ def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path
     ui.tap(rows[1])
     cells = [getattr(cell, "text", "trophy") for cell in reversed(games.ids.summary.children)]
     assert cells[5:] == ["Ana", "5", "0", "0", "−5", "Ben", "6", "0", "0", "−6"]
-    assert games.outcome == "The World's End card showed" and not games.unfinished
+    assert games.outcome == "The World's End card showed." and not games.unfinished
     ui.tap(rows[0])
     assert games.unfinished
     ui.tap(games.ids.resume)

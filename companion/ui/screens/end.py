@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.ui import theme
 from companion.ui.i18n import tr
-from companion.ui.view import TableView, short_name
+from companion.ui.view import TableView, end_reason_text, short_name
 from companion.ui.widgets import load_kv
 
 load_kv(__file__)
@@ -87,14 +87,7 @@ class EndScreen(Screen):
         return tr._("{names} share the win!").format(names=tr._(" and ").join(short_name(n, 10) for n in names))
 
     def reason_text(self, view: TableView | None, *_deps: Any) -> str:
-        if view is None:
-            return ""
-        return {
-            "second-trophy": tr._("A second trophy wins outright."),
-            "all-trophies": tr._("The last trophy was taken."),
-            "end-card": tr._("The World's End card showed."),
-            "empty-hand": tr._("An empty hand wins."),
-        }.get(view.end_reason, "")
+        return "" if view is None else end_reason_text(view.end_reason)
 
     def saved_text(self, view: TableView | None, *_deps: Any) -> str:
         if view is None:

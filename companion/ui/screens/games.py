@@ -17,22 +17,13 @@ from companion.errors import CompanionError
 from companion.store import GameSummary
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr
+from companion.ui.view import end_reason_text
 from companion.ui.widgets import Icon, load_kv, short
 
 load_kv(__file__)
 
 LIMIT = 100
 """Rows in the list; older games stay in the database and in ``spicy-companion games``."""
-
-
-
-def end_reason_text(reason: str | None) -> str:
-    return {
-        "second-trophy": tr._("A second trophy ended it"),
-        "all-trophies": tr._("The third trophy ended it"),
-        "end-card": tr._("The World's End card showed"),
-        "empty-hand": tr._("An empty hand won it"),
-    }.get(reason or "", tr._("The game ended"))
 
 
 def when(stamp: str) -> str:
