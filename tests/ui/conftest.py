@@ -2,7 +2,7 @@
 
 Kivy allows one window per process, so every UI test shares it: each test
 gets a new ``SpicyApp`` (``ui.start``) at the size it asks for, driven a frame
-at a time with ``EventLoop.idle()`` (design/KIVY-NOTES.md). Touches are real
+at a time with ``EventLoop.idle()`` (docs/design/KIVY-NOTES.md). Touches are real
 ``MotionEvent``s posted to the event loop, so they go through the same
 dispatch (rotation, Scatter transforms) as a finger on the glass.
 """
@@ -76,6 +76,7 @@ from kivy.uix.widget import Widget  # noqa: E402
 
 from companion.config import BuzzerConfig, Config, StoreConfig  # noqa: E402
 from companion.ui.app import SpicyApp  # noqa: E402
+from companion.ui.i18n import tr  # noqa: E402
 
 W = TypeVar("W", bound=Widget)
 
@@ -84,7 +85,7 @@ class Touch(UnitTestTouch):
     """A touch at window coordinates that lands at every ``Window.rotation``.
 
     UnitTestTouch takes positions relative to the unrotated window; with the
-    window rotated, the physical position is the rotated one (KIVY-NOTES.md).
+    window rotated, the physical position is the rotated one (docs/design/KIVY-NOTES.md).
     """
 
     def __init__(self, x: float, y: float) -> None:
@@ -136,6 +137,7 @@ class UiDriver:
             self.app.stop()
             self.app = None
         Window.rotation = 0
+        tr.switch("en")  # the language is the process's: the next test starts in English
 
     def step(self, frames: int = 1) -> None:
         for _ in range(frames):
@@ -203,7 +205,7 @@ class UiDriver:
         """The window as a PNG, with whatever floats over the root (sheets, toasts).
 
         Drawn into an Fbo from the widgets' canvases, which is right at every
-        size and rotation, where ``Window.screenshot`` is not (KIVY-NOTES.md).
+        size and rotation, where ``Window.screenshot`` is not (docs/design/KIVY-NOTES.md).
         """
         self.step(2)
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,6 @@ import errno
 import gettext
 import os
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,12 +27,6 @@ from table_helpers import Table, within
 
 ANA, BEN, CY = 0, 1, 2
 f = gettext.translation("companion", LOCALE, languages=["fr"]).gettext
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    tr.switch("en")
 
 
 @pytest.fixture

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import gettext
-from collections.abc import Iterator
-
-import pytest
 
 from companion.rules import FIVE_SPICES, SPICY, new_setup
 from companion.ui.catalogue import LOCALE
@@ -17,12 +14,6 @@ from table_helpers import Table, within
 
 ANA, BEN = 0, 1
 f = gettext.translation("companion", LOCALE, languages=["fr"]).gettext
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    tr.switch("en")
 
 
 def to_french_in_settings(ui) -> None:  # type: ignore[no-untyped-def]

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
-from companion.ui.i18n import tr
 from companion.ui.view import spice_name
 from companion.ui.widgets.claim_pad import spice_icon
 from companion.ui.widgets.stack_card import StackCard
@@ -15,12 +12,6 @@ from table_helpers import Table, within
 
 ANA = 0
 SIZES = [(800, 480), (720, 1280)]
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    yield
-    tr.switch("en")
 
 
 @pytest.mark.parametrize("size", SIZES)
