@@ -40,7 +40,7 @@ def add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     replay = subparsers.add_parser(
         "replay",
         help="replay a table transcript and print the state after its last line",
-        description="Replay a table transcript (RULES.md section 5). On the first refused line, "
+        description="Replay a table transcript (docs/RULES.md section 5). On the first refused line, "
         "print 'line N: reason' and exit 2.",
     )
     replay.add_argument("file", help="the transcript; - reads standard input")

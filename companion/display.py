@@ -2,7 +2,7 @@
 
 Kivy reads its settings once, when ``kivy.core.window`` is imported, so the app
 calls :func:`configure_kivy` before that. What it settles (see
-/work/shared/design/KIVY-NOTES.md for the facts behind each):
+docs/design/KIVY-NOTES.md for the facts behind each):
 
 - exactly one source of touches, or every tap arrives twice: Kivy's default
   ``probesysfs`` device reads the touchscreen while SDL also turns each touch

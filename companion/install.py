@@ -36,7 +36,7 @@ GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
 SERVICE = "spicy-companion.service"
 UDEV_RULE = "99-spicy-buzzers.rules"
 APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1")
-"""What Kivy's wheel needs on Raspberry Pi OS Lite (KIVY-NOTES.md)."""
+"""What Kivy's wheel needs on Raspberry Pi OS Lite (docs/design/KIVY-NOTES.md)."""
 
 OPT = Path("/opt/spicy-companion")
 VENV = OPT / "venv"

@@ -1,4 +1,4 @@
-"""RULES.md section 3 (`five-spices`) and its fine points."""
+"""docs/RULES.md section 3 (`five-spices`) and its fine points."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 1 (`spicy`) and the fine points of section 6, one test a rule."""
+"""docs/RULES.md section 1 (`spicy`) and the fine points of section 6, one test a rule."""
 
 from __future__ import annotations
 

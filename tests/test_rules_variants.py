@@ -1,4 +1,4 @@
-"""RULES.md section 4: the "Spice it up!" variant cards, with their fine points."""
+"""docs/RULES.md section 4: the "Spice it up!" variant cards, with their fine points."""
 
 from __future__ import annotations
 

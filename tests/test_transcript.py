@@ -1,4 +1,4 @@
-"""Table transcripts (RULES.md section 5): every keyword round-trips, bad lines say where."""
+"""Table transcripts (docs/RULES.md section 5): every keyword round-trips, bad lines say where."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ def test_transcript_without_first_the_first_listed_seat_starts() -> None:
         ("rules spicy\noption speed fast\nseats Ana Ben", 2, "only option"),
         ("rules spicy\nseats Ana Ben\nplay Ana chili 1\nchallenge Ben spice\nreveal chili", 5, "1 to 10"),
         ("rules five-spices\nseats Ana Ben\ndraw Ana\nend-card-drawn", 4, "not part of five-spices"),
-        # RULES.md 6: lines are checked in order, wording and rules alike.
+        # docs/RULES.md 6: lines are checked in order, wording and rules alike.
         ("rules spicy\nseats Ana Ben\nplay Ben chili 1\npass Zed", 3, "it is Ana's turn"),
         ("rules spicy\nseats Ana Ben\nplay Ben chili 1\nshuffle", 3, "it is Ana's turn"),
         ("rules spicy\nseats Ana Ben\npass Ana\nplay Ana chili 1\nplay Ben chili one", 4, "it is Ben's turn"),

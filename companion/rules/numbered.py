@@ -244,7 +244,7 @@ def resolve(state: State, action: Resolve) -> State:
 
 
 def _settle(state: State, challenger_wins: bool, how: str) -> State:
-    """RULES.md 6: stack to the winner, trophy, the loser's 2, the refill; the first to end the game stops the rest."""
+    """docs/RULES.md 6: stack to the winner, trophy, the loser's 2, the refill; the first to end the game stops the rest."""
     waiting, window = pending(state)
     winner, loser = (waiting.challenger, window.player) if challenger_wins else (window.player, waiting.challenger)
     state = replace(state, window=None, challenge=None, raider=None, claim=None)

@@ -169,7 +169,7 @@ class State:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The replay JSON of RULES.md section 5, plus what the screens need."""
+        """The replay JSON of docs/RULES.md section 5, plus what the screens need."""
         numbered = self.profile.numbered
         return {
             "profile": self.profile.id,

@@ -1,4 +1,4 @@
-"""The palette, type sizes, icons and shapes of ../shared/design/README.md, in one place.
+"""The palette, type sizes, icons and shapes of docs/design/README.md, in one place.
 
 Colours are Kivy RGBA tuples; sizes are dp at density 1 (px on the 800x480
 design), so kv writes ``dp(theme.GAP)``. In kv: ``#:import theme companion.ui.theme``,

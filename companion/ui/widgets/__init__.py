@@ -1,4 +1,4 @@
-"""Our own small widget set (design/README.md "Components"): each a class and its kv rule.
+"""Our own small widget set (docs/design/README.md "Components"): each a class and its kv rule.
 
 Importing this package loads every widget's ``.kv`` once, so screens can use
 the widgets by name.
