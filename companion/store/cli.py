@@ -143,11 +143,12 @@ def describe_game(game: GameSummary) -> str:
 
 
 def run_list(store: Store, args: argparse.Namespace) -> int:
-    games = store.list_games(args.limit or None)
-    if not games:
-        print("no saved games")
-    for game in games:
+    """Each game is printed as it is read: ``--limit 0`` over 100,000 games holds one row at a time."""
+    listed = 0
+    for listed, game in enumerate(store.each_game(args.limit or None), start=1):
         print(describe_game(game))
+    if not listed:
+        print("no saved games")
     return 0
 
 

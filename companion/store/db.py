@@ -345,16 +345,29 @@ class Store:
 
     def list_games(self, limit: int | None = None) -> list[GameSummary]:
         """Newest first, with each finished game's scores by seat."""
-        rows = self.query(
-            "SELECT id, started_at, ended_at, end_reason, seats, winners,"
-            " (SELECT json_group_array(score) FROM (SELECT score FROM scores WHERE game_id = games.id ORDER BY seat))"
-            " FROM games ORDER BY started_at DESC, id DESC LIMIT ?",
-            [-1 if limit is None else limit],
-        )
-        return [_summary(*row) for row in rows]
+        return list(self.each_game(limit))
+
+    def each_game(self, limit: int | None = None) -> Iterator[GameSummary]:
+        """``list_games`` one row at a time from the cursor: memory stays flat however many games there are.
+
+        The read transaction lasts as long as the iteration; in WAL mode a live game
+        saving meanwhile is not held up by it.
+        """
+        try:
+            rows = self.db.conn.execute(
+                "SELECT id, started_at, ended_at, end_reason, seats, winners,"
+                " (SELECT json_group_array(score) FROM"
+                " (SELECT score FROM scores WHERE game_id = games.id ORDER BY seat))"
+                " FROM games ORDER BY started_at DESC, id DESC LIMIT ?",
+                [-1 if limit is None else limit],
+            )
+            for row in rows:
+                yield _summary(*row)
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
 
     def stats(self) -> list[PlayerStats]:
-        """Per player, over finished games: one aggregate over the per-seat facts kept at each game's end."""
+        """Per player, over finished games: the sums kept per player and profile as games end (``player_totals``)."""
         rows = self.query(
             "SELECT name, games, wins, win_rate, average_score, trophies, challenges_made, challenges_won,"
             " caught_bluffing, survived_challenges FROM player_stats ORDER BY wins DESC, win_rate DESC, name"
@@ -366,13 +379,7 @@ class Store:
 
     def recent_players(self) -> list[str]:
         """Whoever sat down (or was added) most recently first: the set-up screen's list of regulars."""
-        rows = self.query(
-            "SELECT players.name FROM players"
-            " LEFT JOIN game_seats ON game_seats.player_id = players.id"
-            " LEFT JOIN games ON games.id = game_seats.game_id"
-            " GROUP BY players.id"
-            " ORDER BY max(coalesce(games.started_at, players.created_at)) DESC, players.id DESC"
-        )
+        rows = self.query("SELECT name FROM players ORDER BY coalesce(last_played, created_at) DESC, id DESC")
         return [name for (name,) in rows]
 
 

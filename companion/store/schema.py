@@ -109,6 +109,50 @@ def m003_app(db: Database) -> None:
     db.table("app").create({"key": str, "value": str}, pk="key")
 
 
+@MIGRATIONS()
+def m004_player_last_played(db: Database) -> None:
+    """When each player last sat down, kept on the player by a trigger as each seat is saved.
+
+    Set-up lists the regulars most recent first at every tap; reading every seat of
+    every game for that took 0.6 s at 100,000 games. A trigger keeps it right for
+    every way a game is saved (a live game, an import, ``simulate``).
+    """
+    db["players"].add_column("last_played", str)
+    db.execute(
+        "UPDATE players SET last_played = (SELECT max(games.started_at) FROM game_seats"
+        " JOIN games ON games.id = game_seats.game_id WHERE game_seats.player_id = players.id)"
+    )
+    db.execute(LAST_PLAYED_TRIGGER)
+
+
+@MIGRATIONS()
+def m005_player_totals(db: Database) -> None:
+    """Per player and rules profile, the sums over finished games that ``stats`` shows.
+
+    Kept by triggers on ``scores``: a game's end adds its seats, an undo of the end
+    (which deletes them) takes them back, whatever wrote them. ``stats`` then reads
+    a few rows instead of every seat of every finished game. Scores are summed
+    only where there is one (five-spices has none), so an average never mixes them.
+    """
+    db.execute(
+        "CREATE TABLE player_totals (player_id INTEGER NOT NULL REFERENCES players(id), profile TEXT NOT NULL, "
+        + ", ".join(f"{column} INTEGER NOT NULL" for column in TOTALS)
+        + ", PRIMARY KEY (player_id, profile))"
+    )
+    sums = ", ".join(f"sum({value.format(row='scores')})" for value in TOTALS.values())
+    db.execute(
+        f"INSERT INTO player_totals (player_id, profile, {', '.join(TOTALS)})"
+        f" SELECT scores.player_id, games.profile, {sums}"
+        " FROM scores JOIN games ON games.id = scores.game_id GROUP BY scores.player_id, games.profile"
+    )
+    db.execute(_totals_trigger("player_totals_insert", "AFTER INSERT", "NEW", ""))
+    db.execute(_totals_trigger("player_totals_delete", "AFTER DELETE", "OLD", "-"))
+    db.execute(_totals_trigger("player_totals_update_old", "BEFORE UPDATE", "OLD", "-"))
+    db.execute(_totals_trigger("player_totals_update_new", "AFTER UPDATE", "NEW", ""))
+    db.execute("DROP VIEW player_stats")
+    db.create_view("player_stats", PLAYER_TOTALS_STATS)
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 
@@ -127,4 +171,56 @@ SELECT
   sum(scores.survived_challenges) AS survived_challenges
 FROM scores JOIN players ON players.id = scores.player_id
 GROUP BY players.id
+"""
+
+LAST_PLAYED_TRIGGER = """
+CREATE TRIGGER player_last_played AFTER INSERT ON game_seats BEGIN
+  UPDATE players SET last_played = max(coalesce(last_played, ''), (SELECT started_at FROM games WHERE id = NEW.game_id))
+  WHERE id = NEW.player_id;
+END
+"""
+
+TOTALS = {
+    "games": "1",
+    "wins": "{row}.winner",
+    "scored": "{row}.score IS NOT NULL",
+    "score_sum": "coalesce({row}.score, 0)",
+    "trophies": "{row}.trophies",
+    "challenges_made": "{row}.challenges_made",
+    "challenges_won": "{row}.challenges_won",
+    "caught_bluffing": "{row}.caught_bluffing",
+    "survived_challenges": "{row}.survived_challenges",
+}
+"""The kept sums of ``player_totals``, and what one seat's row of ``scores`` adds to each."""
+
+
+def _totals_trigger(name: str, when: str, row: str, sign: str) -> str:
+    """A trigger on ``scores`` that adds (or, with ``sign`` "-", takes back) one seat's row."""
+    values = ", ".join(f"{sign}({value.format(row=row)})" for value in TOTALS.values())
+    added = ", ".join(f"{column} = {column} + excluded.{column}" for column in TOTALS)
+    return (
+        f"CREATE TRIGGER {name} {when} ON scores BEGIN"
+        f" INSERT INTO player_totals (player_id, profile, {', '.join(TOTALS)})"
+        f" VALUES ({row}.player_id, (SELECT profile FROM games WHERE id = {row}.game_id), {values})"
+        f" ON CONFLICT (player_id, profile) DO UPDATE SET {added};"
+        " END"
+    )
+
+
+PLAYER_TOTALS_STATS = """
+SELECT
+  players.id AS player_id,
+  players.name AS name,
+  sum(totals.games) AS games,
+  sum(totals.wins) AS wins,
+  round(1.0 * sum(totals.wins) / sum(totals.games), 3) AS win_rate,
+  round(1.0 * sum(totals.score_sum) / nullif(sum(totals.scored), 0), 1) AS average_score,
+  sum(totals.trophies) AS trophies,
+  sum(totals.challenges_made) AS challenges_made,
+  sum(totals.challenges_won) AS challenges_won,
+  sum(totals.caught_bluffing) AS caught_bluffing,
+  sum(totals.survived_challenges) AS survived_challenges
+FROM player_totals AS totals JOIN players ON players.id = totals.player_id
+GROUP BY players.id
+HAVING sum(totals.games) > 0
 """

@@ -1,0 +1,134 @@
+"""What the store keeps so set-up, ``stats`` and ``games`` stay fast: always what a full read would say."""
+
+from __future__ import annotations
+
+import random
+import tracemalloc
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+from store_helpers import KNOWN
+
+from companion.random_play import random_game
+from companion.rules import FIVE_SPICES, EndCardDrawn, Redo, Undo, new_setup, replay_transcript
+from companion.session import Session
+from companion.store import PlayerStats, Recorded, Store
+from companion.store.schema import MIGRATIONS, PLAYER_STATS
+from companion.store.simulate import simulate
+
+START = datetime(2024, 1, 1, tzinfo=timezone.utc)
+RECENT_BY_READING_EVERY_SEAT = (
+    "SELECT players.name FROM players"
+    " LEFT JOIN game_seats ON game_seats.player_id = players.id"
+    " LEFT JOIN games ON games.id = game_seats.game_id"
+    " GROUP BY players.id"
+    " ORDER BY max(coalesce(games.started_at, players.created_at)) DESC, players.id DESC"
+)
+"""How ``recent_players`` was worked out before the kept ``last_played``: the truth to compare with."""
+
+
+def stats_from_every_seat(store: Store) -> list[PlayerStats]:
+    """The aggregate over every row of ``scores`` (the view before ``player_totals``), in ``stats``' order."""
+    rows = store.query(
+        "SELECT name, games, wins, win_rate, average_score, trophies, challenges_made, challenges_won,"
+        f" caught_bluffing, survived_challenges FROM ({PLAYER_STATS}) ORDER BY wins DESC, win_rate DESC, name"
+    )
+    return [PlayerStats(*row) for row in rows]
+
+
+def assert_kept_as_read(store: Store) -> None:
+    assert store.stats() == stats_from_every_seat(store)
+    assert store.recent_players() == [name for (name,) in store.query(RECENT_BY_READING_EVERY_SEAT)]
+
+
+def play_known(store: Store, at: str) -> Session:
+    """The known game played live to its end (the World's End card)."""
+    game = replay_transcript(KNOWN)
+    session = Session.new(store, game.setup, clock=lambda: at)
+    for action in game.log:
+        session.apply(action)
+    assert session.state.ended
+    return session
+
+
+def test_stats_and_regulars_stay_as_a_full_read_says_through_ends_undos_imports_and_simulate(tmp_path: Path) -> None:
+    rng = random.Random(4)
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 12, seed=3, start=START)
+        assert_kept_as_read(store)
+        live = play_known(store, "2099-01-01T20:00:00.000+00:00")
+        assert_kept_as_read(store)
+        for _ in range(3):
+            live.apply(Undo())  # takes back the end: the game is unfinished and its seats leave the totals
+            assert not live.state.ended
+            assert_kept_as_read(store)
+            live.apply(Redo())
+            assert_kept_as_read(store)
+        live.apply(Undo())
+        live.apply(EndCardDrawn())  # ends again by a new action after the undo
+        assert_kept_as_read(store)
+        game = replay_transcript(KNOWN)
+        store.save([Recorded(game, "2030-01-01T20:00:00.000+00:00", ["2030-01-01T20:01:00.000+00:00"]
+                             * len(game.log))])
+        store.add_player("Zed")
+        assert_kept_as_read(store)
+        simulate(store, 8, seed=rng.randrange(100), start=START)
+        assert_kept_as_read(store)
+        # A hand edit (sqlite-utils, Datasette) of a kept column moves the totals with it.
+        store.db.execute("UPDATE scores SET trophies = trophies + 1, score = score + 10 WHERE seat = 0")
+        assert_kept_as_read(store)
+        assert len(store.stats()) > 4
+
+
+@pytest.mark.parametrize("stop_before", ["m004_player_last_played", "m005_player_totals"])
+def test_a_database_from_before_the_kept_sums_gets_them_from_its_games(tmp_path: Path, stop_before: str) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        simulate(store, 15, seed=8, start=START)
+        play_known(store, "2099-01-01T20:00:00.000+00:00").apply(Undo())
+        expected = (stats_from_every_seat(store), [name for (name,) in store.query(RECENT_BY_READING_EVERY_SEAT)])
+    older = tmp_path / "older.db"
+    with Database(older) as db:
+        MIGRATIONS.apply(db, stop_before=stop_before)
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("ATTACH DATABASE ? AS new", [str(path)])
+        for table in ("players", "games", "game_seats", "actions", "scores"):
+            columns = ", ".join(column.name for column in db[table].columns)
+            db.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM new.{table}")
+        db.conn.commit()
+        db.execute("DETACH DATABASE new")
+    with Store.open(older) as store:
+        assert (store.stats(), store.recent_players()) == expected
+        assert_kept_as_read(store)
+
+
+def test_five_spices_games_count_but_leave_the_average_score_alone(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        play_known(store, "2025-01-01T20:00:00.000+00:00")  # Cy scores -4 and wins
+        five = random_game(random.Random(1), new_setup(FIVE_SPICES, ["Cy", "Ana"]))
+        assert five.state.ended
+        store.save([Recorded(five, "2025-01-02T20:00:00.000+00:00", ["2025-01-02T20:01:00.000+00:00"] * len(five.log))])
+        cy = {p.name: p for p in store.stats()}["Cy"]
+        assert cy.games == 2
+        assert cy.average_score == -4.0
+        assert_kept_as_read(store)
+
+
+def test_the_list_of_games_streams_from_the_cursor(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 400, seed=2, start=START)
+        rows = store.each_game()
+        first = next(rows)
+        assert first.id == 400  # the newest, read before the rest
+        tracemalloc.start()
+        streamed = [first.id] + [game.id for game in rows]
+        _, streaming_peak = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        listed = store.list_games()
+        _, listing_peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert streamed == [game.id for game in listed] == list(range(400, 0, -1))
+        # The ids kept by the test are all that grows while streaming; a list holds every summary.
+        assert streaming_peak * 5 < listing_peak
