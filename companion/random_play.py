@@ -62,3 +62,13 @@ def long_game(length: int, names: tuple[str, ...] = NAMES[:4]) -> Game:
         if len(game.log) == length and not game.state.ended:
             return game
     raise ValueError(f"no game of {length} actions in 1000 seeds")
+
+
+def endless_game(length: int, seed: int = 0, names: tuple[str, ...] = NAMES[:4]) -> Game:
+    """A five-spices game of exactly ``length`` actions, as long as any table could make: whenever
+    it ends, the end is undone and play goes on (snapshots, resume benchmarks)."""
+    rng = random.Random(seed)
+    game = Game.start(new_setup(FIVE_SPICES, names))
+    while len(game.log) < length:
+        game = game.apply(Undo() if game.state.ended else random_action(game, rng, LONG_WEIGHTS))
+    return game

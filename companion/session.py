@@ -2,7 +2,9 @@
 
 An action is saved before ``apply`` returns, so whatever the screen shows as
 done survives a power cut; a refused action raises before anything is written.
-Resuming is replaying the saved log with the same ``Game.replay`` as always.
+Resuming is replaying the saved log with the same fold as always; a long game
+saves a snapshot every few hundred actions (``companion.store.snapshots``) so
+that resuming folds only the actions since the last one that agrees with the log.
 """
 
 from __future__ import annotations
@@ -10,15 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.rules import Action, Game, Setup, State
-from companion.store import Store, now
+from companion.store import Store, now, snapshots
 
 
 class Session:
-    def __init__(self, store: Store, game_id: int, game: Game, *, clock: Callable[[], str] = now) -> None:
+    def __init__(
+        self, store: Store, game_id: int, game: Game, *, clock: Callable[[], str] = now, snapshot_upto: int = 0
+    ) -> None:
         self.store = store
         self.game_id = game_id
         self.game = game
         self.clock = clock
+        self.snapshot_upto = snapshot_upto
+        """How many actions the game's last saved snapshot covers: the next one holds the steps since."""
 
     @classmethod
     def new(cls, store: Store, setup: Setup, *, clock: Callable[[], str] = now) -> Session:
@@ -33,7 +39,8 @@ class Session:
             game_id = store.unfinished_game()
             if game_id is None:
                 return None
-        return cls(store, game_id, store.load(game_id).game(), clock=clock)
+        game, snapshot_upto = store.load(game_id).resume()
+        return cls(store, game_id, game, clock=clock, snapshot_upto=snapshot_upto)
 
     @property
     def state(self) -> State:
@@ -42,6 +49,9 @@ class Session:
     def apply(self, action: Action) -> State:
         """The state after ``action``, saved; IllegalAction or StoreError leave game and file as they were."""
         game = self.game.apply(action)
-        self.store.record(self.game_id, len(game.log), self.clock(), action, game)
+        snapshot = snapshots.take(game, self.snapshot_upto) if snapshots.due(len(game.log)) else None
+        self.store.record(self.game_id, len(game.log), self.clock(), action, game, snapshot)
         self.game = game
+        if snapshot:
+            self.snapshot_upto = snapshot.upto
         return game.state

@@ -106,6 +106,27 @@ class Game:
             game = game.apply(action)
         return game
 
+    @classmethod
+    def restored(cls, setup: Setup, log: Sequence[Action], current: Step, redoable: Sequence[Step]) -> Game:
+        """A game rebuilt from saved steps instead of folded again (a snapshot of a long game).
+
+        It is the fold of ``log`` only if the steps are the fold's: the store checks its
+        snapshots against the log and replays when one disagrees.
+        """
+        undone = None
+        for step in reversed(redoable):
+            undone = _Undone(step, undone)
+        return cls(setup, current, undone, Log(list(log), len(log)))
+
+    def redoable(self) -> list[Step]:
+        """The steps redo would bring back, the next one first."""
+        found = []
+        undone = self.undone
+        while undone is not None:
+            found.append(undone.step)
+            undone = undone.rest
+        return found
+
     @property
     def state(self) -> State:
         return self.current.state

@@ -39,6 +39,7 @@ from companion.store.records import (
     to_json,
 )
 from companion.store.schema import KNOWN, MIGRATIONS
+from companion.store.snapshots import Snapshot, Taken, log_hash, rules_hash
 
 BUSY = Reason("the database is busy: another program is writing to it; close it and try again")
 RESCUE = Reason(
@@ -270,14 +271,22 @@ class Store:
         with self._writing() as conn:
             return _insert_game(conn, setup, started_at)
 
-    def record(self, game_id: int, seq: int, at: str, action: Action, game: Game) -> None:
-        """Append one accepted action; ``game`` is the game after it (to finish or reopen the row)."""
+    def record(
+        self, game_id: int, seq: int, at: str, action: Action, game: Game, snapshot: Taken | None = None
+    ) -> None:
+        """Append one accepted action; ``game`` is the game after it (to finish or reopen the row).
+
+        A ``snapshot`` taken after it is saved in the same transaction, checked against
+        the rows it covers as they are now; later ones it replaces are deleted.
+        """
         ending = _ending(game)
         with self._writing() as conn:
             conn.execute(
                 "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                 [game_id, seq, at, to_json(action.to_dict())],
             )
+            if snapshot:
+                _save_snapshot(conn, game_id, snapshot)
             (was_ended,) = conn.execute("SELECT ended_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()
             if ending and not was_ended:
                 _finish(conn, game_id, ending, at)
@@ -334,9 +343,14 @@ class Store:
             raise StoreError("there is no game {game}", game=game_id)
         *setup, started_at, ended_at = rows[0]
         log = self.query("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+        snapshots = self.query(
+            "SELECT since, upto, rules, log_hash, checksum, payload FROM snapshots WHERE game_id = ? ORDER BY upto",
+            [game_id],
+        ) if "snapshots" in self.db.table_names() else []  # a read-only file from before them
         try:
             return SavedGame(
-                game_id, setup_from_row(*setup), tuple(logged_from_row(*r) for r in log), started_at, ended_at
+                game_id, setup_from_row(*setup), tuple(logged_from_row(*r) for r in log), started_at, ended_at,
+                tuple(text for _, _, text in log), tuple(Snapshot(*row) for row in snapshots),
             )
         except BadRow as exc:
             raise StoreError(
@@ -701,6 +715,18 @@ def _finish(conn: sqlite3.Connection, game_id: int, ending: Ending, at: str) -> 
         " winner, challenges_made, challenges_won, caught_bluffing, survived_challenges)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(game_id, seat, players[seat], *rest) for seat, *rest in ending.seats],
+    )
+
+
+def _save_snapshot(conn: sqlite3.Connection, game_id: int, snapshot: Taken) -> None:
+    texts = [text for (text,) in conn.execute(
+        "SELECT action FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+        [game_id, snapshot.since, snapshot.upto],
+    )]
+    conn.execute("DELETE FROM snapshots WHERE game_id = ? AND upto > ?", [game_id, snapshot.since])
+    conn.execute(
+        "INSERT INTO snapshots (game_id, upto, since, rules, log_hash, checksum, payload) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [game_id, snapshot.upto, snapshot.since, rules_hash(), log_hash(texts), snapshot.checksum, snapshot.payload],
     )
 
 

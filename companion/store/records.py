@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.rules import Action, Game, IllegalAction, Setup, action_from_dict, new_setup, profile_named
 from companion.rules.errors import Reason
+from companion.store.snapshots import Snapshot, resume
 
 FIX_ROW = Reason("fix the row with sqlite-utils or Datasette, or delete that game")
 
@@ -85,7 +86,14 @@ class SavedGame:
     log: tuple[Logged, ...]
     started_at: str
     ended_at: str | None
+    texts: tuple[str, ...] = ()
+    """The log's rows as saved (JSON), which a snapshot is checked against."""
+    snapshots: tuple[Snapshot, ...] = ()
 
     def game(self) -> Game:
         """Resume and replay are the same fold over the log."""
-        return Game.replay(self.setup, (entry.action for entry in self.log))
+        return self.resume()[0]
+
+    def resume(self) -> tuple[Game, int]:
+        """The fold over the log, from the snapshots that agree with it; and the last one used (0: none)."""
+        return resume(self.setup, [entry.action for entry in self.log], self.texts, self.snapshots)

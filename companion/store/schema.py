@@ -153,6 +153,20 @@ def m005_player_totals(db: Database) -> None:
     db.create_view("player_stats", PLAYER_TOTALS_STATS)
 
 
+@MIGRATIONS()
+def m006_snapshots(db: Database) -> None:
+    """A long game's steps every few hundred actions, so resuming it folds only the actions since.
+
+    Checked against the log on reading (``companion.store.snapshots``): the log stays the truth.
+    """
+    db["snapshots"].create(
+        {"game_id": int, "upto": int, "since": int, "rules": str, "log_hash": str, "checksum": str, "payload": str},
+        pk=("game_id", "upto"),
+        not_null={"since", "rules", "log_hash", "checksum", "payload"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 

@@ -1,0 +1,165 @@
+"""Snapshots of long games: resuming from them is the fold of the log, and one that disagrees is ignored."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.random_play import WEIGHTS, endless_game, random_action, random_setup
+from companion.rules import Game, Redo, Undo
+from companion.session import Session
+from companion.store import Store, snapshots
+
+EVERY = 7
+"""Snapshots this often in these tests, so short games have many of them."""
+
+
+@pytest.fixture(autouse=True)
+def often(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshots, "EVERY", EVERY)
+
+
+def timeline(game: Game) -> tuple[object, ...]:
+    """Everything a game is beyond its log: each standing step (state, move, entry, depth) and the redoable ones.
+
+    ``Game.__eq__`` compares set-up and log only, so a resumed game that folded wrong would still be equal.
+    """
+    def step(s):  # type: ignore[no-untyped-def]
+        return (s.state, s.move, s.entry, s.depth, s.before.entry if s.before else None)
+
+    return (game.setup, list(game.log), [step(s) for s in game.steps()], [step(s) for s in game.redoable()])
+
+
+def played(path: Path, game: Game, upto: int | None = None) -> Session:
+    with Store.open(path) as store:
+        session = Session.new(store, game.setup)
+        for action in list(game.log)[:upto]:
+            session.apply(action)
+    return session
+
+
+def resumed(path: Path) -> tuple[Game, int]:
+    with Store.open(path) as store:
+        session = Session.resume(store, 1)
+        assert session is not None
+        return session.game, session.snapshot_upto
+
+
+def snapshot_rows(path: Path) -> list[tuple[int, int]]:
+    conn = sqlite3.connect(path)
+    rows = conn.execute("SELECT since, upto FROM snapshots ORDER BY upto").fetchall()
+    conn.close()
+    return rows
+
+
+def edit(path: Path, sql: str, params: tuple[object, ...] = ()) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute(sql, params)
+    conn.commit()
+    conn.close()
+
+
+def random_long_game(seed: int, length: int) -> Game:
+    """Any profile, undo and redo included, going on past its end by undoing it."""
+    rng = random.Random(seed)
+    game = Game.start(random_setup(rng))
+    weights = dict(WEIGHTS) | {Undo: 0.6, Redo: 0.3}  # often enough to leave redoable steps at a snapshot
+    while len(game.log) < length:
+        game = game.apply(Undo() if game.state.ended else random_action(game, rng, weights))
+    return game
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), length=st.integers(0, 80), stop=st.integers(0, 80))
+def test_resume_from_snapshots_is_the_fold_of_the_log(tmp_path_factory: pytest.TempPathFactory, seed: int,
+                                                       length: int, stop: int) -> None:
+    game = random_long_game(seed, length)
+    path = tmp_path_factory.mktemp("snap") / "games.db"
+    played(path, game, min(stop, length))
+    logged = list(game.log)[: min(stop, length)]
+    again, upto = resumed(path)
+    assert timeline(again) == timeline(Game.replay(game.setup, logged))
+    assert upto == len(logged) - len(logged) % EVERY  # every snapshot was used
+    # The resumed game goes on, and undoes all the way back, as the fold does.
+    with Store.open(path) as store:
+        session = Session.resume(store, 1)
+        assert session is not None
+        for action in list(game.log)[len(logged):]:
+            session.apply(action)
+        while session.game.can_undo:
+            session.apply(Undo())
+        ended_like_the_fold = Game.replay(game.setup, list(session.game.log))
+        assert timeline(session.game) == timeline(ended_like_the_fold)
+    assert timeline(resumed(path)[0]) == timeline(ended_like_the_fold)
+
+
+def test_a_long_game_resumes_from_its_last_snapshot_with_its_whole_past(tmp_path: Path) -> None:
+    game = endless_game(300, seed=3)
+    path = tmp_path / "games.db"
+    played(path, game)
+    rows = snapshot_rows(path)
+    assert rows == [(i - EVERY, i) for i in range(EVERY, 301, EVERY)]
+    again, upto = resumed(path)
+    assert upto == 294
+    assert timeline(again) == timeline(game)
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE snapshots SET payload = substr(payload, 1, 40) WHERE upto = 70",  # cut short: not JSON
+    "UPDATE snapshots SET payload = payload || ' ' WHERE upto = 70",  # still JSON, but its checksum disagrees
+    "UPDATE snapshots SET rules = 'other rules' WHERE upto = 70",  # made by another version of the rules
+    "UPDATE snapshots SET since = 0 WHERE upto = 70",  # not after the one before it
+    "UPDATE actions SET action = action || ' ' WHERE seq = 65",  # the same action, but not the row it covered
+    "DELETE FROM snapshots WHERE upto = 70",  # missing: the chain ends before it
+])
+def test_a_snapshot_that_disagrees_or_cannot_be_read_is_ignored_and_the_log_replayed(
+    tmp_path: Path, damage: str
+) -> None:
+    game = endless_game(150, seed=5)
+    path = tmp_path / "games.db"
+    played(path, game)
+    edit(path, damage)
+    again, upto = resumed(path)
+    assert upto == 63  # the last snapshot before the damaged one
+    assert timeline(again) == timeline(game)
+
+
+def test_a_checksum_that_matches_a_payload_edited_by_hand_is_still_refused_if_it_does_not_read(tmp_path: Path) -> None:
+    game = endless_game(30, seed=1)
+    path = tmp_path / "games.db"
+    played(path, game)
+    conn = sqlite3.connect(path)
+    (payload,) = conn.execute("SELECT payload FROM snapshots WHERE upto = 14").fetchone()
+    data = json.loads(payload)
+    data["steps"][0][2] = data["steps"][0][2][:-1]  # a state missing a field
+    broken = json.dumps(data)
+    conn.execute("UPDATE snapshots SET payload = ?, checksum = ? WHERE upto = 14",
+                 [broken, snapshots._checksum(broken)])
+    conn.commit()
+    conn.close()
+    again, upto = resumed(path)
+    assert upto == 7
+    assert timeline(again) == timeline(game)
+
+
+def test_after_an_ignored_snapshot_the_next_ones_build_on_the_last_good_one(tmp_path: Path) -> None:
+    game = endless_game(120, seed=2)
+    path = tmp_path / "games.db"
+    played(path, game, 80)
+    edit(path, "UPDATE snapshots SET rules = 'other rules' WHERE upto = 42")
+    with Store.open(path) as store:
+        session = Session.resume(store, 1)
+        assert session is not None and session.snapshot_upto == 35
+        for action in list(game.log)[80:]:
+            session.apply(action)
+    assert snapshot_rows(path) == [(i - EVERY, i) for i in range(EVERY, 36, EVERY)] + [(35, 84)] + [
+        (i - EVERY, i) for i in range(91, 120, EVERY)]
+    again, upto = resumed(path)
+    assert upto == 119
+    assert timeline(again) == timeline(game)
