@@ -1,13 +1,16 @@
-"""Storage figures for docs/PERFORMANCE.md: durable commits, resume, list and stats at scale.
+"""Storage figures for docs/PERFORMANCE.md: durable commits, resume, set-up's players, list and stats at scale.
 
-Run: python benchmarks/store.py [--games 10000]. Everything happens in a fresh
-temporary folder on the same disk as /tmp; each figure comes with a baseline
-measured in the same run.
+Run: python benchmarks/store.py [--games 10000 100000]. Everything happens in a
+fresh temporary folder on the same disk as /tmp; each figure comes with a
+baseline measured in the same run (the way it was done before, or a plain
+query), and the machine's load average beside it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -15,13 +18,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, UTC
+from dataclasses import astuple
+from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.rules import Game
 from companion.session import Session
 from companion.store import Store
-from companion.random_play import long_game
+from companion.random_play import endless_game, long_game
+from companion.store.schema import PLAYER_STATS
 from companion.store.simulate import simulate
 
 
@@ -68,53 +73,171 @@ def commit_one_action(folder: Path, game: Game) -> None:
           f"p99 {ms(p99(baseline))}")
 
 
+def load() -> str:
+    """The machine's load average over the last minute, printed beside each figure (a shared machine is noisy)."""
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+def median_ms(times: list[float]) -> str:
+    return ms(statistics.median(times))
+
+
 def resume(folder: Path, game: Game) -> None:
+    """Resume through the snapshots the live game saved, against folding the whole log (the way before them)."""
     path = folder / "resume.db"
     with Store.open(path) as store:
         session = Session.new(store, game.setup)
         for action in game.log:
             session.apply(action)
+        (snapshots,) = store.query("SELECT count(*) FROM snapshots")[0]
 
     def open_and_resume() -> None:
         with Store.open(path) as store:
             resumed = Session.resume(store)
-            assert resumed is not None and len(resumed.game.log) == len(game.log)
+            assert resumed is not None and resumed.snapshot_upto == len(game.log)
 
-    times = timed(open_and_resume, 20)
-    replay = timed(lambda: Game.replay(game.setup, game.log), 20)
-    print(f"resume a {len(game.log)}-action game (open, read the log, replay): median {ms(statistics.median(times))}, "
-          f"max {ms(max(times))}")
-    print(f"  baseline, Game.replay of the same log in memory: median {ms(statistics.median(replay))}")
+    def open_and_replay() -> None:
+        with Store.open(path) as store:
+            saved = store.load(1)
+            assert len(Game.replay(saved.setup, [entry.action for entry in saved.log]).log) == len(game.log)
+
+    for _ in range(2):  # alternating, so both meet the same load
+        times, replays = timed(open_and_resume, 5), timed(open_and_replay, 5)
+        print(f"resume a {len(game.log):,}-action game from its {snapshots} snapshots (open, read, rebuild): median "
+              f"{median_ms(times)}, max {ms(max(times))} ({load()})")
+        print(f"  baseline, the same game folded from its whole log (open, read, Game.replay): median "
+              f"{median_ms(replays)} ({load()}); ratio {statistics.median(replays) / statistics.median(times):.1f}x")
 
 
-def at_scale(folder: Path, games: int) -> None:
-    path = folder / "many.db"
+def many_games(folder: Path, games: int, base: int) -> Path:
+    """A database of ``games`` games: ``base`` simulated, then copied over and over an hour apart.
+
+    Simulating 100,000 games takes about 20 minutes here; the copies go through the
+    same triggers as saved games. Kept for the whole run (the 100,000 one grows from the 10,000 one).
+    """
+    path = folder / f"many-{games}.db"
+    if path.exists():
+        return path
+    seed = folder / f"many-{base}.db"
+    if not seed.exists():
+        with Store.open(seed) as store:
+            start = time.perf_counter()
+            simulate(store, base, seed=1, start=datetime(2000, 1, 1, tzinfo=UTC))
+            print(f"simulate {base:,} games to copy from: {time.perf_counter() - start:.1f} s ({load()})")
+    smaller = max((p for p in folder.glob("many-*.db") if int(p.stem.split("-")[1]) < games),
+                  key=lambda p: int(p.stem.split("-")[1]))
+    shutil.copy(smaller, path)
     with Store.open(path) as store:
+        (have,) = store.query("SELECT count(*) FROM games")[0]
         start = time.perf_counter()
-        simulate(store, games, seed=1, start=datetime(2024, 1, 1, tzinfo=UTC))
-        made = time.perf_counter() - start
+        conn = store.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        for offset in range(have, games, base):
+            copies = min(base, games - offset)
+            hours = f"+{offset} hours"
+            conn.execute(
+                "INSERT INTO games (id, profile, variants, options, seats, end_card, first, started_at, ended_at,"
+                " end_reason, winners) SELECT id + ?, profile, variants, options, seats, end_card, first,"
+                f" {STAMP.format('started_at')}, {STAMP.format('ended_at')}, end_reason, winners"
+                " FROM games WHERE id <= ?", [offset, hours, hours, copies])
+            conn.execute("INSERT INTO game_seats SELECT game_id + ?, seat, player_id FROM game_seats"
+                         " WHERE game_id <= ?", [offset, copies])
+            conn.execute("INSERT INTO actions SELECT game_id + ?, seq, at, action FROM actions WHERE game_id <= ?",
+                         [offset, copies])
+            columns = ", ".join(column.name for column in store.db["scores"].columns)
+            conn.execute(f"INSERT INTO scores ({columns}) SELECT game_id + ?, {columns.split(', ', 1)[1]}"
+                         " FROM scores WHERE game_id <= ?", [offset, copies])
+        conn.execute("COMMIT")
         (actions,) = store.query("SELECT count(*) FROM actions")[0]
-    size = path.stat().st_size / 1e6
-    print(f"simulate {games} games ({actions} actions, {size:.0f} MB): {made:.1f} s")
+    print(f"copied to {games:,} games ({actions:,} actions, {path.stat().st_size / 1e6:.0f} MB) in "
+          f"{time.perf_counter() - start:.1f} s ({load()})")
+    return path
+
+
+STAMP = "strftime('%Y-%m-%dT%H:%M:%f+00:00', {}, ?)"
+"""A copied game's time stamp, hours later, in the app's own form (so the newest-first order holds)."""
+RECENT_BEFORE = (
+    "SELECT players.name FROM players"
+    " LEFT JOIN game_seats ON game_seats.player_id = players.id"
+    " LEFT JOIN games ON games.id = game_seats.game_id"
+    " GROUP BY players.id"
+    " ORDER BY max(coalesce(games.started_at, players.created_at)) DESC, players.id DESC"
+)
+"""``recent_players`` before ``players.last_played``: every seat row of every game."""
+STATS_BEFORE = (
+    "SELECT name, games, wins, win_rate, average_score, trophies, challenges_made, challenges_won,"
+    f" caught_bluffing, survived_challenges FROM ({PLAYER_STATS}) ORDER BY wins DESC, win_rate DESC, name"
+)
+"""``stats`` before ``player_totals``: the aggregate over every seat of every finished game."""
+LIST_BEFORE = """
+from companion.store import Store
+from companion.store.cli import describe_game
+with Store.open(sys.argv[1]) as store:
+    for game in store.list_games():
+        print(describe_game(game))
+"""
+"""``games --limit 0`` before it streamed: the whole list built, then printed."""
+LIST_NOW = """
+import runpy
+runpy.run_module("companion.cli", run_name="__main__")
+"""
+"""``spicy-companion games`` as its console script runs it."""
+PEAK = """
+import sys
+sys.argv = sys.argv[1:]
+try:
+{}
+finally:
+    peak = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+    print(int(peak.split()[1]) / 1024, file=sys.stderr)
+"""
+"""Runs a program and prints its peak memory (MiB) on stderr. Read from /proc: a child's
+``ru_maxrss`` starts at its parent's size at the fork, so it would show this benchmark's."""
+
+
+def child(program: str, *argv: str) -> tuple[float, float]:
+    """Seconds and peak memory (MiB) of one process running ``program``, its output thrown away."""
+    code = PEAK.format("\n".join("    " + line for line in program.strip().splitlines()))
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code, "-", *argv], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, check=True)
+    return time.perf_counter() - start, float(done.stderr.split()[-1])
+
+
+def at_scale(folder: Path, games: int, base: int) -> None:
+    path = many_games(folder, games, base)
     with Store.open(path) as store:
-        everything = timed(store.list_games, 10)
-        page = timed(lambda: store.list_games(50), 10)
-        stats = timed(store.stats, 10)
-        scan = timed(lambda: store.query("SELECT count(*), sum(length(seats)) FROM games"), 10)
-    print(f"list all {games} games: median {ms(statistics.median(everything))}; the newest 50 (the CLI default): "
-          f"median {ms(statistics.median(page))}")
-    print(f"stats over {games} games: median {ms(statistics.median(stats))}")
-    print(f"  baseline, one scan of the games table: median {ms(statistics.median(scan))}")
+        count = timed(lambda: store.query("SELECT count(*) FROM games"), 20)
+        print(f"at {games:,} games; baseline, SELECT count(*) FROM games: median {median_ms(count)} ({load()})")
+        assert store.recent_players() == [name for (name,) in store.query(RECENT_BEFORE)]
+        recent, recent_before = timed(store.recent_players, 20), timed(lambda: store.query(RECENT_BEFORE), 5)
+        print(f"  set-up's players (recent_players, each tap): median {median_ms(recent)} ({load()}); "
+              f"before, every seat of every game: {median_ms(recent_before)} ({load()})")
+        stats, stats_before = timed(store.stats, 20), timed(lambda: store.query(STATS_BEFORE), 5)
+        assert [astuple(p) for p in store.stats()] == store.query(STATS_BEFORE)
+        print(f"  stats: median {median_ms(stats)} ({load()}); before, every seat of every finished game: "
+              f"{median_ms(stats_before)} ({load()})")
+        page = timed(lambda: store.list_games(50), 20)
+        print(f"  the newest 50 games (the games list's default): median {median_ms(page)} ({load()})")
+    cli = ["games", "--db", str(path), "--limit"]
+    for _ in range(2):  # alternating, so both meet the same load
+        now_s, now_mib = zip(*(child(LIST_NOW, *cli, "0") for _ in range(3)))
+        old_s, old_mib = zip(*(child(LIST_BEFORE, str(path)) for _ in range(3)))
+        few_s, few_mib = zip(*(child(LIST_NOW, *cli, "50") for _ in range(3)))
+        print(f"  games --limit 0, printed to /dev/null: median {statistics.median(now_s):.2f} s, "
+              f"peak {max(now_mib):.0f} MiB ({load()}); before, the whole list then printed: "
+              f"{statistics.median(old_s):.2f} s, {max(old_mib):.0f} MiB; baseline, --limit 50: "
+              f"{statistics.median(few_s):.2f} s, {max(few_mib):.0f} MiB")
 
 
 WRITER = """
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from companion.store import Store
 from companion.store.simulate import recorded_games
 path, count, batch = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-games = list(recorded_games(count, 5, datetime(2024, 1, 1, tzinfo=timezone.utc)))
+games = list(recorded_games(count, 5, datetime(2024, 1, 1, tzinfo=UTC)))
 with Store.open(path, busy_timeout=30) as store:
     print("ready", flush=True)
     for i in range(0, count, batch):
@@ -156,14 +279,18 @@ def live_save_beside_a_writer(folder: Path, game: Game, games: int = 400) -> Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=10_000, help="saved games for list and stats (default 10000)")
+    parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000],
+                        help="database sizes for set-up's players, stats and the list (default 10000 100000)")
+    parser.add_argument("--base", type=int, default=1_000, help="games simulated, then copied (default 1000)")
+    parser.add_argument("--actions", type=int, default=20_000, help="the long game to resume (default 20000)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         commit_one_action(folder, long_game(500))
         live_save_beside_a_writer(folder, long_game(1000))
-        resume(folder, long_game(1000))
-        at_scale(folder, args.games)
+        resume(folder, endless_game(args.actions))
+        for games in sorted(args.games):
+            at_scale(folder, games, args.base)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from store_helpers import KNOWN, damaged_database
 from companion.random_play import long_game
 from companion.session import Session
 from companion.store import Store
+from companion.store.schema import KNOWN as MIGRATION_NAMES
 
 OPEN_AT_THE_SIGNAL = """
 import sys, time
@@ -42,7 +43,7 @@ def test_a_new_database_opened_by_many_processes_at_once_waits_instead_of_failin
     assert errors == [""] * len(names)
     with Store.open(db) as store:
         assert sorted(store.players()) == names
-        assert store.query("SELECT count(*) FROM _sqlite_migrations") == [(3,)]
+        assert store.query("SELECT count(*) FROM _sqlite_migrations") == [(len(MIGRATION_NAMES),)]
 
 
 def test_a_live_game_saves_every_100_ms_while_simulate_import_games_and_stats_run(tmp_path: Path) -> None:

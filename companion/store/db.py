@@ -39,7 +39,7 @@ from companion.store.records import (
     to_json,
 )
 from companion.store.schema import KNOWN, MIGRATIONS
-from companion.store.snapshots import Snapshot, Taken, log_hash, rules_hash
+from companion.store.snapshots import Snapshot, Taken, log_hash, no_cyclic_gc, rules_hash
 
 BUSY = Reason("the database is busy: another program is writing to it; close it and try again")
 RESCUE = Reason(
@@ -342,14 +342,16 @@ class Store:
         if not rows:
             raise StoreError("there is no game {game}", game=game_id)
         *setup, started_at, ended_at = rows[0]
-        log = self.query("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
         snapshots = self.query(
             "SELECT since, upto, rules, log_hash, checksum, payload FROM snapshots WHERE game_id = ? ORDER BY upto",
             [game_id],
         ) if "snapshots" in self.db.table_names() else []  # a read-only file from before them
         try:
+            with no_cyclic_gc():
+                log = self.query("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+                logged = tuple(logged_from_row(*r) for r in log)
             return SavedGame(
-                game_id, setup_from_row(*setup), tuple(logged_from_row(*r) for r in log), started_at, ended_at,
+                game_id, setup_from_row(*setup), logged, started_at, ended_at,
                 tuple(text for _, _, text in log), tuple(Snapshot(*row) for row in snapshots),
             )
         except BadRow as exc:

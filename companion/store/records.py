@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from companion.rules import Action, Game, IllegalAction, Setup, action_from_dict, new_setup, profile_named
@@ -74,9 +75,15 @@ class Logged:
 
 def logged_from_row(seq: int, at: str, action: str) -> Logged:
     try:
-        return Logged(seq, at, action_from_dict(from_json(action, "action")))
+        return Logged(seq, at, _action(action))
     except (BadRow, IllegalAction) as exc:
         raise BadRow(f"action {seq}: {exc}") from None
+
+
+@lru_cache(maxsize=4096)
+def _action(text: str) -> Action:
+    """Equal rows give one action (actions are immutable): a long log says the same few hundred again and again."""
+    return action_from_dict(from_json(text, "action"))
 
 
 @dataclass(frozen=True, slots=True)
