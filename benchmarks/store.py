@@ -221,9 +221,9 @@ def at_scale(folder: Path, games: int, base: int) -> None:
         print(f"  the newest 50 games (the games list's default): median {median_ms(page)} ({load()})")
     cli = ["games", "--db", str(path), "--limit"]
     for _ in range(2):  # alternating, so both meet the same load
-        now_s, now_mib = zip(*(child(LIST_NOW, *cli, "0") for _ in range(3)))
-        old_s, old_mib = zip(*(child(LIST_BEFORE, str(path)) for _ in range(3)))
-        few_s, few_mib = zip(*(child(LIST_NOW, *cli, "50") for _ in range(3)))
+        now_s, now_mib = zip(*(child(LIST_NOW, *cli, "0") for _ in range(3)), strict=True)
+        old_s, old_mib = zip(*(child(LIST_BEFORE, str(path)) for _ in range(3)), strict=True)
+        few_s, few_mib = zip(*(child(LIST_NOW, *cli, "50") for _ in range(3)), strict=True)
         print(f"  games --limit 0, printed to /dev/null: median {statistics.median(now_s):.2f} s, "
               f"peak {max(now_mib):.0f} MiB ({load()}); before, the whole list then printed: "
               f"{statistics.median(old_s):.2f} s, {max(old_mib):.0f} MiB; baseline, --limit 50: "

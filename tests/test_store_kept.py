@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import tracemalloc
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from companion.store import PlayerStats, Recorded, Store
 from companion.store.schema import MIGRATIONS, PLAYER_STATS
 from companion.store.simulate import simulate
 
-START = datetime(2024, 1, 1, tzinfo=timezone.utc)
+START = datetime(2024, 1, 1, tzinfo=UTC)
 RECENT_BY_READING_EVERY_SEAT = (
     "SELECT players.name FROM players"
     " LEFT JOIN game_seats ON game_seats.player_id = players.id"

@@ -145,8 +145,9 @@ def describe_game(game: GameSummary) -> str:
 def run_list(store: Store, args: argparse.Namespace) -> int:
     """Each game is printed as it is read: ``--limit 0`` over 100,000 games holds one row at a time."""
     listed = 0
-    for listed, game in enumerate(store.each_game(args.limit or None), start=1):
+    for game in store.each_game(args.limit or None):
         print(describe_game(game))
+        listed += 1
     if not listed:
         print("no saved games")
     return 0

@@ -117,7 +117,7 @@ def m004_player_last_played(db: Database) -> None:
     every game for that took 0.6 s at 100,000 games. A trigger keeps it right for
     every way a game is saved (a live game, an import, ``simulate``).
     """
-    db["players"].add_column("last_played", str)
+    db.table("players").add_column("last_played", str)
     db.execute(
         "UPDATE players SET last_played = (SELECT max(games.started_at) FROM game_seats"
         " JOIN games ON games.id = game_seats.game_id WHERE game_seats.player_id = players.id)"
@@ -159,7 +159,7 @@ def m006_snapshots(db: Database) -> None:
 
     Checked against the log on reading (``companion.store.snapshots``): the log stays the truth.
     """
-    db["snapshots"].create(
+    db.table("snapshots").create(
         {"game_id": int, "upto": int, "since": int, "rules": str, "log_hash": str, "checksum": str, "payload": str},
         pk=("game_id", "upto"),
         not_null={"since", "rules", "log_hash", "checksum", "payload"},

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import companion.rules
-from companion.rules import Action, Game, Redo, Setup, State, Step, Undo, start
+from companion.rules import Action, Game, Redo, Setup, State, Step, Undo
 
 EVERY = 500
 """Actions between snapshots: at most this many are folded on resume (about 50 ms here)."""
@@ -206,8 +206,9 @@ class _Encoder:
     def ref(self, value: object) -> int:
         index = self._seen.get(value)
         if index is None:
-            table = self.tables.setdefault(type(value).__name__, [])
-            row = _fields(type(value))[0](value, self)
+            cls: type = type(value)
+            table = self.tables.setdefault(cls.__name__, [])
+            row = _fields(cls)[0](value, self)
             index = self._seen[value] = len(table)
             table.append(row)
         return index
@@ -240,7 +241,7 @@ def _fields(cls: type) -> tuple[Encode, Decode]:
     codecs = [_codec(hints[name]) for name in names]
 
     def encode(value: Any, encoder: _Encoder) -> list[Any]:
-        return [enc(getattr(value, name), encoder) for name, (enc, _) in zip(names, codecs)]
+        return [enc(getattr(value, name), encoder) for name, (enc, _) in zip(names, codecs, strict=True)]
 
     decoded = [(i, dec) for i, (_, dec) in enumerate(codecs) if dec is not _plain]  # the rest are as JSON has them
 
@@ -260,13 +261,20 @@ def _plain(value: Any, _: Any) -> Any:
 
 
 def _codec(hint: Any) -> tuple[Encode, Decode]:
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
     if hint is Setup:  # the game's own, from its row
         return (lambda value, _: None), (lambda value, decoder: decoder.setup)
-    if hint in (int, str, bool) or origin is typing.Literal:
+    if hint in (int, str, bool) or typing.get_origin(hint) is typing.Literal:
         return _plain, _plain
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return (lambda value, _: value.value), (lambda value, _: hint(value))
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return (lambda value, encoder: encoder.ref(value)), (lambda value, decoder: decoder.table(hint)[value])
+    return _container_codec(hint)
+
+
+def _container_codec(hint: Any) -> tuple[Encode, Decode]:
+    """``X | None`` and ``tuple[X, ...]``."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
         enc, dec = _codec(next(arg for arg in args if arg is not type(None)))
         return ((lambda value, encoder: None if value is None else enc(value, encoder)),
@@ -274,17 +282,21 @@ def _codec(hint: Any) -> tuple[Encode, Decode]:
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = args[0]
         enc, dec = _codec(item)
-        if dataclasses.is_dataclass(item):  # the common case (seats, events), read straight from the table
-            return ((lambda value, encoder: [enc(each, encoder) for each in value]),
-                    _tuple_from_table(item))
-        return ((lambda value, encoder: [enc(each, encoder) for each in value]),
-                (lambda value, decoder: tuple([dec(each, decoder) for each in value])))
-    if dataclasses.is_dataclass(hint):
-        return (lambda value, encoder: encoder.ref(value)), (lambda value, decoder: decoder.table(hint)[value])
+        if isinstance(item, type) and dataclasses.is_dataclass(item):  # the common case (seats, events)
+            dec = _tuple_from_table(item)
+        else:
+            dec = _tuple_of(dec)
+        return (lambda value, encoder: [enc(each, encoder) for each in value]), dec
     raise TypeError(f"no snapshot form for {hint!r}")
 
 
+def _tuple_of(dec: Decode) -> Decode:
+    return lambda value, decoder: tuple([dec(each, decoder) for each in value])
+
+
 def _tuple_from_table(cls: type) -> Decode:
+    """Items read straight from the class's table: no call for each."""
+
     def decode(value: list[int], decoder: _Decoder) -> tuple[Any, ...]:
         table = decoder.table(cls)
         return tuple([table[i] for i in value])
