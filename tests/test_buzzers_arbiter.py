@@ -229,3 +229,41 @@ def test_an_earlier_edge_after_the_decision_is_contested_with_both_times() -> No
     )
     assert arbiter.press(2, 10.0060).reason == TOO_LATE  # later than the winner: simply too late
     assert arbiter.decision == decision  # the decision the table saw stands
+
+
+def test_decisions_and_ignored_presses_name_the_window_they_were_judged_in() -> None:
+    arbiter = Arbiter({1, 2}, settle=SETTLE, own_card=0, window=12)
+    assert arbiter.press(0, 1.0) == Ignored(0, 1.0, OWN_CARD, window=12)
+    arbiter.press(1, 1.001)
+    decision = arbiter.poll(1.1)
+    assert decision is not None and decision.window == 12
+    late = arbiter.press(2, 1.2)
+    assert late is not None and late.window == 12
+
+
+def test_a_claim_at_the_screen_decides_at_once_and_a_buzzer_after_it_is_later() -> None:
+    arbiter = Arbiter({1, 2, 3}, settle=SETTLE, own_card=0, window=4)
+    arbiter.press(2, 5.000)  # still settling when the key is pressed
+    decision = arbiter.claim(1, 5.010)
+    assert isinstance(decision, Decision) and (decision.winner, decision.claimed, decision.window) == (1, True, 4)
+    assert arbiter.poll(6.0) is decision
+    late = arbiter.press(3, 5.020)
+    assert late is not None and late.reason == TOO_LATE
+
+
+def test_a_claim_after_a_buzzer_decision_is_later_and_changes_nothing() -> None:
+    arbiter = Arbiter({1, 2, 3}, settle=SETTLE, own_card=0)
+    arbiter.press(2, 5.000)
+    decision = arbiter.poll(5.1)
+    claim = arbiter.claim(1, 5.2)
+    assert isinstance(claim, Ignored) and claim.reason == TOO_LATE
+    assert arbiter.decision is decision and decision.winner == 2
+
+
+def test_a_press_within_early_of_the_opening_counts_and_is_marked_before_the_tap() -> None:
+    arbiter = Arbiter({1, 2, 3}, settle=SETTLE, own_card=0, opened=10.0, early=1.5)
+    assert arbiter.press(3, 8.4) == Ignored(3, 8.4, EARLY)  # 1.6 s before: refused as before
+    assert arbiter.press(1, 9.2) is None  # the card landed, its claim not yet tapped
+    assert arbiter.press(2, 10.01) is None
+    decision = arbiter.poll(9.3)
+    assert decision is not None and decision.winner == 1 and decision.before_tap == (1,)

@@ -305,3 +305,38 @@ def test_the_decision_comes_at_the_earliest_edge_plus_settle_not_at_its_arrival_
     decision = decisions.next(timeout=2.0)
     assert isinstance(decision, Decision) and decision.winner == 2
     referee.stop()
+
+
+def test_a_slap_before_the_claim_is_tapped_counts_for_the_card_it_opens(factory) -> None:
+    """The card lands, a challenger slaps it, and only then is its claim tapped: that press, and
+    the button still held at the tap, count for the new card by edge time, ahead of a slower one."""
+    with GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=factory) as buzzers:
+        decisions, ignored = Recorder(), Recorder()
+        referee = Referee(buzzers, settle_ms=20, early_ms=1500, on_decision=decisions, on_ignored=ignored)
+        referee.disarm()  # a new stack: nothing to challenge yet
+        factory.pin(BUTTONS[2]).press(at=factory.ticks())  # Cy slaps Ben's card as it lands
+        assert ignored.next().reason == "not armed"  # said at once: there is no window yet
+        referee.arm({0, 2}, own_card=1, window=3)  # Ben taps the claim
+        referee.flush()
+        factory.pin(BUTTONS[0]).press(at=factory.ticks() + 0.002)  # Ana, after the tap
+        decision = decisions.next()
+        assert isinstance(decision, Decision)
+        assert (decision.winner, decision.before_tap, decision.stuck, decision.window) == (2, (2,), (), 3)
+        referee.stop()
+
+
+def test_a_slap_longer_than_early_ms_before_the_tap_is_still_refused(factory) -> None:
+    with GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=factory) as buzzers:
+        decisions = Recorder()
+        referee = Referee(buzzers, settle_ms=20, early_ms=30, on_decision=decisions)
+        referee.disarm()
+        factory.pin(BUTTONS[2]).press(at=factory.ticks() - 0.5)
+        factory.pin(BUTTONS[2]).release(at=factory.ticks() - 0.4)
+        referee.flush()
+        threading.Event().wait(0.06)  # longer than early_ms on the referee's clock too
+        referee.arm({0, 2}, own_card=1)
+        referee.flush()
+        factory.pin(BUTTONS[0]).press(at=factory.ticks() + 0.002)
+        decision = decisions.next()
+        assert isinstance(decision, Decision) and decision.winner == 0 and decision.before_tap == ()
+        referee.stop()

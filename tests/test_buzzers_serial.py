@@ -123,7 +123,7 @@ def test_port_vanishing_mid_read_then_coming_back(link: Path, box: PtyPair, buzz
     try:
         point(link, second.path)
         greet(second, buzzers)
-        assert second.read_until(b"L 10\n").endswith(b"L 10\n")  # restores the lights once answered
+        assert second.read_until(b"A 10\n").endswith(b"A 10\n")  # arms again once answered: the window is open
         second.write(encode_press(3, 200) + encode_release(3, 900))
         assert presses.next() == (3, 0.0002)
         assert releases.next() == (3, 0.0009)
@@ -202,6 +202,36 @@ def test_arm_returns_before_the_box_answers_and_the_window_opens_at_its_time(
     decision = decisions.next()
     assert isinstance(decision, Decision) and decision.winner == 0
     referee.stop()
+
+
+def test_a_box_replugged_mid_window_is_armed_again_and_the_window_opens_at_its_new_time(
+    link: Path, box: PtyPair, buzzers: SerialBuzzers
+) -> None:
+    """A Pico restarts its clock at 0 when replugged: the presses of the open window, stamped on the
+    new clock, must not all read as made before the card was played."""
+    decisions, ignored = Recorder(), Recorder()
+    referee = Referee(buzzers, settle_ms=20, on_decision=decisions, on_ignored=ignored)
+    replier = threading.Thread(target=lambda: (box.read_until(b"A 62\n"), box.write(encode_opened(micros(500.0)))))
+    replier.start()
+    referee.arm(range(1, 6), own_card=0, window=7)
+    replier.join()
+    assert referee.flush()
+    box.close()
+    second = PtyPair()
+    try:
+        point(link, second.path)
+        second.read_until(b"?\n")
+        second.write(encode_hello(6, 0, micros(0.2)))
+        second.read_until(b"A 62\n")  # the host arms the box again for the open window
+        second.write(encode_opened(micros(0.25)))
+        second.write(encode_press(3, micros(0.3)) + encode_press(1, micros(0.24)))
+        early = ignored.next()
+        assert isinstance(early, Ignored) and (early.seat, early.reason) == (1, "pressed before the card was played")
+        decision = decisions.next()
+        assert isinstance(decision, Decision) and decision.winner == 3 and decision.window == 7
+    finally:
+        referee.stop()
+        second.close()
 
 
 def test_a_silent_box_is_noticed_and_a_heartbeat_clears_it(

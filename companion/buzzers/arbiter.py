@@ -24,13 +24,16 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 NOT_ARMED = "not armed"
 OWN_CARD = "own card"
 STUCK = "stuck"
 TOO_LATE = "too late"
 EARLY = "pressed before the card was played"
+
+Window = int | None
+"""Which card a window is for: its place in the game's log (``Game.window_entry``), None when unsaid."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ class Ignored:
     seat: int
     edge_time: float
     reason: str
+    window: Window = field(default=None, kw_only=True)
+    """The window the press was judged in, so a table drops one that reaches it after that card."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,13 @@ class Decision:
     tie: tuple[int, ...] = ()
     ignored: tuple[Ignored, ...] = ()
     stuck: tuple[int, ...] = ()
+    window: Window = None
+    """The card the decision is for (see ``Ignored.window``)."""
+    before_tap: tuple[int, ...] = ()
+    """Seats among the winner, the later ones and the tie whose press came before the claim was tapped
+    (the card was on the table, its claim not yet on the screen) and counted all the same."""
+    claimed: bool = False
+    """Taken at the screen (a key, a long press), not by a buzzer's edge: it decided at once."""
 
 
 def format_delay(delay_ms: float) -> str:
@@ -119,6 +131,8 @@ class Arbiter:
         own_card: int | None = None,
         stuck: Iterable[int] = (),
         opened: float | None = None,
+        early: float = 0.0,
+        window: Window = None,
     ) -> None:
         if settle <= 0:
             raise ValueError("settle must be a positive number of seconds")
@@ -126,6 +140,10 @@ class Arbiter:
         self.armed = frozenset(armed) - {own_card}
         self.own_card = own_card
         self.opened = opened
+        self.early = early
+        """How long before ``opened`` a press still counts: the card lands before its claim is tapped."""
+        self.window = window
+        self._before_tap: set[int] = set()
         self._stuck = set(stuck) & self.armed
         self._presses: dict[int, float] = {}
         self._ignored: list[Ignored] = []
@@ -142,21 +160,43 @@ class Arbiter:
     def decision(self) -> Decision | None:
         return self._decision
 
-    def press(self, seat: int, edge_time: float) -> Ignored | None:
-        """Take one press; return why it is ignored, or None if it may win."""
+    def press(self, seat: int, edge_time: float, *, before_tap: bool = False) -> Ignored | None:
+        """Take one press; return why it is ignored, or None if it may win.
+
+        ``before_tap`` says the press came before the window opened, by a
+        clock other than the edges' (the keyboard's, which has none).
+        """
         reason = self._reason_to_ignore(seat, edge_time)
         if reason is None and self._decision is not None:
             if edge_time < self._decision.first_edge:
                 return self._contested(seat, edge_time, self._decision)
             reason = TOO_LATE
         if reason is not None:
-            ignored = Ignored(seat, edge_time, reason)
+            ignored = Ignored(seat, edge_time, reason, window=self.window)
             if self._decision is None:
                 self._ignored.append(ignored)
             return ignored
         if seat not in self._presses or edge_time < self._presses[seat]:
             self._presses[seat] = edge_time
+            early = before_tap or (self.opened is not None and edge_time < self.opened)
+            (self._before_tap.add if early else self._before_tap.discard)(seat)
         return None
+
+    def claim(self, seat: int, edge_time: float) -> Decision | Ignored:
+        """A challenge taken at the screen: it decides at once, unless the window has decided already.
+
+        The first to decide wins, whether a buzzer's edge or a tap; the rest are later.
+        """
+        reason = self._reason_to_ignore(seat, edge_time, claim=True)
+        if reason is None and self._decision is not None:
+            reason = TOO_LATE
+        if reason is not None:
+            return Ignored(seat, edge_time, reason, window=self.window)
+        self._presses = {seat: edge_time}
+        self._decision = Decision(
+            winner=seat, first_edge=edge_time, ignored=tuple(self._ignored), window=self.window, claimed=True
+        )
+        return self._decision
 
     def release(self, seat: int) -> None:
         """A stuck button came up: from now on its seat may press again."""
@@ -169,14 +209,16 @@ class Arbiter:
             self._decision = self._decide(min(self._presses.values()), deadline)
         return self._decision
 
-    def _reason_to_ignore(self, seat: int, edge_time: float) -> str | None:
+    def _reason_to_ignore(self, seat: int, edge_time: float, *, claim: bool = False) -> str | None:
         if seat == self.own_card:
             return OWN_CARD
         if seat not in self.armed:
             return NOT_ARMED
+        if claim:
+            return None
         if seat in self._stuck:
             return STUCK
-        if self.opened is not None and edge_time < self.opened:
+        if self.opened is not None and edge_time < self.opened - self.early:
             return EARLY
         return None
 
@@ -187,11 +229,12 @@ class Arbiter:
             f"contested: pressed {ahead} before the winning press, "
             f"but the press reached the referee after the decision"
         )
-        return Contested(seat, edge_time, reason, decision.winner, decision.first_edge)
+        return Contested(seat, edge_time, reason, decision.winner, decision.first_edge, window=decision.window)
 
     def _decide(self, first: float, deadline: float) -> Decision:
         in_time = sorted((edge, seat) for seat, edge in self._presses.items() if edge <= deadline)
-        late = [Ignored(seat, edge, TOO_LATE) for seat, edge in self._presses.items() if edge > deadline]
+        late = [Ignored(seat, edge, TOO_LATE, window=self.window) for seat, edge in self._presses.items()
+                if edge > deadline]
         firsts = tuple(seat for edge, seat in in_time if edge == first)
         later = tuple(LaterPress(seat, (edge - first) * 1000) for edge, seat in in_time if edge != first)
         return Decision(
@@ -201,4 +244,6 @@ class Arbiter:
             tie=firsts if len(firsts) > 1 else (),
             ignored=tuple(sorted(self._ignored + late, key=lambda i: (i.edge_time, i.seat))),
             stuck=tuple(sorted(self._stuck)),
+            window=self.window,
+            before_tap=tuple(sorted(seat for edge, seat in in_time if seat in self._before_tap)),
         )

@@ -36,6 +36,9 @@ class Buzzers(ABC):
         self.seats = seats
         self.on_press: PressHandler | None = None
         self.on_release: PressHandler | None = None
+        self.on_opened: Callable[[float], None] | None = None
+        """Called with the edge clock's time when the buttons armed again by themselves (a box that
+        restarted mid-window): the window opens then."""
         self.opened_at: float | None = None
 
     def arm(self, seats: Collection[int], waited: float = 0.0) -> frozenset[int]:

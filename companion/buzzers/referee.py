@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Collection, Iterable
 from functools import partial
 
-from companion.buzzers.arbiter import Arbiter, Decision, Ignored
+from companion.buzzers.arbiter import NOT_ARMED, OWN_CARD, TOO_LATE, Arbiter, Decision, Ignored, Window
 from companion.buzzers.backend import Buzzers, PressHandler
 
 DecisionHandler = Callable[[Decision], None]
@@ -55,6 +55,12 @@ class Referee:
     the arm. Such a seat is not stuck: once its press comes, stamped at or
     after the opening (or on the keyboard, which has no edge clock), it
     counts. A seat whose press we handled before the arm stays stuck.
+
+    A card lands on the table before its claim is tapped, and a quick
+    challenger slaps it then. A press that the open window could not take
+    (none was open, or it was the player's own card) and that came at most
+    ``early_ms`` before the next arm counts for the card that arm opens;
+    so does a button still held down from such a press.
     """
 
     def __init__(
@@ -62,12 +68,14 @@ class Referee:
         buzzers: Buzzers,
         *,
         settle_ms: float,
+        early_ms: float = 0.0,
         on_decision: DecisionHandler | None = None,
         on_ignored: IgnoredHandler | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.buzzers = buzzers
         self.settle = settle_ms / 1000
+        self.early = early_ms / 1000
         self._on_decision = on_decision
         self._on_ignored = on_ignored
         self._listener: PressHandler | None = None
@@ -78,21 +86,30 @@ class Referee:
         self._due: float | None = None  # on our clock: when to ask the arbiter
         self._down: set[int] = set()  # seats whose last press we have handled, and no release since
         self._unseen: set[int] = set()  # stuck at the arm, with no press of theirs handled before it
+        self._loose: list[tuple[int, float, float]] = []
+        """Since the last arm or disarm, presses no window could take: seat, edge, and when we handled it."""
         buzzers.on_press = lambda seat, edge_time: self._commands.put(partial(self._press, seat, edge_time))
         buzzers.on_release = lambda seat, _edge_time: self._commands.put(partial(self._release, seat))
+        buzzers.on_opened = lambda edge_time: self._commands.put(partial(self._reopened, edge_time))
         self._thread = threading.Thread(target=self._run, name="referee", daemon=True)
         self._thread.start()
 
     # --- commands: any thread, never waiting ------------------------------------------------
 
-    def arm(self, seats: Iterable[int], own_card: int | None = None) -> None:
-        """Open a window: ``seats`` may challenge; ``own_card`` is the card's player.
+    def arm(self, seats: Iterable[int], own_card: int | None = None, window: Window = None) -> None:
+        """Open a window: ``seats`` may challenge; ``own_card`` is the card's player; ``window`` names the
+        card, and every decision and ignored press of this window carries it.
 
-        Presses stamped before the window opens (on the backend's edge clock:
-        the box's ``T``, GPIO's clock at this call) are refused as "pressed
-        before the card was played".
+        Presses stamped more than ``early_ms`` before the window opens (on the
+        backend's edge clock: the box's ``T``, GPIO's clock at this call) are
+        refused as "pressed before the card was played".
         """
-        self._commands.put(partial(self._arm, frozenset(seats) - {own_card}, own_card, self._clock()))
+        self._commands.put(partial(self._arm, frozenset(seats) - {own_card}, own_card, window, self._clock()))
+
+    def claim(self, seat: int, window: Window) -> None:
+        """A challenge taken at the screen (a key, a long press) for ``window``: it decides that window
+        at once, unless a buzzer decided it first; then it is reported as ignored, too late."""
+        self._commands.put(partial(self._claim, seat, window))
 
     def disarm(self) -> None:
         """Close the window (the next seat played or passed): every press is ignored."""
@@ -144,19 +161,53 @@ class Referee:
 
     # --- the referee's thread ---------------------------------------------------------------
 
-    def _arm(self, armed: frozenset[int], own_card: int | None, posted: float) -> None:
+    def _arm(self, armed: frozenset[int], own_card: int | None, window: Window, posted: float) -> None:
         stuck = self.buzzers.arm(armed, waited=self._clock() - posted)
         self._arbiter = Arbiter(
-            armed, settle=self.settle, own_card=own_card, stuck=stuck, opened=self.buzzers.opened_at
+            armed, settle=self.settle, own_card=own_card, stuck=stuck, opened=self.buzzers.opened_at,
+            early=self.early, window=window,
         )
         self._unseen = set(stuck - self._down)
         self._offset = float("-inf")
         self._due = None
+        loose, self._loose = self._loose, []
+        for seat, edge_time, handled in loose:
+            if self._in_time(edge_time, handled, posted):
+                self._arbiter.release(seat)  # held since a press that counts: not stuck
+                self._count(seat, edge_time, before_tap=True)
+
+    def _in_time(self, edge_time: float, handled: float, posted: float) -> bool:
+        """A loose press may count for the window armed at ``posted``: at most ``early`` before it."""
+        opened = self._arbiter.opened
+        if opened is None:
+            return posted - handled <= self.early
+        return edge_time >= opened - self.early
 
     def _disarm(self) -> None:
         self._arbiter = Arbiter(settle=self.settle)
         self._due = None
+        self._loose = []
         self.buzzers.disarm()
+
+    def _reopened(self, edge_time: float) -> None:
+        """The box armed again on its own clock (it restarted, and we sent ``A`` again): the window opens then."""
+        if self._arbiter.armed and self._arbiter.decision is None:
+            self._arbiter.opened = edge_time
+
+    def _claim(self, seat: int, window: Window) -> None:
+        edge_now = self.buzzers.edge_clock()
+        edge_time = edge_now if edge_now is not None else self._clock() + self._offset
+        if window != self._arbiter.window:
+            outcome: Decision | Ignored = Ignored(seat, edge_time, TOO_LATE, window=window)
+        else:
+            outcome = self._arbiter.claim(seat, edge_time)
+        if isinstance(outcome, Decision):
+            self._due = None
+            self.buzzers.show_winner((seat,))
+            if self._on_decision is not None:
+                self._on_decision(outcome)
+        elif self._on_ignored is not None:
+            self._on_ignored(outcome)
 
     def _report_to(self, on_decision: DecisionHandler | None, on_ignored: IgnoredHandler | None) -> None:
         self._on_decision, self._on_ignored = on_decision, on_ignored
@@ -171,8 +222,18 @@ class Referee:
             opened = self._arbiter.opened
             if opened is None or edge_time >= opened:
                 self._arbiter.release(seat)  # pressed while the arm was on its way: not stuck
-        ignored = self._arbiter.press(seat, edge_time)
-        if ignored is None:
+        self._count(seat, edge_time)
+
+    def _count(self, seat: int, edge_time: float, *, before_tap: bool = False) -> None:
+        ignored = self._arbiter.press(seat, edge_time, before_tap=before_tap)
+        if ignored is not None:
+            if before_tap:
+                return  # said when it was pressed
+            if ignored.reason in (NOT_ARMED, OWN_CARD):
+                self._loose.append((seat, edge_time, self._clock()))
+            if self._on_ignored is not None:
+                self._on_ignored(ignored)
+        else:
             # The edge clock's now when the backend can read it (GPIO), else this edge: GPIO hands a press
             # over only once confirmed, so the edge alone would put the decision a confirmation late.
             edge_now = self.buzzers.edge_clock()
@@ -180,8 +241,6 @@ class Referee:
             deadline = self._arbiter.deadline
             assert deadline is not None  # a valid press sets it
             self._due = deadline - self._offset  # our clock's time when the edge clock reaches the deadline
-        elif self._on_ignored is not None:
-            self._on_ignored(ignored)
 
     def _release(self, seat: int) -> None:
         self._down.discard(seat)

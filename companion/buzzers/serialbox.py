@@ -81,6 +81,7 @@ class SerialBuzzers(Buzzers):
         self._clock = protocol.Unwrapper()
         self._held: set[int] = set()
         self._lights = 0
+        self._armed = False  # the lights were set by an arm: a box that greets us again is armed again
         self._port: serial.Serial | None = None
         self._path = ""
         self._greeted = False
@@ -111,6 +112,7 @@ class SerialBuzzers(Buzzers):
         """
         with self._lock:
             self._lights = sum(1 << seat for seat in set(seats))
+            self._armed = True
             if not self._closing:
                 self._opened.clear()
             self._opening = None
@@ -141,6 +143,7 @@ class SerialBuzzers(Buzzers):
     def _show(self, seats: Collection[int]) -> None:
         with self._lock:
             self._lights = sum(1 << seat for seat in set(seats))
+            self._armed = False
             if self._greeted:
                 self._send(protocol.encode_lights(self._lights))
 
@@ -231,6 +234,8 @@ class SerialBuzzers(Buzzers):
             with self._lock:
                 self._opening = edge_time, frozenset(self._held)
             self._opened.set()
+            if self.on_opened is not None:
+                self.on_opened(edge_time)
         elif kind == protocol.HEARTBEAT:
             self._dropped(message[2])
         else:
@@ -254,7 +259,9 @@ class SerialBuzzers(Buzzers):
         with self._lock:
             self._held = {seat for seat in range(self.seats) if held >> seat & 1}
             self._greeted = True
-            self._send(protocol.encode_lights(self._lights))
+            # A box that restarted mid-window has lost its arm and its clock: arm it again, and its T
+            # opens the window on the new clock.
+            self._send((protocol.encode_arm if self._armed else protocol.encode_lights)(self._lights))
         self._heard = time.monotonic()
         self.notice = ""
         self._connected.set()
