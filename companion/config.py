@@ -118,6 +118,7 @@ class BuzzerConfig:
 
     backend: Backend = Backend.AUTO
     settle_ms: float = 30.0  # wait after the first edge for earlier edges reported late
+    early_ms: float = 1500.0  # a press this long before the claim is tapped counts for the card
     bounce_ms: float = 10.0  # edges this soon after a press or release are contact bounce
     confirm_ms: float = 1.5  # a press counts only if the line is still down this long after
     # Free beside DSI and SPI screens, I2S and PWM audio (hardware/README.md has the table).
@@ -137,6 +138,8 @@ class BuzzerConfig:
         object.__setattr__(self, "backend", Backend(self.backend))
         if not 1 <= self.settle_ms <= 500:
             raise ConfigError("[buzzers] settle_ms must be between 1 and 500, not {value}", value=shown(self.settle_ms))
+        if not 0 <= self.early_ms <= 5000:
+            raise ConfigError("[buzzers] early_ms must be between 0 and 5000, not {value}", value=shown(self.early_ms))
         if not 0 <= self.bounce_ms <= 100:
             raise ConfigError("[buzzers] bounce_ms must be between 0 and 100, not {value}", value=shown(self.bounce_ms))
         if not 0 <= self.confirm_ms < min(self.settle_ms, 10):

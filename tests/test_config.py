@@ -52,6 +52,7 @@ def test_display_and_ui_sections_are_read(tmp_path: Path) -> None:
         ("[store]\nbusy_timeout = inf\n", "[store] busy_timeout must be a finite number, not inf"),
         ("[buzzers]\nserial_ports = [1]\n", "[buzzers] serial_ports must be a list of strings in quotes, not [1]"),
         ("[buzzers]\nreconnect_ms = 0\n", "[buzzers] reconnect_ms must be between 10 and 60000, not 0"),
+        ("[buzzers]\nearly_ms = 6000\n", "[buzzers] early_ms must be between 0 and 5000, not 6000"),
         ("[buzzers]\nkeys = ['1', '1', '2', '3', '4', '5']\n", "[buzzers] keys must list a different key"),
         # The four the issue names, each with its own message.
         ("[buzzers]\nseats = 6\n", "[buzzers] has no key 'seats'; known keys: backend, "),
@@ -82,7 +83,7 @@ def test_a_byte_that_is_not_utf8_is_one_line_naming_the_line(
         ("[display]\ntouch = 'both'\n", "[display] touch must be sdl or hidinput, not 'both'"),
         ("[buzzers]\nled_pins = [17, 27, 22, 23, 24, 5]\n",
          "[buzzers] led_pins: pin 5 is used twice (in button_pins too): give every wire its own pin"),
-        ("[buzzers]\nseats = 6\n", "[buzzers] has no key 'seats'; known keys: backend, settle_ms, bounce_ms, "
+        ("[buzzers]\nseats = 6\n", "[buzzers] has no key 'seats'; known keys: backend, settle_ms, early_ms, bounce_ms, "
          "confirm_ms, button_pins, led_pins, piezo_pin, serial_ports, reconnect_ms, keys"),
     ],
 )

@@ -78,7 +78,9 @@ class SpicyApp(App):
             return manager
         manager.add_widget(_build_screen("home"))
         self.buzzers = self._open_buzzers()
-        self.referee = Referee(self.buzzers, settle_ms=self.config_.buzzers.settle_ms)
+        self.referee = Referee(
+            self.buzzers, settle_ms=self.config_.buzzers.settle_ms, early_ms=self.config_.buzzers.early_ms
+        )
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
         self.notices = [
             n for n in (self.store.notice, self.store.cannot_save, self.buzzers.notice, self.prefs.notice,
