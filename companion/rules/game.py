@@ -144,6 +144,22 @@ class Game:
     def can_redo(self) -> bool:
         return self.undone is not None
 
+    @property
+    def window_entry(self) -> int | None:
+        """The card that may be challenged now, named by the place in ``log`` of the action that laid it
+        (a redo keeps it); None when no card is on top.
+
+        A buzzer decision carries it, so one that reaches the table after a newer card, or after an
+        undo, is known for what it is: every card ever laid has its own place in the log.
+        """
+        window = self.current.state.window
+        if window is None:
+            return None
+        step = self.current
+        while step.before is not None and step.before.state.window is window:
+            step = step.before
+        return step.entry
+
     def steps(self) -> list[Step]:
         """The standing moves from the start (``steps()[0]``, no move) to now."""
         found: list[Step] = []

@@ -32,7 +32,7 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.buzzers import Decision, Ignored, Referee, format_delay
+from companion.buzzers import Contested, Decision, Ignored, Referee, format_delay
 from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
 from companion.rules import (
     Action,
@@ -121,12 +121,14 @@ class Buzz:
 
     ``later`` lists the seats that pressed after the winner, with their delay
     as the table reads it ("+1 ms"); ``tie`` lists seats whose edges came at
-    the very same time (the table picks one).
+    the very same time (the table picks one); ``before_tap`` the seats among
+    them that pressed as the card landed, before its claim was tapped.
     """
 
     challenger: int | None
     later: tuple[tuple[int, str], ...] = ()
     tie: tuple[int, ...] = ()
+    before_tap: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,8 @@ class TableView(EventDispatcher):
     copy_cat = BooleanProperty(False)
     hint = StringProperty("")
     """What the seat to play may do, in words."""
+    window_entry = ObjectProperty(None, allownone=True)
+    """The card on top by its place in the log (``Game.window_entry``): the window every decision names."""
 
     __events__ = ("on_refused", "on_notice", "on_sound")
 
@@ -322,6 +326,10 @@ class TableView(EventDispatcher):
         return self._apply(EndCardDrawn())
 
     def undo(self) -> bool:
+        """Take back the last thing done: a buzz not yet called first (as Cancel does), else the last action."""
+        if self.buzz is not None:
+            self.cancel()
+            return True
         return self._apply(Undo())
 
     def redo(self) -> bool:
@@ -330,7 +338,13 @@ class TableView(EventDispatcher):
     # --- challenges ----------------------------------------------------------------------
 
     def press(self, seat: int) -> bool:
-        """A challenge claimed without a buzzer (a long press on a panel, a key): decided at once."""
+        """A challenge claimed without a buzzer (a long press on a panel, a key).
+
+        With a referee it goes through the same arbiter as the buzzers, so
+        whichever decides the window first takes the challenge and the other
+        is later; its decision comes back as a buzzer's does. Without one it
+        is decided at once.
+        """
         if self.buzz is not None or self.pending:
             busy = self._busy_words(seat)
             if busy:
@@ -340,7 +354,10 @@ class TableView(EventDispatcher):
         if reason:
             self.dispatch("on_notice", reason)
             return False
-        self._take_buzz(Buzz(seat))
+        if self.referee is not None:
+            self.referee.claim(self.buzzer_of[seat], self.window_entry)
+        else:
+            self._take_buzz(Buzz(seat))
         return True
 
     def call(self, attribute: Attribute) -> bool:
@@ -379,13 +396,14 @@ class TableView(EventDispatcher):
 
     @mainthread_now
     def _decided(self, decision: Decision) -> None:
-        if self.closed:
-            return
+        if self.closed or decision.window != self.window_entry:
+            return  # decided on a card that is no longer the one on top
         later = tuple(
             (seat, format_delay(p.delay_ms)) for p in decision.later if (seat := self._seat_of(p.seat)) is not None
         )
         tie = tuple(seat for b in decision.tie if (seat := self._seat_of(b)) is not None)
-        self._take_buzz(Buzz(self._seat_of(decision.winner), later, tie))
+        before_tap = tuple(seat for b in decision.before_tap if (seat := self._seat_of(b)) is not None)
+        self._take_buzz(Buzz(self._seat_of(decision.winner), later, tie, before_tap))
         for buzzer in decision.stuck:
             seat = self._seat_of(buzzer)
             if seat is not None:
@@ -394,13 +412,15 @@ class TableView(EventDispatcher):
 
     @mainthread_now
     def _ignored(self, press: Ignored) -> None:
-        if self.closed:
-            return
+        if self.closed or press.window not in (None, self.window_entry):
+            return  # judged on a card that is no longer the one on top
         seat = self._seat_of(press.seat)
         if seat is None:
             return  # a buzzer no seat is bound to
         name = self.name(seat)
-        if press.reason == OWN_CARD:
+        if isinstance(press, Contested):
+            text = self._contested_words(press, name)
+        elif press.reason == OWN_CARD:
             text = tr._("{name} played this card and cannot challenge it").format(name=name)
         elif press.reason == EARLY:
             text = tr._("{name} pressed before the card was played: press again").format(name=name)
@@ -411,6 +431,16 @@ class TableView(EventDispatcher):
                 Challenge(seat, "spice" if self.numbered else None)
             ) or tr._("{name} buzzed too late").format(name=name)
         self.dispatch("on_notice", text)
+
+    def _contested_words(self, press: Contested, name: str) -> str:
+        """An earlier press whose signal came after the decision: the decision stands, the table hears it."""
+        winner = self._seat_of(press.winner) if press.winner is not None else None
+        ahead = format_delay(press.ahead_ms).removeprefix("+")
+        if winner is None:
+            return tr._("Contested: {name} pressed {ahead} earlier, but the press came after the decision").format(
+                name=name, ahead=ahead)
+        return tr._("Contested: {name} pressed {ahead} before {winner}, but the press came after the decision; "
+                    "{winner} challenges").format(name=name, ahead=ahead, winner=self.name(winner))
 
     def _busy_words(self, seat: int) -> str:
         """Why a press cannot count while a challenge is under way, else ""."""
@@ -512,6 +542,7 @@ class TableView(EventDispatcher):
         self.ended = state.ended
         self.end_reason = state.end_reason or ""
         self.winners = list(state.winners)
+        self.window_entry = self.session.game.window_entry
         self.can_undo = self.session.game.can_undo
         self.can_redo = self.session.game.can_redo
         self.legal = {s: list(n) for s, n in legal_claims(state).items()} if profile.numbered else {}
@@ -552,6 +583,7 @@ class TableView(EventDispatcher):
             self.referee.arm(
                 [self.buzzer_of[seat] for seat in armed],
                 own_card=None if own_card is None else self.buzzer_of[own_card],
+                window=self.window_entry,
             )
         elif not armed:
             self.referee.disarm()

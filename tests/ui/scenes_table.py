@@ -89,6 +89,7 @@ def challenge(ui: Any) -> None:
 def reveal(ui: Any) -> None:
     view = mid_game(ui)
     view.press(2)
+    ui.until(lambda: view.buzz is not None)  # the claim is decided by the referee, on its thread
     view.call("number")
     ui.step(2)
 
@@ -97,6 +98,7 @@ def reveal(ui: Any) -> None:
 def result(ui: Any) -> None:
     view = mid_game(ui)
     view.press(2)
+    ui.until(lambda: view.buzz is not None)  # the claim is decided by the referee, on its thread
     view.call("number")
     view.reveal(Card("chili", 4))
     ui.step(2)

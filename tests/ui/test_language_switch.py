@@ -49,6 +49,7 @@ def test_the_reveal_sheet_built_in_english_reads_french_after_a_switch(ui) -> No
     to_french_in_settings(ui)
     table.view.declare("chili", 1)
     table.view.press(BEN)
+    ui.until(lambda: table.view.buzz is not None)  # the claim is decided by the referee, on its thread
     table.view.call("number")
     ui.step(2)
     assert table.screen.sheet_name == "reveal"

@@ -82,8 +82,8 @@ def test_a_card_played_by_touch_is_drawn_before_a_slow_box_answers_its_arm(
         Window.unbind(on_flip=drawn)
     assert order == ["card drawn", "box answered"]
 
-    # The window opened at the box's own time of arming: a slap stamped before it is refused.
-    box.write(encode_press(BEN, micros(9.999)) + encode_release(BEN, micros(10.001)))
+    # The window opened at the box's own time of arming: a slap stamped longer than early_ms before it is refused.
+    box.write(encode_press(BEN, micros(8.4)) + encode_release(BEN, micros(8.5)))
     ui.until(lambda: any("Ben pressed before the card was played" in w.text
                          for w in Window.children if isinstance(w, Toast)))
     box.write(encode_press(BEN, micros(10.004)))

@@ -52,10 +52,18 @@ class ChallengeSheet(Sheet):
         return view.seats[view.buzz.challenger].name
 
     def later_text(self, view: TableView | None, *_deps: Any) -> str:
-        if view is None or view.buzz is None or not view.buzz.later:
+        """Who pressed after the challenger and by how much; who pressed as the card landed, before its claim
+        was tapped (their press counted all the same)."""
+        if view is None or view.buzz is None:
             return ""
-        presses = "   ".join(f"{view.seats[seat].name} {delay}" for seat, delay in view.buzz.later)
-        return tr._("{presses}   later, too late").format(presses=presses)
+        lines = [
+            tr._("{name} pressed before the claim was tapped").format(name=view.seats[seat].name)
+            for seat in view.buzz.before_tap
+        ]
+        if view.buzz.later:
+            presses = "   ".join(f"{view.seats[seat].name} {delay}" for seat, delay in view.buzz.later)
+            lines.append(tr._("{presses}   later, too late").format(presses=presses))
+        return "   ·   ".join(lines)
 
     def spice_line(self, view: TableView | None, *_deps: Any) -> str:
         name = self.challenger_name(view)

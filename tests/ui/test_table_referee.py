@@ -1,0 +1,143 @@
+"""Every challenge to the right seat on the right card: the table and its referee, with GPIO buzzers
+(gpiozero's MockFactory), a decision late on the UI loop, a claim at the screen racing a buzzer."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from buzzers_fixtures import timed_factory
+from companion.buzzers import GpioBuzzers, Referee
+from companion.rules import SPICY, new_setup
+from companion.session import Session
+from companion.ui.screens.challenge import ChallengeSheet
+from companion.ui.view import TableView
+from table_helpers import BUTTONS, LEDS
+
+ANA, BEN, CY = 0, 1, 2
+
+
+class Wired:
+    """A table of three on GPIO buzzers, its notices kept."""
+
+    def __init__(self, ui, early_ms: float = 0.0) -> None:
+        self.ui = ui
+        app = ui.start()
+        self.factory = timed_factory()
+        self.buzzers = GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=self.factory)
+        self.referee = Referee(self.buzzers, settle_ms=20, early_ms=early_ms)
+        self.view = TableView(Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"])), self.referee)
+        self.notices: list[str] = []
+        self.view.bind(on_notice=lambda _v, text: self.notices.append(text))
+
+    def press(self, seat: int, offset: float = 0.002) -> None:
+        self.factory.pin(BUTTONS[seat]).press(at=self.factory.ticks() + offset)
+
+    def decided_off_screen(self) -> None:
+        """Let the referee decide and post its decision, without running the UI loop that would deliver it."""
+        time.sleep(0.1)
+        assert self.referee.flush()
+
+    def close(self) -> None:
+        self.view.close()
+        self.referee.stop()
+        self.buzzers.close()
+
+
+@pytest.fixture
+def wired(ui) -> Iterator[Wired]:
+    table = Wired(ui)
+    yield table
+    table.close()
+
+
+def test_a_decision_on_a_card_reaching_the_table_after_the_next_card_is_dropped(ui, wired: Wired) -> None:
+    view = wired.view
+    view.declare("chili", 1)  # Ana
+    wired.press(CY)  # Cy challenges Ana's card ...
+    wired.decided_off_screen()
+    assert view.declare("chili", 2)  # ... just as Ben's play is tapped
+    ui.step(3)  # the decision on Ana's card reaches the screen now
+    assert view.buzz is None and view.window and view.top_player == BEN
+
+
+def test_a_decision_reaching_the_table_after_an_undo_is_dropped(ui, wired: Wired) -> None:
+    view = wired.view
+    view.declare("chili", 1)  # Ana
+    view.declare("chili", 2)  # Ben
+    wired.press(CY)  # Cy challenges Ben's card ...
+    wired.decided_off_screen()
+    assert view.undo()  # ... and Ben's play is taken back: Ana's card is on top again
+    ui.step(3)
+    assert view.buzz is None and view.top_player == ANA
+
+
+def test_a_claim_by_key_is_not_overtaken_by_a_later_buzzer(ui, wired: Wired) -> None:
+    view = wired.view
+    view.declare("chili", 1)
+    assert view.press(CY)  # a key or a long press
+    ui.until(lambda: view.buzz is not None)
+    wired.press(BEN)
+    wired.decided_off_screen()
+    ui.step(3)
+    assert view.buzz.challenger == CY
+    assert wired.notices[-1] == "Ben buzzed too late: Cy challenges"
+
+
+def test_a_buzzer_decision_first_makes_a_claim_by_key_later(ui, wired: Wired) -> None:
+    view = wired.view
+    view.declare("chili", 1)
+    wired.press(BEN)
+    wired.decided_off_screen()
+    assert view.press(CY)  # the key is pressed before the decision reaches the screen
+    ui.until(lambda: view.buzz is not None)
+    ui.step(3)
+    assert view.buzz.challenger == BEN
+    assert wired.notices[-1] == "Cy buzzed too late: Ben challenges"
+
+
+def test_an_earlier_press_that_arrived_after_the_decision_is_shown_as_contested(ui, wired: Wired) -> None:
+    view = wired.view
+    view.declare("chili", 1)
+    base = wired.factory.ticks()
+    wired.factory.pin(BUTTONS[BEN]).press(at=base + 0.010)
+    ui.until(lambda: view.buzz is not None)
+    wired.factory.pin(BUTTONS[CY]).press(at=base + 0.002)  # 8 ms earlier, but its signal came late
+    wired.decided_off_screen()
+    ui.step(3)
+    assert view.buzz.challenger == BEN  # the decision stands
+    assert wired.notices[-1] == (
+        "Contested: Cy pressed 8 ms before Ben, but the press came after the decision; Ben challenges"
+    )
+
+
+def test_a_slap_before_the_claim_is_tapped_takes_the_challenge_and_the_sheet_says_so(ui) -> None:
+    table = Wired(ui, early_ms=1500)
+    try:
+        view = table.view
+        view.declare("chili", 1)  # Ana
+        view.pass_turn()  # Ben: the window closes
+        table.press(ANA)  # Cy lays a card and Ana slaps it before Cy taps the claim
+        time.sleep(0.05)
+        assert view.declare("chili", 2)  # Cy
+        time.sleep(0.05)
+        table.press(BEN)  # Ben slaps after the tap: slower
+        ui.until(lambda: view.buzz is not None)
+        assert view.buzz.challenger == ANA and view.buzz.before_tap == (ANA,)
+        sheet = ChallengeSheet()
+        sheet.view = view
+        assert "Ana pressed before the claim was tapped" in sheet.later_text(view, view.buzz)
+    finally:
+        table.close()
+
+
+def test_undo_on_the_challenge_sheet_takes_back_the_buzz_not_the_card(ui) -> None:
+    app = ui.start()
+    view = TableView(Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"])))
+    view.declare("chili", 1)
+    view.press(CY)
+    assert view.buzz is not None
+    assert view.undo()
+    assert view.buzz is None and view.window and view.top_player == ANA and view.actions_saved == 1
