@@ -96,3 +96,18 @@ def test_portrait_type_is_a_quarter_larger_and_landscape_type_is_as_designed(ui)
         ui.stop()
     assert sizes[(800, 480)] == sizes[(1280, 720)] == (theme.FONT_SMALL, theme.FONT_TITLE)
     assert sizes[(720, 1280)] == (theme.FONT_SMALL * 1.25, theme.FONT_TITLE * 1.25)
+
+
+def test_sweet_spicy_the_universal_toggle_shows_on_and_starts_off_in_the_next_game(ui) -> None:
+    setup = new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA)
+    table = Table(ui, setup)
+    ids = table.screen.ids
+    table.tap(ids.universal)
+    assert ids.pad.universal and ids.universal.icon == "check" and list(ids.universal.fill) == list(theme.ACCENT)
+    table.tap(ids.draw_pile)
+    table.tap(ids.draw_pile)  # the World's End card: the game is over, the toggle still on
+    table.app.start_game(setup)  # play again, Ana first again
+    ui.step(2)
+    assert not ids.pad.universal and ids.universal.icon == "" and list(ids.universal.fill) == list(theme.RAISED)
+    table.declare("lemon", 1)
+    assert not table.app.session.state.window.universal  # the next number tapped plays a spice card

@@ -55,8 +55,11 @@ class ClaimPad(BoxLayout):
         self.on_view(self, self.view)
 
     def on_view(self, _pad: ClaimPad, view: TableView | None) -> None:
+        """A new game: what the pad composes starts afresh, and again at every card laid and every turn
+        (a universal left on would be saved with the next number tapped)."""
+        self._reset()
         if view is not None and "numbers" in self.ids:
-            view.bind(spices=self._build, legal=self._pick_default, turn=self._reset)
+            view.bind(spices=self._build, legal=self._pick_default, turn=self._reset, window_entry=self._reset)
             view.bind(legal=self._dim)
             self._build()
 
@@ -81,6 +84,9 @@ class ClaimPad(BoxLayout):
         self.universal = False
         self.tuck = 0
         self.chain = False
+        if self.view is not None and "spices" in self.ids:
+            self.spice = ""
+            self._pick_default()
 
     def _pick_default(self, *_args: Any) -> None:
         legal = self.view.legal
