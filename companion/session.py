@@ -5,6 +5,8 @@ done survives a power cut; a refused action raises before anything is written.
 Resuming is replaying the saved log with the same fold as always; a long game
 saves a snapshot every few hundred actions (``companion.store.snapshots``) so
 that resuming folds only the actions since the last one that agrees with the log.
+The seating is saved with the game, and a challenge taken but not yet called
+(the buzz) as it happens, so a power cut loses neither.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.rules import Action, Game, Setup, State
+from companion.seating import Seating
 from companion.store import Store, now, snapshots
 
 
 class Session:
     def __init__(
-        self, store: Store, game_id: int, game: Game, *, clock: Callable[[], str] = now, snapshot_upto: int = 0
+        self, store: Store, game_id: int, game: Game, *, clock: Callable[[], str] = now, snapshot_upto: int = 0,
+        seating: Seating | None = None,
     ) -> None:
         self.store = store
         self.game_id = game_id
@@ -25,12 +29,17 @@ class Session:
         self.clock = clock
         self.snapshot_upto = snapshot_upto
         """How many actions the game's last saved snapshot covers: the next one holds the steps since."""
+        self.seating = seating or Seating.default(len(game.setup.names))
 
     @classmethod
-    def new(cls, store: Store, setup: Setup, *, clock: Callable[[], str] = now) -> Session:
-        """Start and save a new game (``rules.new_setup`` has checked the set-up); StoreError saves nothing."""
-        game_id = store.new_game(setup, clock())
-        return cls(store, game_id, Game.start(setup), clock=clock)
+    def new(
+        cls, store: Store, setup: Setup, *, clock: Callable[[], str] = now, seating: Seating | None = None
+    ) -> Session:
+        """Start and save a new game with its seating (``rules.new_setup`` has checked the set-up);
+        StoreError saves nothing."""
+        seating = seating or Seating.default(len(setup.names))
+        game_id = store.new_game(setup, clock(), seating)
+        return cls(store, game_id, Game.start(setup), clock=clock, seating=seating)
 
     @classmethod
     def resume(cls, store: Store, game_id: int | None = None, *, clock: Callable[[], str] = now) -> Session | None:
@@ -40,7 +49,7 @@ class Session:
             if game_id is None:
                 return None
         game, snapshot_upto = store.load(game_id).resume()
-        return cls(store, game_id, game, clock=clock, snapshot_upto=snapshot_upto)
+        return cls(store, game_id, game, clock=clock, snapshot_upto=snapshot_upto, seating=store.seating(game_id))
 
     @property
     def state(self) -> State:
@@ -55,3 +64,19 @@ class Session:
         if snapshot:
             self.snapshot_upto = snapshot.upto
         return game.state
+
+    def keep_buzz(self, seat: int) -> None:
+        """``seat`` takes the challenge of the card on top: saved now, before spice or number is called."""
+        entry = self.game.window_entry
+        if entry is not None:
+            self.store.keep_buzz(self.game_id, entry, seat)
+
+    def drop_buzz(self) -> None:
+        self.store.drop_buzz(self.game_id)
+
+    def saved_buzz(self) -> int | None:
+        """The seat whose buzz was saved for the card on top, if any (resuming after a power cut)."""
+        saved = self.store.buzz(self.game_id)
+        if saved is None or saved[0] != self.game.window_entry or not 0 <= saved[1] < len(self.state.seats):
+            return None
+        return saved[1]

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from companion.rules import SPICY, Card, Challenge, Game, IllegalAction, Play, Redo, Reveal, Undo, new_setup
+from companion.rules import write_transcript
+from companion.seating import Seating
 from companion.session import Session
 from companion.store import Store
 from companion.random_play import long_game
@@ -96,3 +98,56 @@ def test_a_store_in_memory_keeps_a_session_and_writes_no_file(tmp_path: Path, mo
 def test_session_options_are_keyword_only() -> None:
     with Store.memory() as store, pytest.raises(TypeError):
         Session.new(store, new_setup(SPICY, ["Ana", "Ben"]), lambda: "2025")
+
+
+def test_the_seating_is_saved_with_the_game_in_the_transaction_that_starts_it(tmp_path: Path) -> None:
+    """A power cut just after Start must not bring the game back with the wiring order: there is no
+    moment at which the game is saved and its seating not."""
+    path = tmp_path / "games.db"
+    seating = Seating(colours=(3, 1, 0), buzzers=(2, 0, 1))
+    with Store.open(path) as store:
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben", "Cy"]), seating=seating)
+        conn = sqlite3.connect(path)  # another process, as after a crash
+        assert conn.execute(
+            "SELECT colour, buzzer FROM game_seats WHERE game_id = ? ORDER BY seat", [session.game_id]
+        ).fetchall() == [(3, 2), (1, 0), (0, 1)]
+        conn.close()
+    with Store.open(path) as store:
+        resumed = Session.resume(store)
+        assert resumed is not None and resumed.seating == seating
+        assert Session.new(store, new_setup(SPICY, ["Dee", "Eli"])).seating == Seating.default(2)
+
+
+def test_a_game_saved_without_a_seating_resumes_with_the_default_one(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        game_id = store.new_game(new_setup(SPICY, ["Ana", "Ben"]), "2025-01-01T20:00")
+        resumed = Session.resume(store, game_id)
+        assert store.seating(game_id) is None and resumed is not None and resumed.seating == Seating.default(2)
+
+
+def test_a_buzz_is_saved_as_it_happens_and_only_for_the_card_it_challenged(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben", "Zoë"]))
+        session.apply(Play(0, "chili", 2))
+        session.keep_buzz(2)  # "Zoë challenges!" is on screen: the power goes
+    with Store.open(path) as store:
+        resumed = Session.resume(store)
+        assert resumed is not None and resumed.saved_buzz() == 2
+        resumed.apply(Challenge(2, "number"))  # called: the log has it now, the buzz is gone
+        assert store.buzz(resumed.game_id) is None
+        assert "challenge Zoë number" in write_transcript(resumed.game.setup, resumed.game.log)
+        resumed.apply(Undo())
+        assert resumed.saved_buzz() is None  # the window is open again: anyone may challenge
+
+
+def test_a_buzz_for_a_card_no_longer_on_top_is_not_restored(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben", "Zoë"]))
+        session.apply(Play(0, "chili", 2))
+        session.keep_buzz(2)
+        session.drop_buzz()  # Cancel
+        assert session.saved_buzz() is None
+        session.keep_buzz(1)
+        store.keep_buzz(session.game_id, 7, 1)  # a row for another card, edited in by hand
+        assert session.saved_buzz() is None

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from companion.rules import SPICY
 from companion.ui.draft import Draft, SetupRefused
-from companion.ui.prefs import Seating
+from companion.seating import Seating
 
 
 def seated(*names: str) -> Draft:

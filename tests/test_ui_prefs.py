@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import ConfigError, UiConfig
-from companion.ui.prefs import Prefs, Seating, default_prefs_path
+from companion.ui.prefs import Prefs, default_prefs_path
 
 
 def test_changes_are_kept_and_layered_over_the_config(tmp_path: Path) -> None:
@@ -42,15 +42,6 @@ def test_values_of_the_wrong_kind_in_the_file_fall_back_to_the_config(tmp_path: 
     path = tmp_path / "ui.json"
     path.write_text(json.dumps({"ui": {"language": "xx", "sounds": "yes", "face_seats": True, "colour": 3}}))
     assert Prefs(path, UiConfig()).ui == UiConfig(face_seats=True)
-
-
-def test_seating_is_kept_for_its_game_only(tmp_path: Path) -> None:
-    path = tmp_path / "ui.json"
-    Prefs(path, UiConfig()).keep_seating(7, Seating(colours=(3, 1, 0), buzzers=(2, 0, 1)))
-    prefs = Prefs(path, UiConfig())
-    assert prefs.seating(7, 3) == Seating((3, 1, 0), (2, 0, 1))
-    assert prefs.seating(8, 3) == Seating.default(3) == Seating((0, 1, 2), (0, 1, 2))
-    assert prefs.seating(7, 4) == Seating.default(4)
 
 
 def test_the_file_lives_in_the_user_data_folder(own_user_folders: Path) -> None:

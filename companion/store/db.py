@@ -27,6 +27,7 @@ from companion import __version__
 from companion.errors import CompanionError
 from companion.rules import Action, Game, IllegalAction, Setup, check_name
 from companion.rules.errors import Reason
+from companion.seating import Seating
 from companion.store.facts import challenge_facts
 from companion.store.records import (
     FIX_ROW,
@@ -267,9 +268,21 @@ class Store:
                 raise StoreError("there is already a player named {name}", name=name)
             return _player_id(conn, name, now())
 
-    def new_game(self, setup: Setup, started_at: str) -> int:
+    def new_game(self, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
+        """Save a new game and, in the same transaction, where everyone sits (colours, buzzers)."""
         with self._writing() as conn:
-            return _insert_game(conn, setup, started_at)
+            return _insert_game(conn, setup, started_at, seating)
+
+    def keep_buzz(self, game_id: int, entry: int, seat: int) -> None:
+        """``seat`` took the challenge of the card laid by log entry ``entry``; not yet called."""
+        with self._writing() as conn:
+            conn.execute("INSERT OR REPLACE INTO game_buzz (game_id, entry, seat) VALUES (?, ?, ?)",
+                         [game_id, entry, seat])
+
+    def drop_buzz(self, game_id: int) -> None:
+        """Nobody challenges after all (Cancel): the window is open again."""
+        with self._writing() as conn:
+            conn.execute("DELETE FROM game_buzz WHERE game_id = ?", [game_id])
 
     def record(
         self, game_id: int, seq: int, at: str, action: Action, game: Game, snapshot: Taken | None = None
@@ -287,6 +300,7 @@ class Store:
             )
             if snapshot:
                 _save_snapshot(conn, game_id, snapshot)
+            conn.execute("DELETE FROM game_buzz WHERE game_id = ?", [game_id])  # called, or no longer on top
             (was_ended,) = conn.execute("SELECT ended_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()
             if ending and not was_ended:
                 _finish(conn, game_id, ending, at)
@@ -358,6 +372,18 @@ class Store:
             raise StoreError(
                 "game #{game} cannot be read: {problem}; {fix}", game=game_id, problem=str(exc), fix=FIX_ROW
             ) from None
+
+    def seating(self, game_id: int) -> Seating | None:
+        """The seating saved with the game; None for one saved without it."""
+        rows = self.query("SELECT colour, buzzer FROM game_seats WHERE game_id = ? ORDER BY seat", [game_id])
+        if not rows or any(colour is None or buzzer is None for colour, buzzer in rows):
+            return None
+        return Seating(tuple(colour for colour, _ in rows), tuple(buzzer for _, buzzer in rows))
+
+    def buzz(self, game_id: int) -> tuple[int, int] | None:
+        """The saved buzz: (the card's log entry, the seat that took its challenge), or None."""
+        rows = self.query("SELECT entry, seat FROM game_buzz WHERE game_id = ?", [game_id])
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def list_games(self, limit: int | None = None) -> list[GameSummary]:
         """Newest first, with each finished game's scores by seat."""
@@ -667,15 +693,19 @@ def _player_id(conn: sqlite3.Connection, name: str, at: str) -> int:
     return int(cursor.lastrowid or 0)
 
 
-def _insert_game(conn: sqlite3.Connection, setup: Setup, started_at: str) -> int:
+def _insert_game(conn: sqlite3.Connection, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
     row = setup_row(setup) | {"started_at": started_at}
     cursor = conn.execute(
         f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values())
     )
     game_id = int(cursor.lastrowid or 0)
     conn.executemany(
-        "INSERT INTO game_seats (game_id, seat, player_id) VALUES (?, ?, ?)",
-        [(game_id, seat, _player_id(conn, name, started_at)) for seat, name in enumerate(setup.names)],
+        "INSERT INTO game_seats (game_id, seat, player_id, colour, buzzer) VALUES (?, ?, ?, ?, ?)",
+        [
+            (game_id, seat, _player_id(conn, name, started_at),
+             *((seating.colours[seat], seating.buzzers[seat]) if seating else (None, None)))
+            for seat, name in enumerate(setup.names)
+        ],
     )
     return game_id
 

@@ -167,6 +167,32 @@ def m006_snapshots(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m007_game_seating(db: Database) -> None:
+    """Each seat's colour and buzzer, saved with the game in the transaction that starts it.
+
+    Null for games started before, or saved without a table (``store import``): they get the default seating.
+    """
+    db.table("game_seats").add_column("colour", int)
+    db.table("game_seats").add_column("buzzer", int)
+
+
+@MIGRATIONS()
+def m008_game_buzz(db: Database) -> None:
+    """Who took the challenge of the card on top, saved as it happens, before spice or number is called.
+
+    The rules' log has no line for it (a transcript says ``challenge Zoë number`` once it is called), so
+    it is kept beside the log: one row a game at most, for the card by its place in the log, removed by
+    the next action saved.
+    """
+    db.table("game_buzz").create(
+        {"game_id": int, "entry": int, "seat": int},
+        pk="game_id",
+        not_null={"entry", "seat"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 

@@ -28,7 +28,8 @@ from companion.session import Session
 from companion.store import Store, StoreError
 from companion.ui import theme
 from companion.ui.i18n import say, tr
-from companion.ui.prefs import Prefs, Seating, default_prefs_path
+from companion.seating import Seating
+from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.widgets import Toast
 from companion.ui.widgets.pages import Pages
@@ -113,7 +114,6 @@ class SpicyApp(App):
             return False
         if session is None:
             return False
-        self.seating = self.prefs.seating(session.game_id, len(session.state.seats))
         self.show_table(session)
         return True
 
@@ -128,20 +128,13 @@ class SpicyApp(App):
             self.store.close()
 
     def start_game(self, setup: Setup, seating: Seating | None = None) -> None:
-        """Save a new game from ``setup`` and show its table; ``seating`` is kept for a resume."""
+        """Save a new game from ``setup`` with its ``seating``, in one transaction, and show its table."""
         assert self.store is not None
-        session = Session.new(self.store, setup)
-        self.seating = seating or Seating.default(len(setup.names))
-        try:
-            self.prefs.keep_seating(session.game_id, self.seating)
-        except OSError as exc:
-            self.notify(tr._("The seat colours and buzzers could not be kept: {reason}").format(reason=exc.strerror))
-        self.show_table(session)
+        self.show_table(Session.new(self.store, setup, seating=seating))
 
     def show_table(self, session: Session) -> None:
         self.session = session
-        if self.seating is None or len(self.seating.buzzers) != len(session.state.seats):
-            self.seating = Seating.default(len(session.state.seats))
+        self.seating = session.seating
         self.screen("table").open(session)
         self.root.current = "table"
 

@@ -3,17 +3,16 @@
 The config file is the owner's (written by hand, maybe read-only on a kiosk), so
 a tap on the settings screen never rewrites it: the choices made on screen go to
 ``ui.json`` in the user data folder and are layered over the config's ``[ui]``.
-The same file remembers the last game's seating (colours and buzzers), which the
-rules' log does not hold, so a resumed game keeps them.
+A game's seating is saved with the game itself (``companion.seating``).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
 import platformdirs
 
@@ -25,35 +24,8 @@ def default_prefs_path() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME)) / "ui.json"
 
 
-@dataclass(frozen=True)
-class Seating:
-    """Each seat's colour (an index into the theme's seat colours) and buzzer (its place in the wiring).
-
-    Buzzers are bound by pressing them at set-up, so the wiring order never has
-    to match the seat order; the table arms ``buzzer_of(seat)`` and reads a
-    press on buzzer ``b`` as seat ``seat_of(b)``.
-
-    >>> seating = Seating(colours=(0, 1, 2), buzzers=(2, 0, 1))
-    >>> seating.buzzer_of(0), seating.seat_of(0), seating.seat_of(5)
-    (2, 1, None)
-    """
-
-    colours: tuple[int, ...]
-    buzzers: tuple[int, ...]
-
-    @classmethod
-    def default(cls, seats: int) -> Seating:
-        return cls(tuple(range(seats)), tuple(range(seats)))
-
-    def buzzer_of(self, seat: int) -> int:
-        return self.buzzers[seat]
-
-    def seat_of(self, buzzer: int) -> int | None:
-        return self.buzzers.index(buzzer) if buzzer in self.buzzers else None
-
-
 class Prefs:
-    """The settings in force (config ``[ui]`` overlaid with the file) and the last game's seating."""
+    """The settings in force: the config's ``[ui]`` overlaid with the file."""
 
     def __init__(self, path: Path, base: UiConfig) -> None:
         self.path = path
@@ -73,19 +45,6 @@ class Prefs:
         self._write()
         self.ui = ui
         return ui
-
-    def seating(self, game_id: int, seats: int) -> Seating:
-        """The seating kept for this game, or the default one (seat n: colour n, buzzer n)."""
-        kept = self._data.get("seating")
-        if isinstance(kept, dict) and kept.get("game") == game_id:
-            colours, buzzers = kept.get("colours"), kept.get("buzzers")
-            if _indexes(colours, seats) and _indexes(buzzers, seats):
-                return Seating(tuple(colours), tuple(buzzers))
-        return Seating.default(seats)
-
-    def keep_seating(self, game_id: int, seating: Seating) -> None:
-        self._data["seating"] = {"game": game_id, "colours": list(seating.colours), "buzzers": list(seating.buzzers)}
-        self._write()
 
     def _read(self) -> dict[str, Any]:
         try:
@@ -126,12 +85,3 @@ class Prefs:
         temporary = self.path.with_name(self.path.name + ".new")
         temporary.write_text(json.dumps(self._data, indent=1), encoding="utf-8")
         os.replace(temporary, self.path)
-
-
-def _indexes(value: object, seats: int) -> TypeGuard[list[int]]:
-    return (
-        isinstance(value, list)
-        and len(value) == seats
-        and len(set(value)) == seats
-        and all(type(i) is int and 0 <= i < 8 for i in value)
-    )

@@ -231,25 +231,15 @@ class TableView(EventDispatcher):
 
     __events__ = ("on_refused", "on_notice", "on_sound")
 
-    def __init__(
-        self,
-        session: Session,
-        referee: Referee | None = None,
-        *,
-        colours: Sequence[int] | None = None,
-        buzzer_of: Sequence[int] | None = None,
-    ) -> None:
-        """``colours[seat]`` indexes the theme's seat colours; ``buzzer_of[seat]`` is the buzzer
-        bound to that seat at set-up (by default, seat n has buzzer n)."""
+    def __init__(self, session: Session, referee: Referee | None = None) -> None:
+        """The session's seating gives each seat its colour and the buzzer bound to it at set-up."""
         super().__init__()
         self.session = session
-        setup = session.state.setup
-        seats = range(len(setup.names))
-        colours = colours or seats
-        self.buzzer_of = tuple(buzzer_of or seats)
+        self.seating = session.seating
+        colours = self.seating.colours
         self.seats = [
             SeatView(index=i, name=name, colour=theme.SEAT_COLOURS[colours[i] % len(theme.SEAT_COLOURS)])
-            for i, name in enumerate(setup.names)
+            for i, name in enumerate(session.state.setup.names)
         ]
         self.referee = referee
         self.closed = False
@@ -259,6 +249,9 @@ class TableView(EventDispatcher):
             referee.report_to(self._decided, self._ignored)
         self._language = tr.fbind("_", _say_again, proxy(self))
         """The hint is built here in words, not in a kv rule: a language switch builds it again."""
+        saved = session.saved_buzz()
+        if saved is not None:  # the power went while a challenger was naming spice or number
+            self.buzz = Buzz(saved)
         self._refresh()
 
     def on_refused(self, reason: str) -> None:
@@ -355,7 +348,7 @@ class TableView(EventDispatcher):
             self.dispatch("on_notice", reason)
             return False
         if self.referee is not None:
-            self.referee.claim(self.buzzer_of[seat], self.window_entry)
+            self.referee.claim(self.seating.buzzer_of(seat), self.window_entry)
         else:
             self._take_buzz(Buzz(seat))
         return True
@@ -371,13 +364,18 @@ class TableView(EventDispatcher):
         """A tie: the table decides which of the tied seats challenges."""
         if self.buzz is None or seat not in self.buzz.tie:
             return False
-        self.buzz = Buzz(seat, self.buzz.later, ())
+        self.buzz = Buzz(seat, self.buzz.later, (), self.buzz.before_tap)
+        self._keep_buzz(seat)
         self._mark_buzz()
         return True
 
     def cancel(self) -> None:
         """Nobody challenges after all: the window opens again."""
         self.buzz = None
+        try:
+            self.session.drop_buzz()
+        except StoreError as exc:
+            self.dispatch("on_refused", say(exc.reason))
         self._refresh()
 
     def reveal(self, card: Card) -> bool:
@@ -392,7 +390,7 @@ class TableView(EventDispatcher):
     # --- the referee's callbacks (any thread; a closed table ignores them) ------------------
 
     def _seat_of(self, buzzer: int | None) -> int | None:
-        return self.buzzer_of.index(buzzer) if buzzer in self.buzzer_of else None
+        return None if buzzer is None else self.seating.seat_of(buzzer)
 
     @mainthread_now
     def _decided(self, decision: Decision) -> None:
@@ -464,7 +462,16 @@ class TableView(EventDispatcher):
             self._apply(Challenge(buzz.challenger))
             return
         self.buzz = buzz
+        if buzz.challenger is not None:
+            self._keep_buzz(buzz.challenger)
         self._mark_buzz()
+
+    def _keep_buzz(self, seat: int) -> None:
+        """Saved as it happens: after a power cut the same seat still holds the challenge."""
+        try:
+            self.session.keep_buzz(seat)
+        except StoreError as exc:
+            self.dispatch("on_refused", say(exc.reason))
 
     def _mark_buzz(self) -> None:
         buzz = self.buzz
@@ -581,8 +588,8 @@ class TableView(EventDispatcher):
             return
         if armed and self.buzz is None:
             self.referee.arm(
-                [self.buzzer_of[seat] for seat in armed],
-                own_card=None if own_card is None else self.buzzer_of[own_card],
+                [self.seating.buzzer_of(seat) for seat in armed],
+                own_card=None if own_card is None else self.seating.buzzer_of(own_card),
                 window=self.window_entry,
             )
         elif not armed:

@@ -15,7 +15,7 @@ from companion.rules import SPICY, EndCardDrawn, Pass, Play, new_setup
 from companion.session import Session
 from companion.store import Store
 from companion.ui.i18n import tr
-from companion.ui.prefs import Seating
+from companion.seating import Seating
 from companion.ui.screens.setup import SetupScreen
 from companion.ui.widgets.seat_panel import SeatPanel
 from store_helpers import damaged_database
@@ -225,7 +225,7 @@ def test_a_whole_set_up_by_touch_saves_the_game_and_hands_the_seating_to_the_tab
     assert app.seating == Seating(colours=(3, 2, 1), buzzers=(4, 0, 1))
     saved = app.store.load(app.session.game_id).setup
     assert saved == state.setup
-    assert app.prefs.seating(app.session.game_id, 3) == app.seating
+    assert app.store.seating(app.session.game_id) == app.seating  # saved with the game
 
 
 def test_set_up_refusals_are_toasts_and_change_nothing(ui) -> None:

@@ -141,3 +141,21 @@ def test_undo_on_the_challenge_sheet_takes_back_the_buzz_not_the_card(ui) -> Non
     assert view.buzz is not None
     assert view.undo()
     assert view.buzz is None and view.window and view.top_player == ANA and view.actions_saved == 1
+
+
+def test_a_buzz_comes_back_after_a_power_cut_and_nobody_can_beat_it(ui, wired: Wired) -> None:
+    view = wired.view
+    view.declare("chili", 1)
+    wired.press(CY)
+    ui.until(lambda: view.buzz is not None)  # "Cy challenges!": then the power goes
+    view.close()
+    resumed = Session.resume(ui.app.store, view.session.game_id)
+    assert resumed is not None
+    wired.view = again = TableView(resumed, wired.referee)
+    again.bind(on_notice=lambda _v, text: wired.notices.append(text))
+    assert again.buzz is not None and again.buzz.challenger == CY and not again.seats[BEN].armed
+    wired.press(BEN)
+    wired.decided_off_screen()
+    ui.step(3)
+    assert again.buzz.challenger == CY
+    assert again.call("number") and again.pending and again.challenger == CY

@@ -7,6 +7,7 @@ import time
 from buzzers_fixtures import timed_factory
 from companion.buzzers import GpioBuzzers, Referee
 from companion.rules import SPICY, Card, new_setup
+from companion.seating import Seating
 from companion.session import Session
 from companion.ui.view import TableView
 from table_helpers import BUTTONS, LEDS
@@ -17,10 +18,11 @@ ANA, BEN, CY = 0, 1, 2
 def test_buzzers_bound_at_set_up_arm_and_answer_for_their_seats(ui) -> None:
     app = ui.start()
     factory = timed_factory()
-    session = Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"]))
+    seating = Seating(colours=(0, 1, 2), buzzers=(2, 0, 1))  # Ana's buzzer is wired third
+    session = Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"]), seating=seating)
     with GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=factory) as buzzers:
         referee = Referee(buzzers, settle_ms=20)
-        view = TableView(session, referee, buzzer_of=(2, 0, 1))  # Ana's buzzer is wired third
+        view = TableView(session, referee)
         view.declare("pepper", 2)
         referee.flush()  # the lights change on the referee's thread
         assert [b for b, pin in enumerate(LEDS[:3]) if factory.pin(pin).state] == [0, 1]  # Ben's and Cy's

@@ -126,11 +126,7 @@ class TableScreen(Screen):
         app = App.get_running_app()
         if self.view is not None:
             self.view.close()
-        seating = app.seating
-        view = TableView(
-            session, app.referee,
-            colours=seating.colours if seating else None, buzzer_of=seating.buzzers if seating else None,
-        )
+        view = TableView(session, app.referee)
         view.bind(
             on_refused=lambda _v, reason: app.notify(reason),
             on_notice=lambda _v, text: app.notify(text),
