@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import SPICY, Game, IllegalAction, Pass, Play, Redo, Undo, new_setup
+from companion.rules import (
+    FIVE_SPICES,
+    SPICY,
+    SWEET_SPICY,
+    Game,
+    IllegalAction,
+    Pass,
+    Play,
+    Redo,
+    Undo,
+    challengers,
+    new_setup,
+    start,
+    starting_draw_pile,
+)
 
 SETUP = new_setup(SPICY, ["Ana", "Ben", "Cy"], end_card=27)
 
@@ -51,3 +65,19 @@ def test_a_game_equals_another_with_the_same_setup_and_log() -> None:
     assert Game.replay(SETUP, log) == Game.replay(SETUP, log)
     assert Game.replay(SETUP, log) != Game.replay(SETUP, log[:2])
     assert Game.start(SETUP).log == ()
+
+
+def test_the_rules_give_the_facts_the_table_shows() -> None:
+    """Who may challenge, the starting draw pile and the score's parts: asked of the rules, never worked out again."""
+    five = new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"])
+    assert starting_draw_pile(five) == start(five).draw_pile == 110 - 15 - 1
+    game = Game.start(new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"]))
+    assert challengers(game.state) == frozenset()
+    game = game.apply(Play(0, "chili", 1))
+    assert challengers(game.state) == {1, 2}
+    parts = game.state.score_parts(0)
+    assert parts is not None and (parts.won, parts.trophies, parts.hand) == (0, 0, -10)  # 5 spice, 1 universal
+    assert parts.total == game.state.score(0)
+    assert challengers(game.apply(Pass(1)).state) == frozenset()
+    five_game = Game.start(five).apply(Play(0, "salt"))
+    assert challengers(five_game.state) == {1}

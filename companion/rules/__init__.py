@@ -27,7 +27,7 @@ from companion.rules.actions import (
     action_from_dict,
 )
 from companion.rules.cards import Card, Claim
-from companion.rules.engine import apply, is_legal, legal_actions
+from companion.rules.engine import apply, challengers, is_legal, legal_actions
 from companion.rules.errors import CompanionError, IllegalAction
 from companion.rules.game import Game, Step
 from companion.rules.numbered import legal_claims
@@ -43,8 +43,8 @@ from companion.rules.profiles import (
     Variant,
     profile_named,
 )
-from companion.rules.setup import check_name, new_setup, start
-from companion.rules.state import EndReason, Event, EventKind, Seat, Setup, State, Window
+from companion.rules.setup import check_name, new_setup, start, starting_draw_pile
+from companion.rules.state import EndReason, Event, EventKind, ScoreParts, Seat, Setup, State, Window
 from companion.rules.transcript import (
     Transcript,
     TranscriptError,
@@ -58,8 +58,9 @@ from companion.rules.transcript import (
 __all__ = [
     "Action", "Adjust", "Card", "Challenge", "Claim", "CompanionError", "Copy", "Draw", "EndCardDrawn", "EndReason",
     "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass", "Play", "Profile", "ProfileId",
-    "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "Seat", "Setup", "StartAfterChallenge", "State", "Step",
+    "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat", "Setup", "StartAfterChallenge", "State", "Step",
     "TakeUniversal", "Transcript", "TranscriptError", "Undo", "VARIANTS", "Variant", "Window", "action_from_dict",
-    "apply", "check_name", "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims",
-    "new_setup", "profile_named", "read_transcript", "replay_transcript", "start", "write_transcript",
+    "apply", "challengers", "check_name", "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims",
+    "new_setup", "profile_named", "read_transcript", "replay_transcript", "start", "starting_draw_pile",
+    "write_transcript",
 ]

@@ -12,7 +12,18 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from companion.rules import five_spices, numbered
-from companion.rules.actions import Action, Adjust, Copy, Draw, EndCardDrawn, Pass, Resolve, Reveal, TakeUniversal
+from companion.rules.actions import (
+    Action,
+    Adjust,
+    Challenge,
+    Copy,
+    Draw,
+    EndCardDrawn,
+    Pass,
+    Resolve,
+    Reveal,
+    TakeUniversal,
+)
 from companion.rules.errors import IllegalAction, Word
 from companion.rules.state import State
 from companion.rules.steps import Rule, RuleTable, end_words
@@ -67,6 +78,13 @@ def apply(state: State, action: Action) -> State:
     # The universal card may be taken only before the next action.
     offer = state.may_take_universal if isinstance(action, TakeUniversal) else None
     return rule.effect(replace(state, events=(), may_take_universal=offer), action)
+
+
+def challengers(state: State) -> frozenset[int]:
+    """The seats that may challenge the card on top now (their buzzers are armed): every other seat in the
+    numbered games, only the next one in five-spices; none while a challenge is under way or the game is over."""
+    attribute = "spice" if state.profile.numbered else None
+    return frozenset(seat for seat in range(len(state.seats)) if is_legal(state, Challenge(seat, attribute)))
 
 
 def legal_actions(state: State) -> list[Action]:

@@ -112,19 +112,29 @@ def check_name(name: str, who: Literal["seat", "player"] = "seat") -> str:
     return name
 
 
+def starting_stack(setup: Setup) -> int:
+    """Five-spices turns one card face up to start the stack; the numbered games start with none."""
+    return 0 if setup.profile.numbered else 1
+
+
+def starting_draw_pile(setup: Setup) -> int:
+    """The draw pile after the deal: above the World's End card, less the five-spice game's face-up card."""
+    profile = setup.profile
+    return profile.spice_cards - profile.hand_size * len(setup.names) - setup.end_card - starting_stack(setup)
+
+
 def start(setup: Setup) -> State:
     """Deal: hands, the draw pile above the World's End card, trophies, universals."""
     profile = setup.profile
     seats_n = len(setup.names)
     hand = profile.hand_size + (1 if profile.universals else 0)
     seats = tuple(Seat(name, hand, universals=1 if profile.universals else 0) for name in setup.names)
-    starting_pile = 0 if profile.numbered else 1
     return State(
         setup=setup,
         seats=seats,
         turn=setup.first,
-        draw_pile=profile.spice_cards - profile.hand_size * seats_n - setup.end_card - starting_pile,
-        stack=starting_pile,
+        draw_pile=starting_draw_pile(setup),
+        stack=starting_stack(setup),
         universal_pile=profile.universals - seats_n if profile.universals else 0,
         trophies_left=profile.trophies,
     )

@@ -55,6 +55,22 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoreParts:
+    """A seat's score by where its points come from, as the end screen lists them."""
+
+    won: int
+    """Won cards: +1 each, a universal +5."""
+    trophies: int
+    """+10 a trophy."""
+    hand: int
+    """Cards still in hand: -1 each, a universal -5 (so never above 0)."""
+
+    @property
+    def total(self) -> int:
+        return self.won + self.trophies + self.hand
+
+
+@dataclass(frozen=True, slots=True)
 class Window:
     """The card just played, open to a challenge until the next seat plays or passes."""
 
@@ -142,20 +158,20 @@ class State:
         return (seat + 1) % len(self.seats)
 
     def score(self, seat: int) -> int | None:
-        """The score if the game ended now; five-spices has no scores.
+        """The score if the game ended now; five-spices has no scores."""
+        parts = self.score_parts(seat)
+        return None if parts is None else parts.total
 
-        Won cards +1, trophies +10, cards in hand −1; universal cards count 5.
-        """
+    def score_parts(self, seat: int) -> ScoreParts | None:
+        """Where the score comes from: won cards +1, trophies +10, cards in hand −1; universal cards count 5.
+        None in five-spices, which has no scores."""
         if not self.profile.numbered:
             return None
         s = self.seats[seat]
-        won_spice = s.won - s.won_universals
-        return (
-            won_spice
-            + UNIVERSAL_POINTS * s.won_universals
-            + TROPHY_POINTS * s.trophies
-            - s.spice_cards
-            - UNIVERSAL_POINTS * s.universals
+        return ScoreParts(
+            won=s.won - s.won_universals + UNIVERSAL_POINTS * s.won_universals,
+            trophies=TROPHY_POINTS * s.trophies,
+            hand=-(s.spice_cards + UNIVERSAL_POINTS * s.universals),
         )
 
     def cards_accounted(self) -> int:

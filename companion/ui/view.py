@@ -54,7 +54,10 @@ from companion.rules import (
     Undo,
     Variant,
     apply,
+    challengers,
+    is_legal,
     legal_claims,
+    starting_draw_pile,
 )
 from companion.rules.cards import Attribute
 from companion.session import Session
@@ -160,6 +163,8 @@ class SeatView(EventDispatcher):
     trophies = NumericProperty(0)
     score = ObjectProperty(None, allownone=True)
     """None in five-spices, which has no scores."""
+    score_parts = ObjectProperty(None, allownone=True)
+    """The rules' ``ScoreParts``: won cards, trophies and hand in points; None in five-spices."""
     to_play = BooleanProperty(False)
     armed = BooleanProperty(False)
     """Its buzzer is live: it may challenge the top card."""
@@ -528,7 +533,7 @@ class TableView(EventDispatcher):
         self.draw_pile = state.draw_pile
         self.has_end_card = profile.end_card
         seats_n = len(state.seats)
-        self.draw_pile_start = max(1, profile.spice_cards - profile.hand_size * seats_n - setup.end_card)
+        self.draw_pile_start = max(1, starting_draw_pile(setup))
         if not profile.end_card or state.draw_pile > 3 * seats_n:
             self.end_level = "calm"
         else:
@@ -554,7 +559,7 @@ class TableView(EventDispatcher):
         self.can_redo = self.session.game.can_redo
         self.legal = {s: list(n) for s, n in legal_claims(state).items()} if profile.numbered else {}
         self.can_tuck = Variant.CHANGE_YOUR_LUCK in setup.variants
-        armed = self._armed_seats(state)
+        armed = challengers(state)
         for i, (seat, live) in enumerate(zip(self.seats, state.seats, strict=True)):
             seat.hand = live.hand
             seat.universals = live.universals
@@ -562,6 +567,7 @@ class TableView(EventDispatcher):
             seat.won_universals = live.won_universals
             seat.trophies = live.trophies
             seat.score = state.score(i)
+            seat.score_parts = state.score_parts(i)
             seat.to_play = i == state.turn and not state.ended
             seat.armed = i in armed and self.buzz is None
             seat.played = (str(top.claim.number or "") if top is not None and top.player == i else "")
@@ -569,19 +575,11 @@ class TableView(EventDispatcher):
             seat.challenger = state.challenge is not None and state.challenge.challenger == i
             seat.locked = False
             seat.winner = state.ended and i in state.winners
-            seat.can_copy = self.copy_cat and top is not None and top.player != i and not state.ended
+            seat.can_copy = is_legal(state, Copy(i))
         self.hint = self._hint(state)
         if self.buzz is not None:
             self._mark_buzz()
         self._arm(armed, top.player if top is not None else None)
-
-    def _armed_seats(self, state: State) -> frozenset[int]:
-        top = state.window
-        if top is None or state.challenge is not None or state.ended:
-            return frozenset()
-        if not state.profile.numbered:
-            return frozenset({state.next_seat(top.player)})
-        return frozenset(range(len(state.seats))) - {top.player}
 
     def _arm(self, armed: Sequence[int] | frozenset[int], own_card: int | None) -> None:
         if self.referee is None:

@@ -111,3 +111,17 @@ def test_sweet_spicy_the_universal_toggle_shows_on_and_starts_off_in_the_next_ga
     assert not ids.pad.universal and ids.universal.icon == "" and list(ids.universal.fill) == list(theme.RAISED)
     table.declare("lemon", 1)
     assert not table.app.session.state.window.universal  # the next number tapped plays a spice card
+
+
+def test_the_end_screen_counts_with_the_rules_points_not_its_own(ui, monkeypatch) -> None:
+    """Were universal cards worth 7, the end screen's parts would say so: it writes no rule again."""
+    from companion.rules import state as rules_state
+
+    monkeypatch.setattr(rules_state, "UNIVERSAL_POINTS", 7)
+    table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    ids = table.screen.ids
+    table.tap(ids.draw_pile)
+    table.tap(ids.draw_pile)
+    rows = {row.name: row for row in table.app.screen("end").ids.rows.children}
+    # 6 spice cards and 1 universal in hand: -6 - 7
+    assert rows["Ana"].hand == "\u221213" and rows["Ana"].score == "\u221213" and rows["Ana"].won == "+0"

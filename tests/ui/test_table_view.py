@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 from buzzers_fixtures import timed_factory
 from companion.buzzers import GpioBuzzers, Referee
-from companion.rules import SPICY, Card, new_setup
+from companion.random_play import random_action
+from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, Card, Copy, Game, is_legal, new_setup
 from companion.seating import Seating
 from companion.session import Session
 from companion.ui.view import TableView
@@ -81,3 +83,37 @@ def test_a_buzzer_decision_wakes_the_ui_loop_instead_of_waiting_for_the_next_fra
         assert view.buzz is not None and view.buzz.challenger == CY
         view.close()
         referee.stop()
+
+
+def copy_cat_game_with_an_empty_handed_seat() -> tuple[Game, int]:
+    """A Sweet & Spicy game with copy-cat at a moment a seat other than the top card's holds only its
+    universal: the first such moment in seeded random play."""
+    setup = new_setup(SWEET_SPICY, ["Ana", "Ben"], variants=["copy-cat"])
+    for seed in range(500):
+        rng, game = random.Random(seed), Game.start(setup)
+        while not game.state.ended and len(game.log) < 300:
+            state = game.state
+            if state.window is not None and state.challenge is None:
+                for seat, live in enumerate(state.seats):
+                    if seat != state.window.player and live.spice_cards == 0:
+                        return game, seat
+            game = game.apply(random_action(game, rng))
+    raise AssertionError("no such moment in 500 seeds")
+
+
+def test_copy_cat_offers_no_copy_to_a_seat_without_a_spice_card(ui) -> None:
+    app = ui.start()
+    game, seat = copy_cat_game_with_an_empty_handed_seat()
+    session = Session.new(app.store, game.setup)
+    for action in game.log:
+        session.apply(action)
+    view = TableView(session)
+    other = 1 - seat
+    assert not is_legal(session.state, Copy(seat)) and not view.seats[seat].can_copy
+    assert view.seats[other].can_copy == is_legal(session.state, Copy(other))
+
+
+def test_the_five_spice_draw_pile_gauge_starts_where_the_engine_does(ui) -> None:
+    app = ui.start()
+    view = TableView(Session.new(app.store, new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"])))
+    assert view.draw_pile == view.draw_pile_start == 94

@@ -66,16 +66,15 @@ class EndScreen(Screen):
             row.rank = str(place + 1)
             row.hand = str(seat.hand)
             row.hand_note = tr.ngettext("{n} card in hand", "{n} cards in hand", seat.hand).format(n=seat.hand)
-            if seat.score is not None:  # a universal card counts 5, in the won pile and in hand
-                won_points = seat.won + 4 * seat.won_universals
-                hand_points = seat.hand + 4 * seat.universals
-                row.won = f"+{won_points}"
+            parts = seat.score_parts
+            if parts is not None:  # the rules' parts: a universal card counts 5, in the won pile and in hand
+                row.won = f"+{parts.won}"
                 row.won_note = tr.ngettext("{n} card", "{n} cards", seat.won).format(n=seat.won)
-                row.trophies = f"+{10 * seat.trophies}" if seat.trophies else "0"
+                row.trophies = f"+{parts.trophies}" if seat.trophies else "0"
                 row.trophies_note = (tr.ngettext("{n} trophy", "{n} trophies", seat.trophies).format(
                     n=seat.trophies) if seat.trophies else tr._("none"))
-                row.hand = theme.signed(-hand_points)
-                row.score = theme.signed(seat.score)
+                row.hand = theme.signed(parts.hand)
+                row.score = theme.signed(parts.total)
             rows.add_widget(row)
 
     def title_text(self, view: TableView | None, *_deps: Any) -> str:
