@@ -112,6 +112,12 @@ class Backend(StrEnum):
     KEYBOARD = "keyboard"
 
 
+def _check_early_ms(early_ms: float) -> None:
+    """Up to 5 s: a press longer than that before the tap was not a slap at the card landing."""
+    if not 0 <= early_ms <= 5000:
+        raise ConfigError("[buzzers] early_ms must be between 0 and 5000, not {value}", value=shown(early_ms))
+
+
 @dataclass(frozen=True)
 class BuzzerConfig:
     """Challenge buzzers; pins are BCM numbers (hardware/README.md), seats count from 0."""
@@ -138,8 +144,7 @@ class BuzzerConfig:
         object.__setattr__(self, "backend", Backend(self.backend))
         if not 1 <= self.settle_ms <= 500:
             raise ConfigError("[buzzers] settle_ms must be between 1 and 500, not {value}", value=shown(self.settle_ms))
-        if not 0 <= self.early_ms <= 5000:
-            raise ConfigError("[buzzers] early_ms must be between 0 and 5000, not {value}", value=shown(self.early_ms))
+        _check_early_ms(self.early_ms)
         if not 0 <= self.bounce_ms <= 100:
             raise ConfigError("[buzzers] bounce_ms must be between 0 and 100, not {value}", value=shown(self.bounce_ms))
         if not 0 <= self.confirm_ms < min(self.settle_ms, 10):

@@ -1,23 +1,23 @@
 """The live table as the screens see it: one observable object over the session.
 
 Screens bind to the Kivy properties here and call its methods; nothing else in
-the UI reads the engine's state, so a renamed field in the rules is a fix in
-this file alone. ``Session`` stays plain Python: this object turns it into
-properties, and turns taps, long presses and buzzer presses into actions.
+the UI reads the engine's state. The facts come from one frozen value,
+``companion.table_model.table_model(game, buzz)``, computed by the rules: this
+object only copies its fields into properties of the same names, says the hint
+and the result in words (``companion.ui.words``), and turns taps, long presses
+and buzzer presses into actions.
 
-Buzzers: when a card is played every other seat is armed (its LED lit); the
-first press by edge time takes the challenge, later ones are listed with their
-delay, and a press that cannot count (the card's own player, outside a window,
-after the decision) is answered with a message. The app's referee owns the
-buzzers: the view only posts to it (arming never waits on a port or a pin),
-and it calls back on its own thread; ``@mainthread_now`` brings every callback to
-the UI loop without waiting for the next frame's turn.
+Buzzers: when a card is played every seat the rules let challenge is armed (its
+LED lit); the first press by edge time, or the first claim at the screen, takes
+the challenge through the referee's one arbiter. ``companion.table_link`` arms
+and reads the referee in seats, for the card on top only; the referee calls back
+on its own thread, and ``@mainthread_now`` brings every callback to the UI loop
+without waiting for the next frame's turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import Any
 from weakref import proxy
 
 from kivy.event import EventDispatcher
@@ -32,8 +32,7 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.buzzers import Contested, Decision, Ignored, Referee, format_delay
-from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
+from companion.buzzers import Decision, Ignored, Referee
 from companion.rules import (
     Action,
     Card,
@@ -41,7 +40,6 @@ from companion.rules import (
     Copy,
     Draw,
     EndCardDrawn,
-    EndReason,
     IllegalAction,
     Pass,
     Play,
@@ -52,102 +50,19 @@ from companion.rules import (
     State,
     TakeUniversal,
     Undo,
-    Variant,
     apply,
-    challengers,
-    is_legal,
-    legal_claims,
-    starting_draw_pile,
 )
 from companion.rules.cards import Attribute
 from companion.session import Session
 from companion.store import StoreError
+from companion.table_link import RefereeLink
+from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, outcome, table_model
 from companion.ui import theme
 from companion.ui.i18n import say, tr
 from companion.ui.threads import mainthread_now
+from companion.ui.words import held_words, hint_words, press_words, result_words, too_late_words
 
-
-def spice_name(spice: str, _: Callable[[str], str] = tr._) -> str:
-    """A spice as the table says it, in the chosen language.
-
-    A kv rule passes ``tr._`` so that it reads it, and a language switch runs the rule again.
-    """
-    names = {
-        "chili": tr._("Chili"),
-        "wasabi": tr._("Wasabi"),
-        "pepper": tr._("Pepper"),
-        "lemon": tr._("Lemon"),
-        "salt": tr._("Salt"),
-        "sugar": tr._("Sugar"),
-        "garlic": tr._("Garlic"),
-        "cinnamon": tr._("Cinnamon"),
-    }
-    return names.get(spice, spice)
-
-
-def claim_words(spice: str, number: int | None) -> str:
-    return spice_name(spice) if number is None else f"{spice_name(spice)} {number}"
-
-
-def card_words(card: Card) -> str:
-    if card.wild == "wild-spice":
-        return tr._("Wild spice")
-    if card.wild == "wild-number":
-        return tr._("Wild number")
-    assert card.spice is not None
-    return claim_words(card.spice, card.number)
-
-
-def short_name(name: str, limit: int = 12) -> str:
-    """Long names are cut with an ellipsis so a panel never overflows.
-
-    >>> short_name("Maximilian-Alexander"), short_name("Ana")
-    ('Maximilian-…', 'Ana')
-    """
-    return name if len(name) <= limit else name[: limit - 1] + "…"
-
-
-def end_reason_text(reason: str | None) -> str:
-    """Why the game ended, the same on the end screen and in the saved games ("" while it goes on)."""
-    words: dict[str, str] = {
-        EndReason.SECOND_TROPHY: tr._("A second trophy wins outright."),
-        EndReason.ALL_TROPHIES: tr._("The last trophy was taken."),
-        EndReason.END_CARD: tr._("The World's End card showed."),
-        EndReason.EMPTY_HAND: tr._("An empty hand wins."),
-    }
-    return words.get(reason or "", "")
-
-
-@dataclass(frozen=True)
-class Buzz:
-    """Who takes the challenge, before they name spice or number.
-
-    ``later`` lists the seats that pressed after the winner, with their delay
-    as the table reads it ("+1 ms"); ``tie`` lists seats whose edges came at
-    the very same time (the table picks one); ``before_tap`` the seats among
-    them that pressed as the card landed, before its claim was tapped.
-    """
-
-    challenger: int | None
-    later: tuple[tuple[int, str], ...] = ()
-    tie: tuple[int, ...] = ()
-    before_tap: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Result:
-    """A decided challenge in words and counts, for the result sheet."""
-
-    title: str
-    detail: str
-    spice: str
-    number: int | None
-    card: Card | None
-    winner: int
-    loser: int
-    starter: int | None
-    hand_gain: tuple[int, ...]
-    won_gain: tuple[int, ...]
+__all__ = ["Buzz", "SeatView", "TableView"]
 
 
 class SeatView(EventDispatcher):
@@ -240,18 +155,17 @@ class TableView(EventDispatcher):
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up."""
         super().__init__()
         self.session = session
-        self.seating = session.seating
-        colours = self.seating.colours
+        colours = session.seating.colours
         self.seats = [
             SeatView(index=i, name=name, colour=theme.SEAT_COLOURS[colours[i] % len(theme.SEAT_COLOURS)])
             for i, name in enumerate(session.state.setup.names)
         ]
-        self.referee = referee
+        self.model: TableModel | None = None
+        self.link = RefereeLink(referee, session.seating)
         self.closed = False
         """Set by ``close()``: the referee stops reporting then, but a call it posted just before still
         runs on the UI loop afterwards, and must not reach a game that has left the table."""
-        if referee is not None:
-            referee.report_to(self._decided, self._ignored)
+        self.link.report_to(self._decided, self._ignored)
         self._language = tr.fbind("_", _say_again, proxy(self))
         """The hint is built here in words, not in a kv rule: a language switch builds it again."""
         saved = session.saved_buzz()
@@ -287,10 +201,7 @@ class TableView(EventDispatcher):
         """Stop listening to the buzzers (the app's referee keeps them for the next game) and to language switches."""
         self.closed = True
         tr.unbind_uid("_", self._language)
-        if self.referee is not None:
-            self.referee.disarm()
-            self.referee.report_to(None)
-            self.referee = None
+        self.link.close()
 
     # --- the seat to play ------------------------------------------------------------
 
@@ -352,9 +263,7 @@ class TableView(EventDispatcher):
         if reason:
             self.dispatch("on_notice", reason)
             return False
-        if self.referee is not None:
-            self.referee.claim(self.seating.buzzer_of(seat), self.window_entry)
-        else:
+        if not self.link.claim(seat):
             self._take_buzz(Buzz(seat))
         return True
 
@@ -369,9 +278,7 @@ class TableView(EventDispatcher):
         """A tie: the table decides which of the tied seats challenges."""
         if self.buzz is None or seat not in self.buzz.tie:
             return False
-        self.buzz = Buzz(seat, self.buzz.later, (), self.buzz.before_tap)
-        self._keep_buzz(seat)
-        self._mark_buzz()
+        self._hold(Buzz(seat, self.buzz.later, (), self.buzz.before_tap))
         return True
 
     def cancel(self) -> None:
@@ -394,68 +301,34 @@ class TableView(EventDispatcher):
 
     # --- the referee's callbacks (any thread; a closed table ignores them) ------------------
 
-    def _seat_of(self, buzzer: int | None) -> int | None:
-        return None if buzzer is None else self.seating.seat_of(buzzer)
-
     @mainthread_now
     def _decided(self, decision: Decision) -> None:
-        if self.closed or decision.window != self.window_entry:
+        buzz = None if self.closed else self.link.buzz(decision)
+        if buzz is None:
             return  # decided on a card that is no longer the one on top
-        later = tuple(
-            (seat, format_delay(p.delay_ms)) for p in decision.later if (seat := self._seat_of(p.seat)) is not None
-        )
-        tie = tuple(seat for b in decision.tie if (seat := self._seat_of(b)) is not None)
-        before_tap = tuple(seat for b in decision.before_tap if (seat := self._seat_of(b)) is not None)
-        self._take_buzz(Buzz(self._seat_of(decision.winner), later, tie, before_tap))
-        for buzzer in decision.stuck:
-            seat = self._seat_of(buzzer)
-            if seat is not None:
-                self.dispatch("on_notice", tr._("{name}'s buzzer was held down: let go of it").format(
-                    name=self.name(seat)))
+        self._take_buzz(buzz)
+        for seat in self.link.stuck(decision):
+            self.dispatch("on_notice", held_words(self.name(seat)))
 
     @mainthread_now
-    def _ignored(self, press: Ignored) -> None:
-        if self.closed or press.window not in (None, self.window_entry):
-            return  # judged on a card that is no longer the one on top
-        seat = self._seat_of(press.seat)
-        if seat is None:
-            return  # a buzzer no seat is bound to
-        name = self.name(seat)
-        if isinstance(press, Contested):
-            text = self._contested_words(press, name)
-        elif press.reason == OWN_CARD:
-            text = tr._("{name} played this card and cannot challenge it").format(name=name)
-        elif press.reason == EARLY:
-            text = tr._("{name} pressed before the card was played: press again").format(name=name)
-        elif press.reason == STUCK:
-            text = tr._("{name}'s buzzer is held down: let go and press again").format(name=name)
-        else:
-            text = self._busy_words(seat) or self._refusal(
-                Challenge(seat, "spice" if self.numbered else None)
-            ) or tr._("{name} buzzed too late").format(name=name)
+    def _ignored(self, ignored: Ignored) -> None:
+        press = None if self.closed else self.link.press(ignored)
+        if press is None:
+            return  # judged on another card, or a buzzer no seat is bound to
+        names = self.state.setup.names
+        text = press_words(press, names) or self._busy_words(press.seat) or self._refusal(
+            Challenge(press.seat, "spice" if self.numbered else None)
+        ) or too_late_words(names[press.seat], None)
         self.dispatch("on_notice", text)
-
-    def _contested_words(self, press: Contested, name: str) -> str:
-        """An earlier press whose signal came after the decision: the decision stands, the table hears it."""
-        winner = self._seat_of(press.winner) if press.winner is not None else None
-        ahead = format_delay(press.ahead_ms).removeprefix("+")
-        if winner is None:
-            return tr._("Contested: {name} pressed {ahead} earlier, but the press came after the decision").format(
-                name=name, ahead=ahead)
-        return tr._("Contested: {name} pressed {ahead} before {winner}, but the press came after the decision; "
-                    "{winner} challenges").format(name=name, ahead=ahead, winner=self.name(winner))
 
     def _busy_words(self, seat: int) -> str:
         """Why a press cannot count while a challenge is under way, else ""."""
-        name = self.name(seat)
         if self.buzz is not None and self.buzz.challenger is not None:
             if seat == self.buzz.challenger:
                 return ""
-            return tr._("{name} buzzed too late: {challenger} challenges").format(
-                name=name, challenger=self.name(self.buzz.challenger))
+            return too_late_words(self.name(seat), self.name(self.buzz.challenger))
         if self.pending:
-            return tr._("{name} buzzed too late: {challenger} challenges").format(
-                name=name, challenger=self.name(self.challenger))
+            return too_late_words(self.name(seat), self.name(self.challenger))
         return ""
 
     def _take_buzz(self, buzz: Buzz) -> None:
@@ -466,25 +339,17 @@ class TableView(EventDispatcher):
             self.buzz = None
             self._apply(Challenge(buzz.challenger))
             return
-        self.buzz = buzz
+        self._hold(buzz)
+
+    def _hold(self, buzz: Buzz) -> None:
+        """The buzz waits for spice or number; saved as it happens, so a power cut leaves it with its seat."""
         if buzz.challenger is not None:
-            self._keep_buzz(buzz.challenger)
-        self._mark_buzz()
-
-    def _keep_buzz(self, seat: int) -> None:
-        """Saved as it happens: after a power cut the same seat still holds the challenge."""
-        try:
-            self.session.keep_buzz(seat)
-        except StoreError as exc:
-            self.dispatch("on_refused", say(exc.reason))
-
-    def _mark_buzz(self) -> None:
-        buzz = self.buzz
-        later = {seat for seat, _ in buzz.later} if buzz else set()
-        for seat in self.seats:
-            seat.armed = False
-            seat.challenger = buzz is not None and seat.index == buzz.challenger
-            seat.locked = seat.index in later
+            try:
+                self.session.keep_buzz(buzz.challenger)
+            except StoreError as exc:
+                self.dispatch("on_refused", say(exc.reason))
+        self.buzz = buzz
+        self._refresh()
 
     # --- applying and redrawing -------------------------------------------------------------
 
@@ -504,184 +369,36 @@ class TableView(EventDispatcher):
             return False
         self.buzz = None
         self._refresh()
-        if isinstance(action, (Challenge, Reveal, Resolve)) and after.challenge is None and before.window is not None:
-            self.result = self._result(before, after, action)
+        decided = outcome(before, after, action)
+        if decided is not None:
+            self.result = result_words(decided, after.setup.names)
             self.dispatch("on_sound", "decision")
         elif isinstance(action, (Undo, Redo)):
             self.result = None
-        kinds = {event.kind for event in after.events}
-        if "last-card" in kinds:
+        if any(event.kind == "last-card" for event in after.events):
             self.dispatch("on_sound", "last-card")
         if after.ended and not before.ended:
             self.dispatch("on_sound", "end")
         return True
 
     def _refresh(self) -> None:
-        """Copy the session's state into the properties, and arm the buzzers for an open window."""
-        state = self.state
-        setup = state.setup
-        profile = state.profile
-        self.profile = profile.id
-        self.title = profile.title
-        self.numbered = profile.numbered
-        self.spices = list(profile.spices)
-        self.copy_cat = Variant.COPY_CAT in setup.variants
-        self.turn = -1 if state.turn is None else state.turn
-        self.stack = state.stack
-        self.claim_spice = state.claim.spice if state.claim else ""
-        self.claim_number = (state.claim.number or 0) if state.claim else 0
-        self.draw_pile = state.draw_pile
-        self.has_end_card = profile.end_card
-        seats_n = len(state.seats)
-        self.draw_pile_start = max(1, starting_draw_pile(setup))
-        if not profile.end_card or state.draw_pile > 3 * seats_n:
-            self.end_level = "calm"
-        else:
-            self.end_level = "warning" if state.draw_pile > seats_n else "danger"
-        self.trophies_total = profile.trophies
-        self.trophies_left = state.trophies_left
-        self.trophy_takers = [i for i, seat in enumerate(state.seats) for _ in range(seat.trophies)]
-        self.universal_pile = state.universal_pile
-        self.may_take_universal = -1 if state.may_take_universal is None else state.may_take_universal
-        top = state.window
-        self.window = top is not None and state.challenge is None and not state.ended
-        self.top_player = -1 if top is None else top.player
-        self.top_universal = bool(top and top.universal)
-        self.last_card = state.name(top.player) if top is not None and top.last_card else ""
-        self.challenger = -1 if state.challenge is None else state.challenge.challenger
-        self.pending_attribute = (state.challenge.attribute or "") if state.challenge else ""
-        self.pending = state.challenge is not None  # last: the reveal sheet opens on this change
-        self.ended = state.ended
-        self.end_reason = state.end_reason or ""
-        self.winners = list(state.winners)
-        self.window_entry = self.session.game.window_entry
-        self.can_undo = self.session.game.can_undo
-        self.can_redo = self.session.game.can_redo
-        self.legal = {s: list(n) for s, n in legal_claims(state).items()} if profile.numbered else {}
-        self.can_tuck = Variant.CHANGE_YOUR_LUCK in setup.variants
-        armed = challengers(state)
-        for i, (seat, live) in enumerate(zip(self.seats, state.seats, strict=True)):
-            seat.hand = live.hand
-            seat.universals = live.universals
-            seat.won = live.won
-            seat.won_universals = live.won_universals
-            seat.trophies = live.trophies
-            seat.score = state.score(i)
-            seat.score_parts = state.score_parts(i)
-            seat.to_play = i == state.turn and not state.ended
-            seat.armed = i in armed and self.buzz is None
-            seat.played = (str(top.claim.number or "") if top is not None and top.player == i else "")
-            seat.played_spice = top.claim.spice if top is not None and top.player == i else ""
-            seat.challenger = state.challenge is not None and state.challenge.challenger == i
-            seat.locked = False
-            seat.winner = state.ended and i in state.winners
-            seat.can_copy = is_legal(state, Copy(i))
-        self.hint = self._hint(state)
-        if self.buzz is not None:
-            self._mark_buzz()
-        self._arm(armed, top.player if top is not None else None)
+        """Copy the table model into the properties, and arm the buzzers for an open window."""
+        model = self.model = table_model(self.session.game, self.buzz)
+        for field in TABLE_FIELDS:
+            setattr(self, field, _property_value(getattr(model, field)))
+        for seat, seat_model in zip(self.seats, model.seat_models, strict=True):
+            for field in SEAT_FIELDS:
+                setattr(seat, field, getattr(seat_model, field))
+        self.hint = hint_words(model.hint, self.state.setup.names)
+        own_card = model.top_player if model.top_player >= 0 else None
+        self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None)
 
-    def _arm(self, armed: Sequence[int] | frozenset[int], own_card: int | None) -> None:
-        if self.referee is None:
-            return
-        if armed and self.buzz is None:
-            self.referee.arm(
-                [self.seating.buzzer_of(seat) for seat in armed],
-                own_card=None if own_card is None else self.seating.buzzer_of(own_card),
-                window=self.window_entry,
-            )
-        elif not armed:
-            self.referee.disarm()
 
-    def _hint(self, state: State) -> str:
-        if state.ended or state.turn is None:
-            return ""
-        if not state.profile.numbered:
-            if state.window is not None and state.next_seat(state.window.player) == state.turn:
-                return tr._("Play a card, draw, or challenge {name}").format(name=state.name(state.window.player))
-            return tr._("Play a card naming a spice, or draw")
-        words = [
-            tr._("{spice} {numbers}").format(spice=spice_name(spice), numbers=_numbers_words(numbers))
-            for spice, numbers in legal_claims(state).items()
-        ]
-        if len(words) == len(state.profile.spices):
-            return tr._("1, 2 or 3 of any spice, or pass")
-        return tr._("{claims}, or pass").format(claims=tr._(" or ").join(words))
-
-    def _result(self, before: State, after: State, action: Action) -> Result:
-        top = before.window
-        assert top is not None
-        if isinstance(action, Challenge):
-            challenger, attribute = action.seat, action.attribute
-        else:
-            assert before.challenge is not None
-            challenger, attribute = before.challenge.challenger, before.challenge.attribute
-        winner = next(e.seat for e in after.events if e.kind == "challenge-won")
-        assert winner is not None
-        loser = top.player if winner == challenger else challenger
-        right = winner == challenger
-        card = action.card if isinstance(action, Reveal) else None
-        claim = claim_words(top.claim.spice, top.claim.number)
-        if top.universal:
-            title = tr._("A universal card: it always survives.")
-        elif card is not None and attribute == "spice":
-            words = tr._("the spice was a lie.") if right else tr._("the spice was true.")
-            title = f"{card_words(card)}: {words}"
-        elif card is not None and attribute == "number":
-            words = tr._("the number was a lie.") if right else tr._("the number was true.")
-            title = f"{card_words(card)}: {words}"
-        elif card is not None:
-            words = tr._("the claim was a lie.") if right else tr._("the claim was true.")
-            title = f"{card_words(card)}: {words}"
-        else:
-            words = tr._("the challenger was right.") if right else tr._("the challenger was wrong.")
-            title = f"{claim}: {words}"
-        hand_gain = tuple(a.hand - b.hand for a, b in zip(after.seats, before.seats, strict=True))
-        won_gain = tuple(a.won - b.won for a, b in zip(after.seats, before.seats, strict=True))
-        starter = after.turn
-        detail = self._result_detail(after, winner, loser, hand_gain, won_gain, starter)
-        return Result(title, detail, top.claim.spice, top.claim.number, card, winner, loser, starter,
-                      hand_gain, won_gain)
-
-    def _result_detail(
-        self, after: State, winner: int, loser: int, hand_gain: tuple[int, ...], won_gain: tuple[int, ...],
-        starter: int | None,
-    ) -> str:
-        names = {"winner": after.name(winner), "loser": after.name(loser)}
-        parts: list[str] = []
-        if after.profile.numbered:
-            won = won_gain[winner]
-            wins = tr.ngettext("{winner} wins {n} card", "{winner} wins {n} cards", won).format(n=won, **names)
-            drawn = next((e.count for e in after.events if e.kind == "penalty" and e.seat == loser), 0)
-            draws = tr._("{loser} draws {n}").format(n=drawn, **names)
-            if starter == winner and not after.ended:
-                wins = tr._("{winner} wins {n} cards and starts the next stack").format(n=won, **names)
-            elif starter == loser and not after.ended:
-                draws = tr._("{loser} draws {n} and starts the next stack").format(n=drawn, **names)
-            parts.append(wins)
-            if any(e.kind == "trophy" for e in after.events):  # a last card survived: its player's trophy
-                parts.append(tr._("{winner} takes a trophy").format(**names))
-            parts.append(draws)
-        else:
-            drawn = hand_gain[loser] - 1
-            parts.append(tr._("{loser} takes the card into hand and draws {n}").format(n=drawn, **names))
-            if starter is not None and not after.ended:
-                parts.append(tr._("{name} plays next").format(name=after.name(starter)))
-        text = "; ".join(parts) + "."
-        if after.ended:
-            text += " " + tr._("The game is over.")
-        return text
+def _property_value(value: Any) -> Any:
+    """Kivy's list properties take lists; the model's values are frozen tuples."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _say_again(view: TableView, *_args: object) -> None:
-    view.hint = view._hint(view.state)
-
-
-def _numbers_words(numbers: Sequence[int]) -> str:
-    """Numbers as the hint reads them: "1, 2 or 3", "7 to 10", "1, 2, 3, 9 or 10"."""
-    listed = [str(n) for n in numbers]
-    if len(listed) > 3 and list(numbers) == list(range(numbers[0], numbers[-1] + 1)):
-        return tr._("{low} to {high}").format(low=listed[0], high=listed[-1])
-    if len(listed) == 1:
-        return listed[0]
-    return tr._("{items} or {last}").format(items=", ".join(listed[:-1]), last=listed[-1])
+    if view.model is not None:
+        view.hint = hint_words(view.model.hint, view.state.setup.names)

@@ -8,7 +8,7 @@ from kivy.uix.label import Label
 
 from companion.rules import SPICY, new_setup
 from companion.ui import theme
-from companion.ui.view import spice_name
+from companion.ui.words import spice_name
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.icon import Icon
 from table_helpers import Table, inside, on_screen, overlap, within

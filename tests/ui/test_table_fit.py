@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
-from companion.ui.view import spice_name
+from companion.ui.words import spice_name
 from companion.ui.widgets.claim_pad import spice_icon
 from companion.ui.widgets.stack_card import StackCard
 from table_helpers import Table, within

@@ -9,7 +9,7 @@ from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
 
 from companion.rules import SPICY, new_setup
-from companion.ui.view import spice_name
+from companion.ui.words import spice_name
 from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel

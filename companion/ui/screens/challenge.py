@@ -13,7 +13,8 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.i18n import tr
-from companion.ui.view import TableView, spice_name
+from companion.ui.view import TableView
+from companion.ui.words import spice_name
 from companion.ui.widgets import SecondaryButton, load_kv
 from companion.ui.widgets.sheet import Sheet
 from companion.ui.widgets.stack_card import StackCard

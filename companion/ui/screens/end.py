@@ -18,7 +18,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion.ui import theme
 from companion.ui.i18n import tr
-from companion.ui.view import TableView, end_reason_text, short_name
+from companion.ui.view import TableView
+from companion.ui.words import end_reason_text, short_name
 from companion.ui.widgets import load_kv
 
 load_kv(__file__)

@@ -17,7 +17,7 @@ from companion.errors import CompanionError
 from companion.store import GameSummary
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr
-from companion.ui.view import end_reason_text
+from companion.ui.words import end_reason_text
 from companion.ui.widgets import Icon, load_kv, short
 
 load_kv(__file__)

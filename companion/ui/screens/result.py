@@ -11,7 +11,8 @@ from kivy.properties import ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.i18n import tr
-from companion.ui.view import TableView, short_name
+from companion.ui.view import TableView
+from companion.ui.words import short_name
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.sheet import Sheet
 from companion.ui.widgets.stack_card import StackCard

@@ -16,7 +16,8 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion.rules import Card
 from companion.ui.i18n import tr
-from companion.ui.view import TableView, claim_words
+from companion.ui.view import TableView
+from companion.ui.words import claim_words
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton, spice_icon

@@ -1,0 +1,105 @@
+"""The table's link to the referee: seats to buzzers and back, and each decision kept to its own card.
+
+The referee knows buzzers (places in the wiring) and windows; the table knows
+seats and the card on top. This module is the one place that turns one into
+the other, with the game's ``Seating``: it arms ``buzzer_of(seat)`` for the
+window the table names, and reads a decision or an ignored press as seats, or
+as nothing when it names another window (a card played or undone since) or a
+buzzer no seat is bound to. No Kivy: the view calls it on the UI thread, and
+its tests run without a window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from companion.buzzers import Contested, Decision, Ignored, Referee, format_delay
+from companion.buzzers.arbiter import Window
+from companion.seating import Seating
+from companion.table_model import Buzz
+
+
+@dataclass(frozen=True)
+class Press:
+    """A press that did not take the challenge, by seat: why (the arbiter's reason), and when it was an
+    earlier press that came after the decision (contested), by how much and ahead of whom."""
+
+    seat: int
+    reason: str
+    ahead_ms: float | None = None
+    winner: int | None = None
+
+
+class RefereeLink:
+    """Arms, disarms and claims for the table; reads what the referee reports back for the open window."""
+
+    def __init__(self, referee: Referee | None, seating: Seating) -> None:
+        self.referee = referee
+        self.seating = seating
+        self.window: Window = None
+        """The window last armed; a report naming another one is dropped."""
+
+    def report_to(self, on_decision: Callable[[Decision], None] | None,
+                  on_ignored: Callable[[Ignored], None] | None = None) -> None:
+        if self.referee is not None:
+            self.referee.report_to(on_decision, on_ignored)
+
+    def close(self) -> None:
+        """Stop listening (the app's referee keeps the buzzers for the next game)."""
+        if self.referee is not None:
+            self.referee.disarm()
+            self.referee.report_to(None)
+            self.referee = None
+
+    def follow(self, window: Window, armed: Collection[int], own_card: int | None, buzzed: bool) -> None:
+        """The table changed: ``armed`` seats may challenge the card laid at ``window``, unless someone
+        has ``buzzed`` already (then the referee's decision stands and later presses stay later)."""
+        self.window = window
+        if self.referee is None:
+            return
+        if armed and not buzzed:
+            self.referee.arm(
+                [self.seating.buzzer_of(seat) for seat in armed],
+                own_card=None if own_card is None else self.seating.buzzer_of(own_card),
+                window=window,
+            )
+        elif not armed:
+            self.referee.disarm()
+
+    def claim(self, seat: int) -> bool:
+        """A challenge taken at the screen, through the same arbiter as the buzzers; False with no referee
+        (the table decides it at once)."""
+        if self.referee is None:
+            return False
+        self.referee.claim(self.seating.buzzer_of(seat), self.window)
+        return True
+
+    def buzz(self, decision: Decision) -> Buzz | None:
+        """The decision as seats, or None when it is for another card."""
+        if decision.window != self.window:
+            return None
+        later = tuple(
+            (seat, format_delay(p.delay_ms)) for p in decision.later if (seat := self.seat_of(p.seat)) is not None
+        )
+        return Buzz(self.seat_of(decision.winner), later, self._seats(decision.tie), self._seats(decision.before_tap))
+
+    def stuck(self, decision: Decision) -> tuple[int, ...]:
+        """Seats whose buttons were held down through the window."""
+        return self._seats(decision.stuck)
+
+    def press(self, ignored: Ignored) -> Press | None:
+        """The ignored press as a seat, or None: for another card, or on a buzzer no seat is bound to."""
+        seat = self.seat_of(ignored.seat)
+        if seat is None or ignored.window not in (None, self.window):
+            return None
+        if isinstance(ignored, Contested):
+            winner = None if ignored.winner is None else self.seat_of(ignored.winner)
+            return Press(seat, ignored.reason, ignored.ahead_ms, winner)
+        return Press(seat, ignored.reason)
+
+    def seat_of(self, buzzer: int | None) -> int | None:
+        return None if buzzer is None else self.seating.seat_of(buzzer)
+
+    def _seats(self, buzzers: Collection[int]) -> tuple[int, ...]:
+        return tuple(seat for b in buzzers if (seat := self.seat_of(b)) is not None)

@@ -1,0 +1,327 @@
+"""The table as the screens draw it: one frozen value, made by one function of the game and the buzz.
+
+Every fact here is asked of the rules (``legal_claims``, ``challengers``,
+``is_legal(Copy(...))``, ``State.score_parts``, ``starting_draw_pile``), so no
+rule is written twice and the screen can never offer what the engine refuses.
+No Kivy: the model and its tests run without a window; ``companion.ui.view``
+copies it into Kivy properties and ``companion.ui.words`` says it in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from companion.rules import (
+    Action,
+    Card,
+    Challenge,
+    Copy,
+    Game,
+    Reveal,
+    Resolve,
+    ScoreParts,
+    State,
+    Variant,
+    challengers,
+    is_legal,
+    legal_claims,
+    starting_draw_pile,
+)
+from companion.rules.cards import Attribute
+
+EndLevel = Literal["calm", "warning", "danger"]
+
+
+@dataclass(frozen=True)
+class Buzz:
+    """Who takes the challenge, before they name spice or number.
+
+    ``later`` lists the seats that pressed after the winner, with their delay
+    as the table reads it ("+1 ms"); ``tie`` lists seats whose edges came at
+    the very same time (the table picks one); ``before_tap`` the seats among
+    them that pressed as the card landed, before its claim was tapped.
+    """
+
+    challenger: int | None
+    later: tuple[tuple[int, str], ...] = ()
+    tie: tuple[int, ...] = ()
+    before_tap: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatModel:
+    """One seat's panel: counts, score and what it is doing right now."""
+
+    hand: int
+    universals: int
+    won: int
+    won_universals: int
+    trophies: int
+    score: int | None
+    """None in five-spices, which has no scores."""
+    score_parts: ScoreParts | None
+    to_play: bool
+    armed: bool
+    """Its buzzer is live: it may challenge the top card, and nobody has buzzed yet."""
+    played: str
+    """The number on the mini card when this seat's card is the one on top ("" otherwise)."""
+    played_spice: str
+    challenger: bool
+    """It holds the challenge: it buzzed, or its challenge waits for the card to be turned."""
+    locked: bool
+    """It pressed too, but later than the challenger."""
+    winner: bool
+    can_copy: bool
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What the seat to play may do, as facts; ``companion.ui.words.hint_words`` says it.
+
+    ``claims`` are the legal claims in the numbered games (every spice with
+    its numbers when ``any_claim``); in five-spices ``may_challenge`` is the
+    player whose card the seat to play may challenge.
+    """
+
+    seat: int | None
+    """None when nobody is to play (the game is over)."""
+    numbered: bool
+    claims: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    any_claim: bool = False
+    may_challenge: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A challenge just decided, as counts: who won, who lost, what each seat gained, who starts next."""
+
+    spice: str
+    number: int | None
+    card: Card | None
+    """The card turned over; None when the table told who was right, or a universal card decided."""
+    attribute: Attribute | None
+    challenger_right: bool
+    universal: bool
+    winner: int
+    loser: int
+    starter: int | None
+    hand_gain: tuple[int, ...]
+    won_gain: tuple[int, ...]
+    drawn: int
+    """Cards the loser drew as the penalty (numbered games)."""
+    trophy: bool
+    """A last card survived: its player took a trophy."""
+    numbered: bool
+    ended: bool
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """Everything the table screen and its sheets show; the view copies it field by field."""
+
+    profile: str
+    title: str
+    numbered: bool
+    spices: tuple[str, ...]
+    turn: int
+    """The seat to play, -1 when the game is over."""
+    stack: int
+    claim_spice: str
+    claim_number: int
+    """0 when the claim has no number (five-spices) or there is none."""
+    draw_pile: int
+    has_end_card: bool
+    end_level: EndLevel
+    draw_pile_start: int
+    trophies_total: int
+    trophies_left: int
+    trophy_takers: tuple[int, ...]
+    """One seat index per trophy taken."""
+    universal_pile: int
+    may_take_universal: int
+    last_card: str
+    """The name of the seat whose last card is on top, else ""."""
+    window: bool
+    """A card is on top and may still be challenged."""
+    window_entry: int | None
+    """The card on top by its place in the log: the window every buzzer decision names."""
+    top_player: int
+    top_universal: bool
+    challenger: int
+    pending_attribute: str
+    pending: bool
+    """A challenge is made and waits for the card to be turned (after the two above: the reveal sheet opens on it)."""
+    ended: bool
+    end_reason: str
+    winners: tuple[int, ...]
+    can_undo: bool
+    can_redo: bool
+    legal: dict[str, list[int]]
+    """Spice -> the numbers it may be declared with now."""
+    can_tuck: bool
+    copy_cat: bool
+    armed: frozenset[int]
+    """The seats the rules let challenge the card on top; their buzzers are armed while nobody has buzzed."""
+    hint: Hint
+    seat_models: tuple[SeatModel, ...]
+
+
+TABLE_FIELDS = tuple(f.name for f in fields(TableModel) if f.name not in ("armed", "hint", "seat_models"))
+"""The fields a view copies into its own properties of the same names."""
+SEAT_FIELDS = tuple(f.name for f in fields(SeatModel))
+
+
+def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
+    """The table now: ``game`` as the rules see it, and ``buzz``, a challenge taken but not yet called."""
+    state = game.state
+    profile, setup = state.profile, state.setup
+    armed = challengers(state)
+    return TableModel(
+        profile=profile.id,
+        title=profile.title,
+        numbered=profile.numbered,
+        spices=profile.spices,
+        turn=_or_none(state.turn),
+        stack=state.stack,
+        draw_pile=state.draw_pile,
+        has_end_card=profile.end_card,
+        end_level=end_level(state),
+        draw_pile_start=max(1, starting_draw_pile(setup)),
+        trophies_total=profile.trophies,
+        trophies_left=state.trophies_left,
+        trophy_takers=tuple(i for i, seat in enumerate(state.seats) for _ in range(seat.trophies)),
+        universal_pile=state.universal_pile,
+        may_take_universal=_or_none(state.may_take_universal),
+        window=state.window is not None and state.challenge is None and not state.ended,
+        window_entry=game.window_entry,
+        ended=state.ended,
+        end_reason=state.end_reason or "",
+        winners=state.winners,
+        can_undo=game.can_undo,
+        can_redo=game.can_redo,
+        legal=_legal(state),
+        can_tuck=Variant.CHANGE_YOUR_LUCK in setup.variants,
+        copy_cat=Variant.COPY_CAT in setup.variants,
+        armed=armed,
+        hint=hint(state),
+        seat_models=tuple(_seat(state, i, armed if buzz is None else frozenset(), buzz) for i in range(len(state.seats))),
+        **_top_card(state),
+        **_challenge(state),
+    )
+
+
+def _legal(state: State) -> dict[str, list[int]]:
+    """Spice -> the numbers the seat to play may declare now (as a universal card when it holds only those);
+    nothing while a challenge waits, after the end, or from an empty hand, which can only pass."""
+    turn = state.turn
+    if not state.profile.numbered or state.challenge is not None or state.ended or turn is None:
+        return {}
+    if state.seats[turn].hand == 0:
+        return {}
+    return {spice: list(numbers) for spice, numbers in legal_claims(state).items()}
+
+
+def _or_none(seat: int | None) -> int:
+    """A seat, or -1 for none (a Kivy numeric property holds no None)."""
+    return -1 if seat is None else seat
+
+
+def _top_card(state: State) -> dict[str, Any]:
+    """The claim in force and the card on top."""
+    claim, top = state.claim, state.window
+    return {
+        "claim_spice": claim.spice if claim else "",
+        "claim_number": (claim.number or 0) if claim else 0,
+        "last_card": state.name(top.player) if top is not None and top.last_card else "",
+        "top_player": -1 if top is None else top.player,
+        "top_universal": bool(top and top.universal),
+    }
+
+
+def _challenge(state: State) -> dict[str, Any]:
+    """The challenge waiting for its card to be turned, if any."""
+    challenge = state.challenge
+    if challenge is None:
+        return {"challenger": -1, "pending_attribute": "", "pending": False}
+    return {"challenger": challenge.challenger, "pending_attribute": challenge.attribute or "", "pending": True}
+
+
+def end_level(state: State) -> EndLevel:
+    """How close the World's End card is: within three rounds a warning, within one a danger."""
+    seats = len(state.seats)
+    if not state.profile.end_card or state.draw_pile > 3 * seats:
+        return "calm"
+    return "warning" if state.draw_pile > seats else "danger"
+
+
+def hint(state: State) -> Hint:
+    if state.ended or state.turn is None:
+        return Hint(None, state.profile.numbered)
+    if not state.profile.numbered:
+        top = state.window
+        may_challenge = top.player if top is not None and state.turn in challengers(state) else None
+        return Hint(state.turn, False, may_challenge=may_challenge)
+    claims = tuple((spice, tuple(numbers)) for spice, numbers in legal_claims(state).items())
+    return Hint(state.turn, True, claims, any_claim=len(claims) == len(state.profile.spices))
+
+
+def _seat(state: State, i: int, armed: frozenset[int], buzz: Buzz | None) -> SeatModel:
+    live, top = state.seats[i], state.window
+    claim = top.claim if top is not None and top.player == i else None
+    return SeatModel(
+        hand=live.hand,
+        universals=live.universals,
+        won=live.won,
+        won_universals=live.won_universals,
+        trophies=live.trophies,
+        score=state.score(i),
+        score_parts=state.score_parts(i),
+        to_play=i == state.turn and not state.ended,
+        armed=i in armed,
+        played=str(claim.number or "") if claim else "",
+        played_spice=claim.spice if claim else "",
+        challenger=_holds_challenge(state, i, buzz),
+        locked=buzz is not None and i in {seat for seat, _ in buzz.later},
+        winner=state.ended and i in state.winners,
+        can_copy=is_legal(state, Copy(i)),
+    )
+
+
+def _holds_challenge(state: State, seat: int, buzz: Buzz | None) -> bool:
+    """It buzzed first, or its challenge waits for the card to be turned."""
+    if buzz is not None:
+        return buzz.challenger == seat
+    return state.challenge is not None and state.challenge.challenger == seat
+
+
+def outcome(before: State, after: State, action: Action) -> Outcome | None:
+    """The challenge ``action`` decided, or None when it decided none (a play, a challenge still waiting)."""
+    top = before.window
+    if not isinstance(action, (Challenge, Reveal, Resolve)) or after.challenge is not None or top is None:
+        return None
+    if isinstance(action, Challenge):
+        challenger, attribute = action.seat, action.attribute
+    else:
+        assert before.challenge is not None
+        challenger, attribute = before.challenge.challenger, before.challenge.attribute
+    winner = next(e.seat for e in after.events if e.kind == "challenge-won")
+    assert winner is not None
+    loser = top.player if winner == challenger else challenger
+    return Outcome(
+        spice=top.claim.spice,
+        number=top.claim.number,
+        card=action.card if isinstance(action, Reveal) else None,
+        attribute=attribute,
+        challenger_right=winner == challenger,
+        universal=top.universal,
+        winner=winner,
+        loser=loser,
+        starter=after.turn,
+        hand_gain=tuple(a.hand - b.hand for a, b in zip(after.seats, before.seats, strict=True)),
+        won_gain=tuple(a.won - b.won for a, b in zip(after.seats, before.seats, strict=True)),
+        drawn=next((e.count for e in after.events if e.kind == "penalty" and e.seat == loser), 0),
+        trophy=any(e.kind == "trophy" for e in after.events),
+        numbered=after.profile.numbered,
+        ended=after.ended,
+    )

@@ -1,0 +1,195 @@
+"""The table in words: spice names, claims, cards, short names, hints, result sentences and press notices.
+
+One module, so a sentence is worded once and kv rules import it from here
+(``#:import spice_name companion.ui.words.spice_name``). Each function takes
+the table model's facts (``companion.table_model``) and says them in the chosen
+language; nothing here works out a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from companion.buzzers import format_delay
+from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
+from companion.rules import Card, EndReason
+from companion.table_link import Press
+from companion.table_model import Hint, Outcome
+from companion.ui.i18n import tr
+
+
+def spice_name(spice: str, _: Callable[[str], str] = tr._) -> str:
+    """A spice as the table says it, in the chosen language.
+
+    A kv rule passes ``tr._`` so that it reads it, and a language switch runs the rule again.
+    """
+    names = {
+        "chili": tr._("Chili"),
+        "wasabi": tr._("Wasabi"),
+        "pepper": tr._("Pepper"),
+        "lemon": tr._("Lemon"),
+        "salt": tr._("Salt"),
+        "sugar": tr._("Sugar"),
+        "garlic": tr._("Garlic"),
+        "cinnamon": tr._("Cinnamon"),
+    }
+    return names.get(spice, spice)
+
+
+def claim_words(spice: str, number: int | None) -> str:
+    return spice_name(spice) if number is None else f"{spice_name(spice)} {number}"
+
+
+def card_words(card: Card) -> str:
+    if card.wild == "wild-spice":
+        return tr._("Wild spice")
+    if card.wild == "wild-number":
+        return tr._("Wild number")
+    assert card.spice is not None
+    return claim_words(card.spice, card.number)
+
+
+def short_name(name: str, limit: int = 12) -> str:
+    """Long names are cut with an ellipsis so a panel never overflows.
+
+    >>> short_name("Maximilian-Alexander"), short_name("Ana")
+    ('Maximilian-…', 'Ana')
+    """
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def end_reason_text(reason: str | None) -> str:
+    """Why the game ended, the same on the end screen and in the saved games ("" while it goes on)."""
+    words: dict[str, str] = {
+        EndReason.SECOND_TROPHY: tr._("A second trophy wins outright."),
+        EndReason.ALL_TROPHIES: tr._("The last trophy was taken."),
+        EndReason.END_CARD: tr._("The World's End card showed."),
+        EndReason.EMPTY_HAND: tr._("An empty hand wins."),
+    }
+    return words.get(reason or "", "")
+
+
+def numbers_words(numbers: Sequence[int]) -> str:
+    """Numbers as the hint reads them: "1, 2 or 3", "7 to 10", "1, 2, 3, 9 or 10"."""
+    listed = [str(n) for n in numbers]
+    if len(listed) > 3 and list(numbers) == list(range(numbers[0], numbers[-1] + 1)):
+        return tr._("{low} to {high}").format(low=listed[0], high=listed[-1])
+    if len(listed) == 1:
+        return listed[0]
+    return tr._("{items} or {last}").format(items=", ".join(listed[:-1]), last=listed[-1])
+
+
+def hint_words(hint: Hint, names: Sequence[str]) -> str:
+    """What the seat to play may do, in words."""
+    if hint.seat is None:
+        return ""
+    if not hint.numbered:
+        if hint.may_challenge is not None:
+            return tr._("Play a card, draw, or challenge {name}").format(name=names[hint.may_challenge])
+        return tr._("Play a card naming a spice, or draw")
+    if hint.any_claim:
+        return tr._("1, 2 or 3 of any spice, or pass")
+    words = [
+        tr._("{spice} {numbers}").format(spice=spice_name(spice), numbers=numbers_words(numbers))
+        for spice, numbers in hint.claims
+    ]
+    return tr._("{claims}, or pass").format(claims=tr._(" or ").join(words))
+
+
+@dataclass(frozen=True)
+class Result:
+    """A decided challenge in words and counts, for the result sheet."""
+
+    title: str
+    detail: str
+    spice: str
+    number: int | None
+    card: Card | None
+    winner: int
+    loser: int
+    starter: int | None
+    hand_gain: tuple[int, ...]
+    won_gain: tuple[int, ...]
+
+
+def result_words(outcome: Outcome, names: Sequence[str]) -> Result:
+    return Result(
+        result_title(outcome), result_detail(outcome, names), outcome.spice, outcome.number, outcome.card,
+        outcome.winner, outcome.loser, outcome.starter, outcome.hand_gain, outcome.won_gain,
+    )
+
+
+def result_title(outcome: Outcome) -> str:
+    """What the card turned out to be, or who was right."""
+    right, card = outcome.challenger_right, outcome.card
+    if outcome.universal:
+        return tr._("A universal card: it always survives.")
+    if card is None:
+        words = tr._("the challenger was right.") if right else tr._("the challenger was wrong.")
+        return f"{claim_words(outcome.spice, outcome.number)}: {words}"
+    if outcome.attribute == "spice":
+        words = tr._("the spice was a lie.") if right else tr._("the spice was true.")
+    elif outcome.attribute == "number":
+        words = tr._("the number was a lie.") if right else tr._("the number was true.")
+    else:
+        words = tr._("the claim was a lie.") if right else tr._("the claim was true.")
+    return f"{card_words(card)}: {words}"
+
+
+def result_detail(outcome: Outcome, names: Sequence[str]) -> str:
+    """Who wins what, who draws, who starts next."""
+    said = {"winner": names[outcome.winner], "loser": names[outcome.loser]}
+    starter, ended = outcome.starter, outcome.ended
+    parts: list[str] = []
+    if outcome.numbered:
+        won = outcome.won_gain[outcome.winner]
+        wins = tr.ngettext("{winner} wins {n} card", "{winner} wins {n} cards", won).format(n=won, **said)
+        draws = tr._("{loser} draws {n}").format(n=outcome.drawn, **said)
+        if starter == outcome.winner and not ended:
+            wins = tr._("{winner} wins {n} cards and starts the next stack").format(n=won, **said)
+        elif starter == outcome.loser and not ended:
+            draws = tr._("{loser} draws {n} and starts the next stack").format(n=outcome.drawn, **said)
+        parts.append(wins)
+        if outcome.trophy:  # a last card survived: its player's trophy
+            parts.append(tr._("{winner} takes a trophy").format(**said))
+        parts.append(draws)
+    else:
+        drawn = outcome.hand_gain[outcome.loser] - 1
+        parts.append(tr._("{loser} takes the card into hand and draws {n}").format(n=drawn, **said))
+        if starter is not None and not ended:
+            parts.append(tr._("{name} plays next").format(name=names[starter]))
+    text = "; ".join(parts) + "."
+    if ended:
+        text += " " + tr._("The game is over.")
+    return text
+
+
+def press_words(press: Press, names: Sequence[str]) -> str:
+    """Why a buzzer press did not take the challenge, when the arbiter's reason says it all; else ""
+    (the table then says who holds the challenge, or why the rules refuse one)."""
+    name = names[press.seat]
+    if press.ahead_ms is not None:
+        ahead = format_delay(press.ahead_ms).removeprefix("+")
+        if press.winner is None:
+            return tr._("Contested: {name} pressed {ahead} earlier, but the press came after the decision").format(
+                name=name, ahead=ahead)
+        return tr._("Contested: {name} pressed {ahead} before {winner}, but the press came after the decision; "
+                    "{winner} challenges").format(name=name, ahead=ahead, winner=names[press.winner])
+    if press.reason == OWN_CARD:
+        return tr._("{name} played this card and cannot challenge it").format(name=name)
+    if press.reason == EARLY:
+        return tr._("{name} pressed before the card was played: press again").format(name=name)
+    if press.reason == STUCK:
+        return tr._("{name}'s buzzer is held down: let go and press again").format(name=name)
+    return ""
+
+
+def too_late_words(name: str, challenger: str | None) -> str:
+    if challenger is None:
+        return tr._("{name} buzzed too late").format(name=name)
+    return tr._("{name} buzzed too late: {challenger} challenges").format(name=name, challenger=challenger)
+
+
+def held_words(name: str) -> str:
+    return tr._("{name}'s buzzer was held down: let go of it").format(name=name)

@@ -1,0 +1,90 @@
+"""The table's link to the referee, without a window: seats to buzzers and back, each report kept to its card.
+
+Real GPIO buzzers on gpiozero's MockFactory, a real referee thread; the link is
+called here as the view calls it on the UI thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from buzzers_fixtures import Recorder, timed_factory
+from companion.buzzers import Decision, GpioBuzzers, Ignored, Referee
+from companion.config import BuzzerConfig
+from companion.seating import Seating
+from companion.table_link import Press, RefereeLink
+from companion.table_model import Buzz
+
+ANA, BEN, CY = 0, 1, 2
+BUTTONS = BuzzerConfig().button_pins
+LEDS = (17, 27, 22)
+SEATING = Seating(colours=(0, 1, 2), buzzers=(2, 0, 1))
+"""Ana's buzzer is wired third, Ben's first, Cy's second."""
+
+
+@pytest.fixture
+def wired() -> Iterator[tuple[RefereeLink, Recorder, Recorder, object]]:
+    factory = timed_factory()
+    with GpioBuzzers(BUTTONS[:3], LEDS, pin_factory=factory) as buzzers:
+        referee = Referee(buzzers, settle_ms=20)
+        decisions, ignored = Recorder(), Recorder()
+        link = RefereeLink(referee, SEATING)
+        link.report_to(decisions, ignored)
+        yield link, decisions, ignored, factory
+        link.close()
+        referee.stop()
+
+
+def lit(factory, link: RefereeLink) -> list[int]:
+    assert link.referee is not None and link.referee.flush()
+    return [b for b, pin in enumerate(LEDS) if factory.pin(pin).state]
+
+
+def test_the_seats_the_table_arms_light_their_own_buzzers(wired) -> None:
+    link, _decisions, _ignored, factory = wired
+    link.follow(window=0, armed={BEN, CY}, own_card=ANA, buzzed=False)
+    assert lit(factory, link) == [0, 1]  # Ben's and Cy's buzzers, wherever they are wired
+    link.follow(window=None, armed=set(), own_card=None, buzzed=False)
+    assert lit(factory, link) == []
+
+
+def test_a_decision_reads_as_seats_and_only_for_the_card_it_was_made_on(wired) -> None:
+    link, decisions, _ignored, factory = wired
+    link.follow(window=4, armed={BEN, CY}, own_card=ANA, buzzed=False)
+    link.referee.flush()
+    base = factory.ticks()
+    factory.pin(BUTTONS[1]).press(at=base + 0.004)  # Cy's buzzer
+    factory.pin(BUTTONS[0]).press(at=base + 0.002)  # Ben's, 2 ms earlier
+    decision = decisions.next()
+    assert isinstance(decision, Decision)
+    assert link.buzz(decision) == Buzz(BEN, ((CY, "+2 ms"),))
+    link.follow(window=5, armed={ANA, CY}, own_card=BEN, buzzed=False)  # Ben's card was tapped meanwhile
+    assert link.buzz(decision) is None
+
+
+def test_an_own_card_press_reads_as_its_seat_and_a_press_for_another_card_as_nothing(wired) -> None:
+    link, _decisions, ignored, factory = wired
+    link.follow(window=2, armed={BEN, CY}, own_card=ANA, buzzed=False)
+    link.referee.flush()
+    factory.pin(BUTTONS[2]).press(at=factory.ticks() + 0.001)  # Ana's buzzer, on Ana's card
+    press = ignored.next()
+    assert isinstance(press, Ignored)
+    assert link.press(press) == Press(ANA, "own card")
+    link.follow(window=3, armed={ANA, CY}, own_card=BEN, buzzed=False)
+    assert link.press(press) is None
+
+
+def test_a_claim_at_the_screen_is_decided_by_the_referee_for_the_open_card(wired) -> None:
+    link, decisions, _ignored, _factory = wired
+    link.follow(window=7, armed={BEN, CY}, own_card=ANA, buzzed=False)
+    assert link.claim(CY)
+    decision = decisions.next()
+    assert isinstance(decision, Decision) and decision.claimed and link.buzz(decision) == Buzz(CY)
+
+
+def test_without_a_referee_a_claim_is_left_to_the_table() -> None:
+    link = RefereeLink(None, SEATING)
+    link.follow(window=0, armed={BEN}, own_card=ANA, buzzed=False)
+    assert not link.claim(BEN)

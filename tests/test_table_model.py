@@ -1,0 +1,124 @@
+"""The table model against the engine, without a window: random legal games in every profile and variant.
+
+At every step the model must offer exactly what ``apply`` accepts (claims,
+copies, challenges) and show the counts the rules keep (scores, draw pile).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from contextlib import suppress
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.random_play import random_action
+from companion.rules import (
+    PROFILES,
+    VARIANTS,
+    Action,
+    Challenge,
+    Copy,
+    Game,
+    IllegalAction,
+    Card,
+    Play,
+    Redo,
+    Reveal,
+    State,
+    Undo,
+    apply,
+    is_legal,
+    new_setup,
+)
+from companion.table_model import Buzz, TableModel, outcome, table_model
+
+COMBINATIONS = [(profile, None) for profile in sorted(PROFILES)] + [
+    (profile, variant) for profile in sorted(PROFILES) if PROFILES[profile].numbered for variant in sorted(VARIANTS)
+]
+"""Every profile with no variant card, and each numbered profile with each variant card."""
+
+
+def accepted(state: State, action: Action) -> bool:
+    with suppress(IllegalAction):
+        apply(state, action)
+        return True
+    return False
+
+
+def formula_score(state: State, seat: int) -> int:
+    """RULES.md: won cards +1, trophies +10, cards in hand -1; a universal card counts 5 either way."""
+    s = state.seats[seat]
+    won_spice, hand_spice = s.won - s.won_universals, s.hand - s.universals
+    return won_spice + 5 * s.won_universals + 10 * s.trophies - hand_spice - 5 * s.universals
+
+
+def assert_agrees(model: TableModel, game: Game) -> None:
+    state = game.state
+    seats = range(len(state.seats))
+    attribute = "spice" if state.profile.numbered else None
+    assert model.armed == {i for i in seats if accepted(state, Challenge(i, attribute))}
+    assert [s.can_copy for s in model.seat_models] == [accepted(state, Copy(i)) for i in seats]
+    assert model.draw_pile == state.draw_pile and model.stack == state.stack
+    assert model.turn == (-1 if state.turn is None else state.turn)
+    if state.profile.numbered:
+        assert [s.score for s in model.seat_models] == [formula_score(state, i) for i in seats]
+        assert all(s.score_parts is not None and s.score_parts.total == s.score for s in model.seat_models)
+        if model.turn >= 0:
+            offered = {(spice, n) for spice, numbers in model.legal.items() for n in numbers}
+            assert offered == {
+                (spice, n) for spice in state.profile.spices for n in range(1, 11)
+                # apply's own checks, no state made: as a spice card, or as a universal one
+                if is_legal(state, Play(model.turn, spice, n)) or is_legal(state, Play(model.turn, spice, n, True))
+            }
+    else:
+        assert all(s.score is None and s.score_parts is None for s in model.seat_models)
+        assert model.legal == {}
+
+
+@pytest.mark.parametrize(("profile_id", "variant"), COMBINATIONS)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, sys.maxsize), seats=st.integers(2, 6), first=st.integers(0, 5))
+def test_property_the_model_agrees_with_the_engine_at_every_step(
+    profile_id: str, variant: str | None, seed: int, seats: int, first: int
+) -> None:
+    profile = PROFILES[profile_id]
+    setup = new_setup(profile, [f"P{i}" for i in range(seats)], first=first % seats,
+                      variants=[variant] if variant else [])
+    rng, game = random.Random(seed), Game.start(setup)
+    assert table_model(game).draw_pile_start == game.state.draw_pile
+    while not game.state.ended and len(game.log) < 80:
+        model = table_model(game)
+        assert_agrees(model, game)
+        if model.window and model.armed:  # someone buzzes: nobody is armed on screen until it is called
+            buzzed = table_model(game, Buzz(min(model.armed)))
+            assert not any(s.armed for s in buzzed.seat_models) and buzzed.armed == model.armed
+            assert [s.challenger for s in buzzed.seat_models] == [i == min(model.armed) for i in range(seats)]
+        before = game.state
+        action = random_action(game, rng)
+        game = game.apply(action)
+        decided = outcome(before, game.state, action)
+        if decided is not None:
+            assert decided.winner != decided.loser
+            assert sum(decided.won_gain) + sum(decided.hand_gain) >= 0
+
+
+def test_the_card_on_top_is_named_by_its_place_in_the_log_through_undo_and_redo() -> None:
+    game = Game.start(new_setup(PROFILES["spicy"], ["Ana", "Ben", "Cy"]))
+    game = game.apply(Play(0, "chili", 1)).apply(Play(1, "chili", 2))
+    assert table_model(game).window_entry == 1
+    assert table_model(game.apply(Undo())).window_entry == 0  # Ana's card is on top again
+    assert table_model(game.apply(Undo()).apply(Redo())).window_entry == 1  # the same card, redone
+    assert table_model(game.apply(Undo()).apply(Play(1, "chili", 3))).window_entry == 3  # a new card
+    won = game.apply(Challenge(2, "spice")).apply(Reveal(Card("wasabi", 2)))
+    assert table_model(won).window_entry is None  # the stack is won: no card on top
+
+
+def test_the_model_and_the_link_import_no_kivy() -> None:
+    """So they, and these tests, run without a window."""
+    import subprocess
+
+    code = "import sys, companion.table_model, companion.table_link; print(any(m.startswith('kivy') for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
