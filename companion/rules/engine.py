@@ -24,6 +24,7 @@ from companion.rules.actions import (
     Reveal,
     TakeUniversal,
 )
+from companion.rules.cards import Attribute
 from companion.rules.errors import IllegalAction, Word
 from companion.rules.state import State
 from companion.rules.steps import Rule, RuleTable, end_words
@@ -83,7 +84,7 @@ def apply(state: State, action: Action) -> State:
 def challengers(state: State) -> frozenset[int]:
     """The seats that may challenge the card on top now (their buzzers are armed): every other seat in the
     numbered games, only the next one in five-spices; none while a challenge is under way or the game is over."""
-    attribute = "spice" if state.profile.numbered else None
+    attribute: Attribute | None = "spice" if state.profile.numbered else None
     return frozenset(seat for seat in range(len(state.seats)) if is_legal(state, Challenge(seat, attribute)))
 
 
