@@ -53,6 +53,14 @@ def table_sweet_spicy(ui: Any) -> None:
     ui.step(2)
 
 
+@scene("table-universal-on")
+def table_universal_on(ui: Any) -> None:
+    """Sweet & Spicy, the seat to play about to lay a universal card: the toggle shows it is on."""
+    start(ui, SWEET_SPICY)
+    ui.app.screen("table").ids.pad.universal = True
+    ui.step(2)
+
+
 @scene("table-five-spices")
 def table_five_spices(ui: Any) -> None:
     view = start(ui, FIVE_SPICES, NAMES[:3])
