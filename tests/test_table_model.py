@@ -49,7 +49,7 @@ def accepted(state: State, action: Action) -> bool:
 
 
 def formula_score(state: State, seat: int) -> int:
-    """RULES.md: won cards +1, trophies +10, cards in hand -1; a universal card counts 5 either way."""
+    """docs/RULES.md: won cards +1, trophies +10, cards in hand -1; a universal card counts 5 either way."""
     s = state.seats[seat]
     won_spice, hand_spice = s.won - s.won_universals, s.hand - s.universals
     return won_spice + 5 * s.won_universals + 10 * s.trophies - hand_spice - 5 * s.universals

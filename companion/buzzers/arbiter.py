@@ -12,7 +12,7 @@ trials and prove it to a table arguing about 20 ms.
 >>> arbiter = Arbiter(armed={1, 2, 3}, settle=0.030, own_card=0)
 >>> arbiter.press(2, 10.012)
 >>> arbiter.press(0, 10.000)
-Ignored(seat=0, edge_time=10.0, reason='own card')
+Ignored(seat=0, edge_time=10.0, reason='own card', window=None)
 >>> arbiter.press(1, 10.005)            # arrives later, pressed earlier
 >>> arbiter.poll(10.030) is None        # still settling: 10.005 + 0.030
 True
