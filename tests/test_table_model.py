@@ -92,6 +92,8 @@ def test_property_the_model_agrees_with_the_engine_at_every_step(
     while not game.state.ended and len(game.log) < 80:
         model = table_model(game)
         assert_agrees(model, game)
+        if model.window_entry is not None:  # the card on top is named by the action that laid it
+            assert isinstance(game.log[model.window_entry], (Play, Copy))
         if model.window and model.armed:  # someone buzzes: nobody is armed on screen until it is called
             buzzed = table_model(game, Buzz(min(model.armed)))
             assert not any(s.armed for s in buzzed.seat_models) and buzzed.armed == model.armed

@@ -156,7 +156,8 @@ class Game:
         if window is None:
             return None
         step = self.current
-        while step.before is not None and step.before.state.window is window:
+        # Equal, not the same object: a resumed game's states may come from a snapshot, each with its own copy.
+        while step.before is not None and step.before.state.window == window:
             step = step.before
         return step.entry
 
