@@ -226,6 +226,7 @@ class DisplayConfig:
 
 
 LANGUAGES = ("en", "fr")
+KEYBOARDS = ("auto", "screen", "physical")
 
 
 @dataclass(frozen=True)
@@ -235,9 +236,14 @@ class UiConfig:
     language: str = "en"  # en | fr
     sounds: bool = True
     face_seats: bool = False  # turn each seat panel to face its edge, for a screen lying flat
+    keyboard: str = "auto"  # auto | screen | physical: where names are typed (companion/ui/keyboard.py)
 
     def __post_init__(self) -> None:
         check_kinds(self, "ui")
+        if self.keyboard not in KEYBOARDS:
+            raise ConfigError(
+                "[ui] keyboard must be {choices}, not {value}", choices=either([*KEYBOARDS]), value=shown(self.keyboard)
+            )
         if self.language not in LANGUAGES:
             raise ConfigError(
                 "[ui] language must be one of {languages}, not {value}", languages=LANGUAGES, value=shown(self.language)

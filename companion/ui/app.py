@@ -31,7 +31,8 @@ from companion.ui.i18n import say, tr
 from companion.seating import Seating
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
-from companion.ui.widgets import Toast
+from companion.ui.keyboard import screen_keyboard_wanted
+from companion.ui.widgets import ScreenKeyboard, Toast
 from companion.ui.widgets.pages import Pages
 
 
@@ -63,6 +64,9 @@ class SpicyApp(App):
         self.face_seats = self.prefs.ui.face_seats
         self.prefs_ui = self.prefs.ui
         self.toast = Toast()
+        self.screen_keyboard = ScreenKeyboard(wanted=self._typing_on_screen)
+        """The one on-screen keyboard; every ``TextField`` calls it up when the table has no keyboard."""
+        self.screen_keyboard.bind(parent=self._clear_toast, top=self._clear_toast)
         self.notices: list[str] = []
         """What start-up had to work around, shown once when the window opens."""
         tr.switch(self.prefs.ui.language)
@@ -120,6 +124,8 @@ class SpicyApp(App):
     def on_stop(self) -> None:
         Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
         self.toast.dismiss()
+        if self.screen_keyboard.target is not None:
+            self.screen_keyboard.detach(self.screen_keyboard.target)
         if self.root is not None and self.root.has_screen("table") and self.root.get_screen("table").view:
             self.root.get_screen("table").view.close()
         if self.referee is not None:
@@ -165,6 +171,13 @@ class SpicyApp(App):
         self.face_seats = ui.face_seats
         self.prefs_ui = ui
         return True
+
+    def _clear_toast(self, keyboard: ScreenKeyboard, _value: object) -> None:
+        """A toast shows above the on-screen keys, not over them."""
+        self.toast.above = keyboard.top if keyboard.parent is not None else 0
+
+    def _typing_on_screen(self) -> bool:
+        return screen_keyboard_wanted(self.prefs.ui.keyboard, self.config_.display.fullscreen)
 
     def listen(self, on_press: PressHandler | None) -> None:
         """Send raw buzzer presses to ``on_press`` (binding and checking buzzers); None gives them

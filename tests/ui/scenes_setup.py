@@ -73,6 +73,19 @@ def setup_seats(ui: Any) -> None:
     seat(ui, "Ana", "Ben", "Cy", "Dee")
 
 
+@scene("setup-keyboard")
+def setup_keyboard(ui: Any) -> None:
+    from dataclasses import replace
+
+    from keyboard_helpers import type_on_screen
+
+    ui.app.prefs.ui = replace(ui.app.prefs.ui, keyboard="screen")
+    ui.app.store.add_player("Finn")
+    setup = seat(ui, "Ana", "Ben")
+    ui.tap(setup.ids.new_name)
+    type_on_screen(ui, "Zoë")
+
+
 @scene("setup-buzzers")
 def setup_buzzers(ui: Any) -> None:
     setup = seat(ui, "Ana", "Ben", "Cy")

@@ -13,6 +13,7 @@ from kivy.lang import Builder
 from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
 from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile, short
 from companion.ui.widgets.icon import Icon
+from companion.ui.widgets.keyboard import FieldButton, ScreenKeyboard, TextField
 from companion.ui.widgets.toast import Toast
 
 HERE = Path(__file__).parent
@@ -28,8 +29,9 @@ def load_kv(module_file: str) -> None:
 load_kv(str(HERE / "buttons.py"))
 load_kv(str(HERE / "toast.py"))
 load_kv(str(HERE / "forms.py"))
+load_kv(str(HERE / "keyboard.py"))
 
 __all__ = [
-    "Caption", "ChoiceButton", "GhostButton", "Header", "Icon", "PrimaryButton", "RoundButton", "SecondaryButton",
-    "Tile", "Toast", "load_kv", "short",
+    "Caption", "ChoiceButton", "FieldButton", "GhostButton", "Header", "Icon", "PrimaryButton", "RoundButton",
+    "ScreenKeyboard", "SecondaryButton", "TextField", "Tile", "Toast", "load_kv", "short",
 ]

@@ -11,12 +11,14 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 
 class Toast(BoxLayout):
     text = StringProperty("")
+    above = NumericProperty(0)
+    """The height kept clear at the bottom of the window: the on-screen keyboard's, while it shows."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -1,0 +1,107 @@
+"""Which keyboard the table types with, and the keys of the one drawn on screen.
+
+A Pi lying on the table has a touchscreen and no keyboard, so a text field
+there needs keys on the screen; a desktop with a keyboard types on that.
+``[ui] keyboard`` says which: ``screen``, ``physical``, or ``auto`` (the
+default), which draws the keys in a full-screen kiosk and wherever no
+keyboard with letters is plugged in. Plain Python, so the choice and the
+layouts are tested without a window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+SHIFT, BACKSPACE, ENTER, SPACE, HIDE = "shift", "backspace", "enter", "space", "hide"
+"""Keys that do something other than type their own letter."""
+LETTERS, ACCENTS, SYMBOLS = "letters", "accents", "symbols"
+"""The layers: a key on each switches to another."""
+
+LETTER_KEYS = range(16, 26)
+"""Linux key codes of the top letter row (Q to P): a keyboard has them all, a power button or a GPIO key
+none. They sit in the lowest 32 bits of the kernel's key bitmap, whatever the size of its words."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key: what it types (a letter) or does (``SHIFT``, a layer's name...), and how wide it is."""
+
+    action: str
+    width: float = 1.0
+
+
+def physical_keyboard(sys_dir: Path = Path("/sys")) -> bool:
+    """Whether an input device with the letter keys is plugged in (read each time: keyboards come and go)."""
+    for event in (sys_dir / "class" / "input").glob("event*"):
+        try:
+            words = (event / "device" / "capabilities" / "key").read_text().split()
+            low = int(words[-1], 16) if words else 0
+        except (OSError, ValueError):
+            continue
+        if all(low >> code & 1 for code in LETTER_KEYS):
+            return True
+    return False
+
+
+def screen_keyboard_wanted(setting: str, fullscreen: bool, sys_dir: Path = Path("/sys")) -> bool:
+    """The ``[ui] keyboard`` rule: draw the keys on screen, or leave typing to a keyboard?
+
+    >>> screen_keyboard_wanted("screen", False), screen_keyboard_wanted("physical", True)
+    (True, False)
+    >>> screen_keyboard_wanted("auto", True)  # a kiosk: always
+    True
+    """
+    if setting != "auto":
+        return setting == "screen"
+    return fullscreen or not physical_keyboard(sys_dir)
+
+
+_TOP_ROWS = {
+    "en": ("qwertyuiop", "asdfghjkl'", "zxcvbnm-"),
+    "fr": ("azertyuiop", "qsdfghjklm", "wxcvbn'-"),
+}
+"""QWERTY for English, AZERTY for French: the layout a hand already knows."""
+_ACCENT_ROWS = ("éèêëàâäçôö", "îïìíûüùúÿñ", "áåãæœóøß")
+"""The letters names need beyond a-z: French first, then the neighbours' (Zoë, José, Björn, Søren)."""
+_SYMBOL_ROWS = ("1234567890", "-'.&()_!?@", ",:;\"/#+*")
+
+
+def rows(layer: str, language: str) -> list[list[Key]]:
+    """The keys of a layer, row by row; every row is 10 to 11 keys wide, so keys keep one size.
+
+    >>> [key.action for key in rows(LETTERS, "fr")[0]][:3]
+    ['a', 'z', 'e']
+    >>> [len(row) for row in rows(ACCENTS, "en")]
+    [10, 10, 10, 5]
+    """
+    top, middle, bottom = {LETTERS: _TOP_ROWS.get(language, _TOP_ROWS["en"]), ACCENTS: _ACCENT_ROWS,
+                           SYMBOLS: _SYMBOL_ROWS}[layer]
+    other = (SYMBOLS, ACCENTS) if layer == LETTERS else (LETTERS, SYMBOLS if layer == ACCENTS else ACCENTS)
+    return [
+        [Key(c) for c in top],
+        [Key(c) for c in middle],
+        [Key(SHIFT, 1.5), *(Key(c) for c in bottom), Key(BACKSPACE, 1.5)],
+        [Key(other[0], 1.5), Key(other[1], 1.5), Key(SPACE, 4.5), Key(ENTER, 2.0), Key(HIDE, 1.0)],
+    ]
+
+
+def cased(letter: str, shift: bool) -> str:
+    """The letter as shifted, when it has one capital (ß has none).
+
+    >>> cased("ë", True), cased("ß", True), cased("É", False)
+    ('Ë', 'ß', 'é')
+    """
+    if not shift:
+        return letter.lower()
+    upper = letter.upper()
+    return upper if len(upper) == 1 else letter
+
+
+def starts_word(text: str) -> bool:
+    """A name's next letter is a capital: at the start, after a space or a hyphen (Jean-Luc, Mary Ann).
+
+    >>> starts_word(""), starts_word("Jean-"), starts_word("Zo")
+    (True, True, False)
+    """
+    return not text or text[-1] in " -"

@@ -1,0 +1,219 @@
+"""The on-screen keyboard, and the text field that calls it up.
+
+A Pi with only its touchscreen has no other way to type a name, so every text
+field is a :class:`TextField`: when it takes the focus and the table types on
+the screen (``companion/ui/keyboard.py`` decides), the app's one
+:class:`ScreenKeyboard` docks at the bottom of the window and lifts the screen
+just enough that the field stays in sight above it. The keys type into the
+field the way Kivy's own keys would (``insert_text``, ``do_backspace``,
+``on_text_validate``), so a field cannot tell a finger from a keyboard, and a
+physical keyboard keeps working beside it.
+
+Touches on the keys are kept from Kivy's focus handling, which would otherwise
+take the focus from the field at every key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pathlib import Path
+
+from kivy import kivy_data_dir
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior, FocusBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.textinput import TextInput
+
+from companion.ui import theme
+from companion.ui.i18n import tr
+from companion.ui.widgets.buttons import PrimaryButton
+from companion.ui.keyboard import (
+    ACCENTS, BACKSPACE, ENTER, HIDE, LETTERS, SHIFT, SPACE, SYMBOLS, Key, cased, rows, starts_word,
+)
+
+
+SIGNS = (SHIFT, BACKSPACE, HIDE)
+"""Keys drawn as a sign (⇧ ⌫ ▼), which Roboto does not have."""
+SIGN_FONT = str(Path(kivy_data_dir) / "fonts" / "DejaVuSans.ttf")
+
+
+class KeyboardKey(ButtonBehavior, Label):
+    """One key: a letter, or an action drawn as a word or a sign."""
+
+    key = ObjectProperty(None)
+    accent = BooleanProperty(False)
+    """Drawn in the accent: Enter, and Shift while it is on."""
+
+
+class ScreenKeyboard(BoxLayout):
+    target = ObjectProperty(None, allownone=True)
+    """The field being typed into, while the keyboard shows."""
+    layer = StringProperty(LETTERS)
+    shift = BooleanProperty(True)
+
+    def __init__(self, wanted: Callable[[], bool] = lambda: True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.wanted = wanted
+        """Asked at each focus: is the table typing on the screen (no keyboard plugged in, a kiosk)?"""
+        self._lifted: Any = None
+        """The widget raised to keep the field in sight (the app's root), to lower again."""
+
+    # --- showing and hiding ----------------------------------------------------------------------
+
+    def attach(self, field: TextInput) -> None:
+        """Show the keys for ``field``, unless the table types on a keyboard."""
+        if not self.wanted():
+            return
+        self.target = field
+        self.layer = LETTERS
+        self.shift = starts_word(field.text)
+        self._build()
+        if self.parent is None:
+            Window.add_widget(self)
+        Clock.schedule_once(lambda _dt: self._lift(), 0)  # once the keys are laid out
+
+    def detach(self, field: TextInput) -> None:
+        if field is not self.target:
+            return
+        self.target = None
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+        self._lower()
+
+    def _lift(self) -> None:
+        """Raise the screen under the field just enough that the keys do not cover it."""
+        field = self.target
+        root = App.get_running_app().root
+        if field is None or root is None or field.get_root_window() is None:
+            return
+        self._lower()
+        bottom = field.to_window(field.x, field.y)[1]
+        top = field.to_window(field.x, field.top)[1]
+        lift = max(0.0, min(self.top + dp(theme.GAP) - bottom, Window.height - top))
+        if lift:
+            root.y = lift
+            self._lifted = root
+
+    def _lower(self) -> None:
+        if self._lifted is not None:
+            self._lifted.y = 0
+            self._lifted = None
+
+    # --- the keys --------------------------------------------------------------------------------
+
+    def on_layer(self, *_args: object) -> None:
+        self._build()
+
+    def on_shift(self, *_args: object) -> None:
+        for row in self.ids.rows.children:
+            for key in row.children:
+                key.text, key.accent = self.face(key.key)
+
+    def _build(self) -> None:
+        holder = self.ids.rows
+        holder.clear_widgets()
+        for keys in rows(self.layer, tr.language):
+            row = BoxLayout(spacing=dp(6))
+            for key in keys:
+                text, accent = self.face(key)
+                button = KeyboardKey(key=key, text=text, accent=accent, size_hint_x=key.width)
+                if key.action in SIGNS:
+                    button.font_name = SIGN_FONT
+                button.bind(on_release=lambda button: self.press(button.key))
+                row.add_widget(button)
+            holder.add_widget(row)
+
+    def face(self, key: Key) -> tuple[str, bool]:
+        """What a key shows, and whether it is drawn in the accent."""
+        labels = {
+            SHIFT: ("\u21e7", self.shift),
+            BACKSPACE: ("\u232b", False),
+            SPACE: ("", False),
+            ENTER: (getattr(self.target, "enter_text", "") or tr._("Done"), True),
+            HIDE: ("\u25bc", False),
+            LETTERS: ("ABC", False),
+            ACCENTS: ("\u00e0\u00e9\u00e7", False),
+            SYMBOLS: ("?123", False),
+        }
+        if key.action in labels:
+            return labels[key.action]
+        return cased(key.action, self.shift), False
+
+    def press(self, key: Key) -> None:
+        field = self.target
+        if field is None:
+            return
+        action = key.action
+        if action == SHIFT:
+            self.shift = not self.shift
+        elif action in (LETTERS, ACCENTS, SYMBOLS):
+            self.layer = action
+        elif action == BACKSPACE:
+            field.do_backspace()
+            self.shift = starts_word(field.text)
+        elif action == ENTER:
+            if field.multiline:
+                field.insert_text("\n")
+            else:
+                field.dispatch("on_text_validate")
+                self.shift = starts_word(field.text)
+        elif action == HIDE:
+            field.focus = False
+        else:
+            field.insert_text(" " if action == SPACE else cased(action, self.shift))
+            self.shift = starts_word(field.text)
+            if self.layer == ACCENTS:
+                self.layer = LETTERS  # one accented letter, then back to the letters
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return False
+        FocusBehavior.ignored_touch.append(touch)  # a key keeps the focus in the field
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return super().on_touch_move(touch) or self.collide_point(*touch.pos)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return super().on_touch_up(touch) or self.collide_point(*touch.pos)
+
+
+class TextField(TextInput):
+    """A text field in the theme's colours that calls up the on-screen keyboard when it takes the focus.
+
+    Enter (or the keyboard's own Enter key, labelled ``enter_text``) leaves the
+    focus where it is, so a list of names is typed without a tap between them.
+    """
+
+    enter_text = StringProperty("")
+    """The word on the on-screen keyboard's Enter key (the screen's action: "Add")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(focus=self._focused)
+
+    def _focused(self, _field: TextField, focused: bool) -> None:
+        keyboard: ScreenKeyboard | None = getattr(App.get_running_app(), "screen_keyboard", None)
+        if keyboard is None:
+            return
+        if focused:
+            keyboard.attach(self)
+        else:
+            keyboard.detach(self)
+
+
+class FieldButton(PrimaryButton):
+    """The button beside a text field (Add): a press leaves the focus, and the keyboard, in the field."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos):
+            FocusBehavior.ignored_touch.append(touch)
+        return bool(super().on_touch_down(touch))

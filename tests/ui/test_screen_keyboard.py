@@ -1,0 +1,90 @@
+"""The on-screen keyboard: a Pi with only its touchscreen types a new player's name, by touches alone."""
+
+from __future__ import annotations
+
+import pytest
+from kivy.core.window import Window
+from kivy.metrics import dp
+
+from companion.config import UiConfig
+from companion.ui.keyboard import ENTER, HIDE
+from companion.ui.screens.setup import SetupScreen
+from companion.ui.widgets.keyboard import KeyboardKey
+from keyboard_helpers import keys, type_on_screen
+
+SIZES = [((800, 480), False), ((1280, 720), False), ((720, 1280), False), ((800, 480), True)]
+
+
+def window_box(widget) -> tuple[float, float, float, float]:  # type: ignore[no-untyped-def]
+    x, y = widget.to_window(widget.x, widget.y)
+    return x, y, x + widget.width, y + widget.height
+
+
+def seats_step(ui) -> SetupScreen:  # type: ignore[no-untyped-def]
+    """Home, New game, Next: the seats step, reached by taps."""
+    home = ui.app.screen("home")
+    ui.tap(home.ids.new_game)
+    setup: SetupScreen = ui.app.screen("setup")
+    ui.tap(setup.ids.next)
+    ui.step(2)
+    assert setup.step == "seats"
+    return setup
+
+
+@pytest.mark.parametrize(("size", "flat"), SIZES, ids=["800x480", "1280x720", "720x1280", "800x480-flat"])
+def test_zoe_is_typed_by_touches_alone_and_gets_a_seat(ui, size, flat) -> None:
+    app = ui.start(size=size, config=ui.config(ui=UiConfig(keyboard="screen", face_seats=flat)))
+    key_events: list[object] = []
+    Window.bind(on_key_down=lambda *args: key_events.append(args))
+    setup = seats_step(ui)
+    field = setup.ids.new_name
+    ui.tap(field)
+    keyboard = app.screen_keyboard
+    assert field.focus and keyboard.parent is Window and keyboard.target is field.__self__
+
+    shown = ui.find_all(KeyboardKey)
+    assert len(shown) > 30
+    for key in shown:  # every key a finger's size, every key on the glass
+        x0, y0, x1, y1 = window_box(key)
+        assert key.width >= dp(48) and key.height >= dp(48), key.key
+        assert 0 <= x0 and x1 <= Window.width and 0 <= y0, key.key
+    _, bottom, _, top = window_box(field)
+    assert bottom >= keyboard.top and top <= Window.height  # the field stays in sight above the keys
+
+    type_on_screen(ui, "Zoë")
+    assert field.text == "Zoë"
+    ui.tap(keys(ui)[ENTER])
+    assert setup.draft.names == ["Zoë"] and field.text == ""
+    assert field.focus and keyboard.parent is Window  # the next name needs no tap on the field
+
+    type_on_screen(ui, "Jean-Luc")
+    ui.tap(setup.ids.add)  # the Add button beside the field does the same
+    assert setup.draft.names == ["Zoë", "Jean-Luc"] and field.focus and keyboard.parent is Window
+
+    ui.tap(keys(ui)[HIDE])
+    assert not field.focus and keyboard.parent is None and app.root.y == 0
+    assert key_events == []
+
+
+def test_french_types_on_azerty_and_the_enter_key_says_what_it_does(ui) -> None:
+    app = ui.start(config=ui.config(ui=UiConfig(keyboard="screen", language="fr")))
+    setup = seats_step(ui)
+    ui.tap(setup.ids.new_name)
+    row = sorted((key for key in ui.find_all(KeyboardKey)), key=lambda key: (-key.y, key.x))
+    assert [key.text for key in row[:6]] == ["A", "Z", "E", "R", "T", "Y"]
+    assert keys(ui)[ENTER].text == "Ajouter"
+    type_on_screen(ui, "Françoise")
+    ui.tap(keys(ui)[ENTER])
+    assert setup.draft.names == ["Françoise"]
+    assert app.screen_keyboard.target is setup.ids.new_name.__self__
+
+
+def test_a_table_with_a_keyboard_types_on_it(ui) -> None:
+    app = ui.start(config=ui.config(ui=UiConfig(keyboard="physical")))
+    setup = seats_step(ui)
+    ui.tap(setup.ids.new_name)
+    assert setup.ids.new_name.focus and app.screen_keyboard.parent is None
+    Window.dispatch("on_textinput", "Ana")  # what the window sends as the keyboard types
+    ui.step()
+    ui.tap(setup.ids.add)
+    assert setup.draft.names == ["Ana"] and setup.ids.new_name.focus
