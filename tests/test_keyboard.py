@@ -1,0 +1,58 @@
+"""Which keyboard the table types with: the ``[ui] keyboard`` rule and the look under /sys for a keyboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.config import ConfigError, UiConfig
+from companion.ui.keyboard import ACCENTS, LETTERS, SYMBOLS, physical_keyboard, rows, screen_keyboard_wanted
+
+KEYBOARD_KEYS = "10000 0 0 0 0 0 0 0 ffefffdf 3fcfffff ffffffff fffffffe"  # a USB keyboard, highest word first
+POWER_BUTTON_KEYS = "10000000000000 0"  # KEY_POWER only
+GPIO_KEYS = "1e0000 0"  # a few KEY_F keys from a gpio-keys overlay
+
+
+def devices(tmp_path: Path, *keys: str) -> Path:
+    """A /sys with one input event device per key bitmap, as the kernel writes them."""
+    for number, bitmap in enumerate(keys):
+        capabilities = tmp_path / "class" / "input" / f"event{number}" / "device" / "capabilities"
+        capabilities.mkdir(parents=True)
+        (capabilities / "key").write_text(bitmap + "\n")
+    return tmp_path
+
+
+def test_a_keyboard_is_a_device_with_the_letter_keys(tmp_path: Path) -> None:
+    assert physical_keyboard(devices(tmp_path / "usb", POWER_BUTTON_KEYS, KEYBOARD_KEYS))
+    assert not physical_keyboard(devices(tmp_path / "pi", POWER_BUTTON_KEYS, GPIO_KEYS, "0"))
+    assert not physical_keyboard(tmp_path / "nothing-at-all")
+
+
+@pytest.mark.parametrize(
+    ("setting", "fullscreen", "plugged", "screen"),
+    [
+        ("auto", False, True, False),  # a desktop with its keyboard
+        ("auto", False, False, True),  # a window on a Pi with only its touchscreen
+        ("auto", True, True, True),  # the kiosk, a keyboard plugged in for upkeep
+        ("screen", False, True, True),
+        ("physical", True, False, False),
+    ],
+)
+def test_the_keyboard_setting(tmp_path: Path, setting: str, fullscreen: bool, plugged: bool, screen: bool) -> None:
+    sys_dir = devices(tmp_path, KEYBOARD_KEYS if plugged else POWER_BUTTON_KEYS)
+    assert screen_keyboard_wanted(setting, fullscreen, sys_dir) is screen
+
+
+def test_an_unknown_keyboard_setting_is_refused_with_the_choices() -> None:
+    with pytest.raises(ConfigError, match="keyboard must be auto or screen or physical, not 'onscreen'"):
+        UiConfig(keyboard="onscreen")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_layer_has_the_letters_names_need_and_rows_of_one_key_size(language: str) -> None:
+    typed = {key.action for layer in (LETTERS, ACCENTS, SYMBOLS) for row in rows(layer, language) for key in row}
+    for letter in "abcdefghijklmnopqrstuvwxyzéèêëàâäçîïôöûüùÿœæñß0123456789-'":
+        assert letter in typed
+    for layer in (LETTERS, ACCENTS, SYMBOLS):
+        assert all(10 <= sum(key.width for key in row) <= 11 for row in rows(layer, language))
