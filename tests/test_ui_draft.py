@@ -106,3 +106,12 @@ def test_the_house_option_reaches_the_setup_and_leaves_with_the_numbered_games()
     assert draft.setup().start_after_challenge == "loser"
     with pytest.raises(SetupRefused, match="seat after the challenger"):
         draft.choose_start_after_challenge("winner")
+
+
+def test_a_seat_pressing_its_buzzer_twice_keeps_it_and_pairing_moves_on() -> None:
+    draft = seated("Ana", "Ben", "Cy")
+    assert draft.press_buzzer(4) == 0
+    assert draft.press_buzzer(4) is None  # Ana again, eagerly: nothing changes, Ben is still asked
+    assert draft.buzzers == [4, None, None] and draft.unbound_seat() == 1
+    assert draft.press_buzzer(2) == 1 and draft.press_buzzer(0) == 2
+    assert draft.press_buzzer(5) is None and draft.buzzers == [4, 2, 0]  # every seat has one

@@ -42,6 +42,22 @@ class Draft:
     start_after_challenge: StartAfterChallenge = StartAfterChallenge.LOSER
     """Who starts the next stack after a challenge: the rule (the loser) or the house option (the winner)."""
 
+    @classmethod
+    def again(cls, setup: Setup, seating: Seating, rng: random.Random) -> Draft:
+        """The same table as a game before: its rules, seats in their order, colours and buzzers; the first
+        player drawn again, as the rules have it."""
+        seats = len(setup.names)
+        return cls(
+            profile=setup.profile,
+            variants=sorted(setup.variants),
+            names=list(setup.names),
+            colours=list(seating.colours),
+            buzzers=list(seating.buzzers),
+            first=rng.randrange(seats),
+            end_card=setup.end_card if setup.profile.end_card else None,
+            start_after_challenge=setup.start_after_challenge,
+        )
+
     # --- rules -------------------------------------------------------------------------------
 
     def choose_profile(self, profile_id: str) -> None:
@@ -114,6 +130,16 @@ class Draft:
         """``buzzer`` is now this seat's; a seat that had it before loses it."""
         self.buzzers = [None if b == buzzer else b for b in self.buzzers]
         self.buzzers[seat] = buzzer
+
+    def press_buzzer(self, buzzer: int) -> int | None:
+        """A press while the seats pair their buzzers: it goes to the next seat still waiting, and that seat
+        is returned. A buzzer already paired changes nothing (None): a seat slapping its own twice must not
+        hand it to the seat after."""
+        seat = self.unbound_seat()
+        if seat is None or buzzer in self.buzzers:
+            return None
+        self.bind_buzzer(seat, buzzer)
+        return seat
 
     def unbound_seat(self) -> int | None:
         """The next seat still to press its buzzer, clockwise."""

@@ -14,19 +14,23 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
+from companion.rules import Setup
 from companion.rules.profiles import VARIANTS
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import say, tr
+from companion.ui.prefs import Seating
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import load_kv, short
 
 load_kv(__file__)
 
 STEPS = ("rules", "seats", "buzzers", "first", "table")
+REGULARS = 12
+"""Saved players offered as chips, most recent first."""
 DRAW_TICKS = 14
 """How many seats the random draw lights on its way to the one it landed on."""
 
@@ -89,11 +93,26 @@ class SetupScreen(Screen):
     end_card = NumericProperty(0)
     end_card_line = StringProperty("")
     first_line = StringProperty("")
+    shows_trophies = BooleanProperty(True)
+    shows_end_card = BooleanProperty(True)
+    """What the table puts out before the first card, by the rules chosen: the five-spice game has neither."""
+    regulars = ListProperty([])
+    """The saved players' chips, read once as the seats step opens, so no chip moves under a finger."""
+    after_draw = BooleanProperty(False)
+    """Next was tapped during the draw: the step moves on when it lands."""
     rng: random.Random = random.SystemRandom()
+    again: Draft | None = None
+    """The draft to open with instead of a new one (Home's "Same table as last time")."""
 
     def on_pre_enter(self, *_args: object) -> None:
-        self.draft = Draft()
-        self.go("rules")
+        again, self.again = self.again, None
+        self.draft = again or Draft()
+        self.go("table" if again else "rules")
+
+    def same_table(self, setup: Setup, seating: Seating) -> None:
+        """Open on the last step with the table of a game before, ready for Start."""
+        self.again = Draft.again(setup, seating, self.rng)
+        App.get_running_app().show("setup")
 
     def on_leave(self, *_args: object) -> None:
         App.get_running_app().listen(None)
@@ -103,6 +122,9 @@ class SetupScreen(Screen):
     def go(self, step: str) -> None:
         app = App.get_running_app()
         app.listen(self._pressed if step == "buzzers" else None)
+        if step == "seats":
+            store = app.store
+            self.regulars = (store.recent_players() if store else [])[:REGULARS]
         self.step = step
         self.ids.steps.current = step
         self.refresh()
@@ -111,6 +133,9 @@ class SetupScreen(Screen):
         index = STEPS.index(self.step)
         if self.step == "seats" and len(self.draft.names) < 2:
             self.refuse(tr._("Two seats at least"))
+            return
+        if self.step == "first" and self.drawing:
+            self.after_draw = True
             return
         if self.step == "first" and self.draft.first is None:
             self.refuse(tr._("Choose who plays first, or draw"))
@@ -152,6 +177,8 @@ class SetupScreen(Screen):
             self.deal_line = tr._("Deal {n} cards to each seat").format(n=hand)
         else:
             self.deal_line = tr._("Deal {n} cards to each seat, and turn one card up to start the pile").format(n=hand)
+        self.shows_trophies = draft.profile.trophies > 0 and draft.profile.numbered
+        self.shows_end_card = draft.profile.end_card
         self.end_card = draft.end_card_value()
         default = draft.profile.default_end_card(len(draft.names))
         self.end_card_line = tr._("about a third from the bottom (usual: {n})").format(n=default)
@@ -185,13 +212,12 @@ class SetupScreen(Screen):
             rows.add_widget(made("SeatRow", seat=seat, name=name, colour=self.draft.colours[seat], screen=self))
         players = self.ids.players
         players.clear_widgets()
-        store = App.get_running_app().store
-        regulars = [name for name in (store.recent_players() if store else []) if name not in self.draft.names]
-        for name in regulars[:12]:
+        for name in self.regulars:
             players.add_widget(
-                made("PlayerChip", text=short(name), player=name, on_release=lambda chip: self.add(chip.player))
+                made("PlayerChip", text=short(name), player=name, selected=name in self.draft.names,
+                     on_release=lambda chip: self.toggle_player(chip.player))
             )
-        self.ids.no_players.opacity = 0 if regulars else 1
+        self.ids.no_players.opacity = 0 if self.regulars else 1
 
     def _buzzers(self) -> None:
         rows = self.ids.buzzer_rows
@@ -230,6 +256,13 @@ class SetupScreen(Screen):
         if len(self.draft.names) > before:
             self.ids.new_name.text = ""
 
+    def toggle_player(self, name: str) -> None:
+        """A saved player's chip seats them, or takes their seat back; the chips stay where they are."""
+        if name in self.draft.names:
+            self.change("remove_seat", self.draft.names.index(name))
+        else:
+            self.change("add_seat", name)
+
     # --- buzzers -----------------------------------------------------------------------------
 
     def _pressed(self, buzzer: int, _edge_time: float) -> None:
@@ -237,11 +270,9 @@ class SetupScreen(Screen):
 
     @mainthread_now
     def bind_buzzer(self, buzzer: int) -> None:
-        """The press goes to the next seat still waiting; a buzzer pressed again moves to that seat."""
-        seat = self.draft.unbound_seat()
-        if self.step != "buzzers" or seat is None:
+        """The press goes to the next seat still waiting (``Draft.press_buzzer``)."""
+        if self.step != "buzzers" or self.draft.press_buzzer(buzzer) is None:
             return
-        self.draft.bind_buzzer(seat, buzzer)
         app = App.get_running_app()
         app.play_sound("buzz")
         if app.referee is not None:
@@ -268,6 +299,7 @@ class SetupScreen(Screen):
         drawn = self.draft.draw_first(self.rng)
         self.draft.first = None
         self.drawing = True
+        self.after_draw = False
         ticks = DRAW_TICKS + (drawn - DRAW_TICKS) % seats  # the last tick lands on the drawn seat
 
         def tick(n: int) -> None:
@@ -281,6 +313,9 @@ class SetupScreen(Screen):
                 self.draft.first = drawn
                 App.get_running_app().play_sound("decision")
                 self.refresh()
+                if self.after_draw and self.step == "first":
+                    self.after_draw = False
+                    self.next()
 
         tick(0)
 
