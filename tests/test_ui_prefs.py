@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,3 +50,56 @@ def test_values_of_the_wrong_kind_in_the_file_fall_back_to_the_config(tmp_path: 
 
 def test_the_file_lives_in_the_user_data_folder(own_user_folders: Path) -> None:
     assert default_prefs_path() == own_user_folders / "data" / "spicy-companion" / "ui.json"
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("[" * 1000 + "]" * 1000, "nested too deeply"),  # raised RecursionError at every start
+        ('{"ui": {"language": "fr"}, "pad": "' + "x" * 1_000_001 + '"}', "larger than 1 MB"),
+        (b"\xff\xfe{}", "can't decode"),
+    ],
+    ids=["deep", "huge", "not-utf8"],
+)
+def test_a_file_that_cannot_be_read_is_moved_aside_and_the_config_rules(
+    tmp_path: Path, content: str | bytes, problem: str
+) -> None:
+    path = tmp_path / "ui.json"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    prefs = Prefs(path, UiConfig(sounds=False))
+    assert prefs.ui == UiConfig(sounds=False)
+    assert problem in str(prefs.notice) and "ui.json.damaged" in str(prefs.notice)
+    assert not path.exists() and (tmp_path / "ui.json.damaged").stat().st_size == len(content)
+    prefs.change(face_seats=True)  # a fresh file from here on
+    assert Prefs(path, UiConfig()).ui.face_seats
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs: a real file system that fills up."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True, text=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"a tmpfs needs root: {mounted.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_a_full_disk_keeps_the_old_file_and_leaves_no_empty_new_one(small_disk: Path) -> None:
+    path = small_disk / "ui.json"
+    prefs = Prefs(path, UiConfig())
+    prefs.change(language="fr")
+    kept = path.read_bytes()
+    with (small_disk / "filler").open("wb", buffering=0) as filler, contextlib.suppress(OSError):
+        while True:  # the disk fills to its last block
+            filler.write(b"x" * 1024)
+    with pytest.raises(OSError) as raised:
+        prefs.change(face_seats=True)
+    assert raised.value.errno == errno.ENOSPC
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "ui.json"]
+    assert path.read_bytes() == kept and Prefs(path, UiConfig()).ui == UiConfig(language="fr")

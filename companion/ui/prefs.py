@@ -20,6 +20,10 @@ from companion.config import APP_NAME, ConfigError, UiConfig
 from companion.errors import Reason
 
 
+MAX_BYTES = 1_000_000
+"""A settings file is a few hundred bytes; one larger than this is not ours, and is not read."""
+
+
 def default_prefs_path() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME)) / "ui.json"
 
@@ -48,23 +52,33 @@ class Prefs:
 
     def _read(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            with self.path.open("rb") as file:
+                raw = file.read(MAX_BYTES + 1)  # never more: a huge file must not fill the memory
+            if len(raw) > MAX_BYTES:
+                raise ValueError(f"it is larger than {MAX_BYTES // 1_000_000} MB")
+            data = json.loads(raw.decode("utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
             return data
         except FileNotFoundError:
             return {}
+        except RecursionError:
+            return self._move_aside("it is nested too deeply")
         except (OSError, ValueError) as exc:
-            moved = self.path.with_name(self.path.name + ".damaged")
-            try:
-                self.path.replace(moved)
-            except OSError:
-                moved = self.path
-            self.notice = Reason(
-                "the saved settings could not be read ({problem}); they were kept in {file}",
-                problem=str(exc), file=moved.name,
-            )
-            return {}
+            return self._move_aside(str(exc))
+
+    def _move_aside(self, problem: str) -> dict[str, Any]:
+        """Keep the unreadable file beside, under another name, and start again from the config's settings."""
+        moved = self.path.with_name(self.path.name + ".damaged")
+        try:
+            self.path.replace(moved)
+        except OSError:
+            moved = self.path
+        self.notice = Reason(
+            "the saved settings could not be read ({problem}); they were kept in {file}",
+            problem=problem, file=moved.name,
+        )
+        return {}
 
     def _overlay(self, base: UiConfig) -> UiConfig:
         ui = base
@@ -80,8 +94,21 @@ class Prefs:
         return ui
 
     def _write(self) -> None:
-        """Write a new file and rename it over the old one, so a power cut leaves one or the other."""
+        """Write a new file, flush it to the disk and rename it over the old one, so a power cut leaves one
+        or the other; a full disk leaves the old one and no half-written new one, and raises OSError."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_name(self.path.name + ".new")
-        temporary.write_text(json.dumps(self._data, indent=1), encoding="utf-8")
-        os.replace(temporary, self.path)
+        try:
+            with temporary.open("w", encoding="utf-8") as file:
+                file.write(json.dumps(self._data, indent=1))
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.path)
+        except OSError:
+            temporary.unlink(missing_ok=True)
+            raise
+        folder = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)  # the rename itself reaches the disk
+        finally:
+            os.close(folder)
