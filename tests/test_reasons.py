@@ -78,12 +78,12 @@ def test_a_refusal_in_french_translates_each_template_and_table_word_but_not_nam
     options = f("{spice} {numbers}").format(spice=f("chili"), numbers=numbers)
     why = f("the stack is {spice} and stands at {number}").format(spice=f("chili"), number=2)
     expected = f("{name} must declare {options}: {why}").format(name="Ben", options=options, why=why)
-    assert expected == "Ben doit annoncer piment 3 à 10 : la pile est en piment et en est à 2"
+    assert expected == "Ben doit annoncer piment 3 à 10\u202f: la pile est en piment et en est à 2"
     assert say(refused.value.reason) == expected
     with pytest.raises(IllegalAction) as refused:
         apply(state, Play(1, "lemon", 3))
     assert say(refused.value.reason) == (
-        "citron n’est pas une épice de Spicy ; les épices sont piment, wasabi, poivre"
+        "citron n’est pas une épice de Spicy\u202f; les épices sont piment, wasabi, poivre"
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+import re
 from pathlib import Path
 
 from companion.ui.catalogue import LOCALE, compiled, po_path, texts, untranslated
@@ -81,3 +82,19 @@ def test_every_translation_keeps_the_placeholders_of_its_text() -> None:
         )
     ]
     assert wrong == []
+
+
+def test_french_punctuation_has_its_narrow_no_break_space() -> None:
+    """Before ; : ! ? and inside « », a narrow no-break space (U+202F): a line never starts with "; les touches"."""
+    from babel.messages.pofile import read_po
+
+    with po_path("fr").open("rb") as po:
+        catalogue = read_po(po)
+    wrong = [
+        message.string
+        for message in catalogue
+        if message.id and isinstance(message.string, str)
+        and re.search(r"[ \u00a0][;:!?»]|«[ \u00a0]|(?<![\s\u202f])[;!?»](?=\s|$)|(?<![\s\u202f]):(?=\s)",
+                      message.string)
+    ]
+    assert not wrong, "\n".join(wrong)

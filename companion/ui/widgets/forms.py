@@ -43,3 +43,5 @@ class Caption(BoxLayout):
     """The small bold caps above a tile's content, as on the table's tiles."""
 
     text = StringProperty("")
+    wrap = BooleanProperty(False)
+    """Take a second line rather than cut the text, for a caption that says how to use the tile."""
