@@ -35,6 +35,7 @@ WIDE_FLAT_SIZE = ("1280x720-flat", (1280, 720), True)
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=HERE.parent.parent / "docs" / "screenshots")
+    parser.add_argument("--language", default="en", help="en (default) or fr; French files end in -fr")
     parser.add_argument("names", nargs="*", help="only these scenes (default: all)")
     args = parser.parse_args()
     for module in sorted(HERE.glob("scenes_*.py")):
@@ -50,10 +51,11 @@ def main() -> int:
             with tempfile.TemporaryDirectory() as folder:
                 os.environ.update(XDG_CONFIG_HOME=f"{folder}/config", XDG_DATA_HOME=f"{folder}/data")
                 driver = conftest.UiDriver(Path(folder))
-                driver.start(size=size, config=driver.config(ui=UiConfig(face_seats=flat)))
+                driver.start(size=size, config=driver.config(ui=UiConfig(face_seats=flat, language=args.language)))
                 try:
                     scene(driver)
-                    print(driver.screenshot(args.out / f"{name}-{label}.png"))
+                    suffix = "" if args.language == "en" else f"-{args.language}"
+                    print(driver.screenshot(args.out / f"{name}-{label}{suffix}.png"))
                 except Exception:
                     traceback.print_exc(file=sys.__stderr__)  # Kivy's logger holds sys.stderr
                     return 1

@@ -116,6 +116,7 @@ class SetupScreen(Screen):
 
     def on_leave(self, *_args: object) -> None:
         App.get_running_app().listen(None)
+        self.ids.new_name.focus = False  # the on-screen keyboard goes with the screen
 
     # --- moving between steps ----------------------------------------------------------------
 
