@@ -23,7 +23,7 @@ def settings_lines(config: Config) -> list[str]:
     """One line a section, every key with the value in use, as the config file would spell it.
 
     >>> settings_lines(Config())[-1]
-    "[ui] language = 'en', sounds = true, face_seats = false"
+    "[ui] language = 'en', sounds = true, face_seats = false, keyboard = 'auto'"
     """
     lines = []
     for section in fields(config):

@@ -186,6 +186,7 @@ def test_killed_with_minus_9_the_app_reopens_on_the_same_table(ui: Any, tmp_path
     config = tmp_path / "config.toml"
     config.write_text(
         f'[store]\ndb = "{db}"\n[buzzers]\nbackend = "keyboard"\n[display]\nwidth = {SIZE[0]}\nheight = {SIZE[1]}\n'
+        '[ui]\nkeyboard = "physical"\n'  # names are typed on the X server's keyboard
     )
 
     display, xvfb = own_display()

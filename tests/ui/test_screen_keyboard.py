@@ -63,6 +63,9 @@ def test_zoe_is_typed_by_touches_alone_and_gets_a_seat(ui, size, flat) -> None:
 
     ui.tap(keys(ui)[HIDE])
     assert not field.focus and keyboard.parent is None and app.root.y == 0
+    ui.tap(field)
+    ui.tap(keys(ui)[ENTER])  # on an empty field, Enter puts the keys away too, and Next shows
+    assert not field.focus and keyboard.parent is None and setup.draft.names == ["Zoë", "Jean-Luc"]
     assert key_events == []
 
 
@@ -84,7 +87,15 @@ def test_a_table_with_a_keyboard_types_on_it(ui) -> None:
     setup = seats_step(ui)
     ui.tap(setup.ids.new_name)
     assert setup.ids.new_name.focus and app.screen_keyboard.parent is None
-    Window.dispatch("on_textinput", "Ana")  # what the window sends as the keyboard types
+    for name in ("Ana", "Ben"):
+        Window.dispatch("on_textinput", name)  # what the window sends as the keyboard types
+        ui.step()
+        Window.dispatch("on_key_down", 13, 36, None, [])  # Enter
+        ui.step()
+        Window.dispatch("on_key_up", 13, 36)
+        ui.step()
+    assert setup.draft.names == ["Ana", "Ben"] and setup.ids.new_name.focus  # Enter keeps the focus
+    Window.dispatch("on_textinput", "Cy")
     ui.step()
     ui.tap(setup.ids.add)
-    assert setup.draft.names == ["Ana"] and setup.ids.new_name.focus
+    assert setup.draft.names == ["Ana", "Ben", "Cy"] and setup.ids.new_name.focus

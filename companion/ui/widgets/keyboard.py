@@ -161,6 +161,8 @@ class ScreenKeyboard(BoxLayout):
         elif action == ENTER:
             if field.multiline:
                 field.insert_text("\n")
+            elif not field.text.strip():
+                field.focus = False  # nothing more to enter: the keys make way for Next
             else:
                 field.dispatch("on_text_validate")
                 self.shift = starts_word(field.text)
