@@ -9,7 +9,7 @@ from kivy.metrics import dp
 from companion.config import UiConfig
 from companion.ui.keyboard import ENTER, HIDE
 from companion.ui.screens.setup import SetupScreen
-from companion.ui.widgets.keyboard import KeyboardKey
+from companion.ui.widgets.keyboard import KeyboardKey, TextField
 from keyboard_helpers import keys, type_on_screen
 
 SIZES = [((800, 480), False), ((1280, 720), False), ((720, 1280), False), ((800, 480), True)]
@@ -99,3 +99,22 @@ def test_a_table_with_a_keyboard_types_on_it(ui) -> None:
     ui.step()
     ui.tap(setup.ids.add)
     assert setup.draft.names == ["Ana", "Ben", "Cy"] and setup.ids.new_name.focus
+
+
+def test_a_field_low_on_its_screen_is_lifted_above_the_keys_and_still_takes_touches(ui) -> None:
+    """Any screen's TextField gets the keyboard: here one at the foot of Home, where the keys would land."""
+    app = ui.start(size=(720, 1280), config=ui.config(ui=UiConfig(keyboard="screen")))
+    home = app.screen("home")
+    field = TextField(size_hint=(None, None), size=(dp(300), dp(56)), pos=(dp(16), dp(16)), enter_text="OK")
+    home.add_widget(field)
+    ui.step(2)
+    ui.tap(field)
+    keyboard = app.screen_keyboard
+    ui.step(2)
+    _, bottom, _, top = window_box(field)
+    assert app.root.y > 0 and keyboard.top <= bottom and top <= Window.height
+    type_on_screen(ui, "Noël 2")
+    ui.tap(field)  # a touch on the lifted field lands on it: the focus stays
+    assert field.text == "Noël 2" and field.focus
+    ui.tap(keys(ui)[HIDE])
+    assert app.root.y == 0 and keyboard.parent is None
