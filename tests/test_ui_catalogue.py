@@ -97,4 +97,4 @@ def test_french_punctuation_has_its_narrow_no_break_space() -> None:
         and re.search(r"[ \u00a0][;:!?»]|«[ \u00a0]|(?<![\s\u202f])[;!?»](?=\s|$)|(?<![\s\u202f]):(?=\s)",
                       message.string)
     ]
-    assert not wrong, "\n".join(wrong)
+    assert not wrong, "run scripts/translations, which puts them in:\n" + "\n".join(wrong)

@@ -54,6 +54,16 @@ def _kv_texts(source: str) -> list[tuple[str, int]]:
     return [(ast.literal_eval(m.group(1)), source.count("\n", 0, m.start()) + 1) for m in TEXT.finditer(source)]
 
 
+def french_spacing(text: str) -> str:
+    r"""French typography: a narrow no-break space (U+202F) before ; : ! ? » and after «, where a plain
+    space let a line of a toast start with "; les touches".
+
+    >>> french_spacing("Égalité ! « défi » ; {n:d}").replace("\u202f", "_")
+    'Égalité_! «_défi_»_; {n:d}'
+    """
+    return re.sub(r"«[ \u00a0]", "«\u202f", re.sub(r"[ \u00a0]([;:!?»])", "\u202f\\1", text))
+
+
 def po_path(language: str) -> Path:
     return LOCALE / language / "LC_MESSAGES" / "companion.po"
 
@@ -87,6 +97,10 @@ def update(language: str, root: Path = PACKAGE) -> list[str]:
     with path.open("rb") as po:
         catalogue = read_po(po)
     added = []
+    if language == "fr":
+        for message in catalogue:
+            if message.id and isinstance(message.string, str):
+                message.string = french_spacing(message.string)
     for text, places in texts(root).items():
         if catalogue.get(text) is None:
             where = [place.rsplit(":", 1) for place in places]
