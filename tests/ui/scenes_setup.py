@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from keyboard_helpers import keys, type_on_screen
 from scenes import scene
 
 from companion.rules import SPICY, EndCardDrawn, Play, new_setup
 from companion.session import Session
 from companion.store import Store, StoreError
+from companion.ui.keyboard import ACCENTS
 
 
 def goto(ui: Any, screen: str) -> Any:
@@ -73,17 +76,25 @@ def setup_seats(ui: Any) -> None:
     seat(ui, "Ana", "Ben", "Cy", "Dee")
 
 
-@scene("setup-keyboard")
-def setup_keyboard(ui: Any) -> None:
-    from dataclasses import replace
-
-    from keyboard_helpers import type_on_screen
-
+def typing(ui: Any, text: str) -> Any:
+    """The seats step with the on-screen keyboard up and ``text`` typed on it."""
     ui.app.prefs.ui = replace(ui.app.prefs.ui, keyboard="screen")
     ui.app.store.add_player("Finn")
     setup = seat(ui, "Ana", "Ben")
     ui.tap(setup.ids.new_name)
-    type_on_screen(ui, "Zoë")
+    type_on_screen(ui, text)
+    return setup
+
+
+@scene("setup-keyboard")
+def setup_keyboard(ui: Any) -> None:
+    typing(ui, "Zoë")
+
+
+@scene("setup-keyboard-accents")
+def setup_keyboard_accents(ui: Any) -> None:
+    typing(ui, "Zo")
+    ui.tap(keys(ui)[ACCENTS])
 
 
 @scene("setup-buzzers")
