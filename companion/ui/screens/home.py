@@ -7,6 +7,7 @@ from kivy.properties import BooleanProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
+from companion.seating import Seating
 from companion.ui.i18n import say, tr
 from companion.ui.widgets import load_kv
 
@@ -38,7 +39,8 @@ class HomeScreen(Screen):
         except CompanionError as exc:
             app.notify(say(exc.reason))
             return
-        app.screen("setup").same_table(setup, app.prefs.seating(game_id, len(setup.names)))
+        seating = app.store.seating(game_id) or Seating.default(len(setup.names))
+        app.screen("setup").same_table(setup, seating)
 
     def resume(self) -> None:
         app = App.get_running_app()

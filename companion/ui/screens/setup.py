@@ -20,9 +20,9 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.rules import Setup
 from companion.rules.profiles import VARIANTS
+from companion.seating import Seating
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import say, tr
-from companion.ui.prefs import Seating
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import load_kv, short
 
