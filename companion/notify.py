@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from kivy.clock import ClockBase, ClockEvent
+    from kivy.core.window import WindowBase
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,21 @@ def notify(message: str) -> bool:
 def ready() -> bool:
     """The table is on screen: ``systemctl start`` returns and the start timeout stops counting."""
     return notify("READY=1")
+
+
+def ready_when_drawn(window: WindowBase) -> None:
+    """Say READY as the window's first frame is flipped onto the screen, and only then.
+
+    The first clock tick comes before the first frame is drawn; the flip is
+    what the table sees. ``benchmarks/ui.py`` times the app's start by this
+    message, as systemd does.
+    """
+
+    def flipped(*_args: object) -> None:
+        window.unbind(on_flip=flipped)
+        ready()
+
+    window.bind(on_flip=flipped)
 
 
 def stopping() -> bool:

@@ -23,10 +23,11 @@ def run(config: Config, config_path: Path | None = None) -> int:
     configure_kivy(config.display)
     log_start(config, config_path)
     from kivy.clock import Clock
+    from kivy.core.window import Window
 
     from companion.ui.app import SpicyApp  # imports the window: after the graphics settings
 
-    Clock.schedule_once(lambda _dt: notify.ready())
+    notify.ready_when_drawn(Window)
     notify.keep_alive(Clock)
     try:
         SpicyApp(config).run()
