@@ -24,6 +24,7 @@ renderer is beside what the updates cost. Each figure function in
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -106,6 +107,8 @@ class TablePlay:
         self.pins = config.buzzers.button_pins
         self.app = SpicyApp(config, pin_factory=self.factory)
         self.app._run_prepare()
+        while self.app.store is None:  # it opens on the frame after the first
+            EventLoop.idle()
         self.app.play_sound = lambda _name: None  # the dummy audio driver: sounds cost nothing here
         self.clock = Clock
         self.loop = EventLoop
@@ -149,9 +152,7 @@ class TablePlay:
 
     def tap(self, widget: Any, shown: Callable[[], bool]) -> float:
         """Seconds from a tap's release to the end of the first frame showing ``shown()``."""
-        from kivy.tests.common import UnitTestTouch
-
-        touch = UnitTestTouch(*widget.to_window(*widget.center))
+        touch = finger(*widget.to_window(*widget.center))
         self.loop.post_dispatch_input("begin", touch)
         self.step()
         released = self.clock.time()
@@ -188,6 +189,31 @@ class TablePlay:
         sheet = self.screen._sheets["challenge"]
         self.tap(sheet.ids.cancel, lambda: self.screen.sheet_name == "")
         return shown - pressed
+
+
+@functools.cache
+def _finger_class() -> type:
+    from kivy.input.motionevent import MotionEvent
+
+    class Finger(MotionEvent):
+        """A touch as Kivy's input providers make one: where it is, as a share of the window."""
+
+        def depack(self, args: dict[str, float]) -> None:
+            self.sx, self.sy = args["sx"], args["sy"]
+            super().depack(args)
+
+    return Finger
+
+
+def finger(x: float, y: float) -> Any:
+    """A touch at window coordinates (no rotation here), for ``post_dispatch_input``; Kivy's own test touch
+    needs pytest, which a plain install has not."""
+    from kivy.core.window import Window
+
+    touch = _finger_class()("benchmark", 1, {"sx": x / Window.width, "sy": y / Window.height},
+                            is_touch=True, type_id="touch")
+    touch.profile = ["pos"]
+    return touch
 
 
 def _one(parent: Any, cls: type, **props: Any) -> Any:
@@ -228,9 +254,14 @@ def table_child(folder: Path) -> None:
 
 
 def child_env(folder: str) -> dict[str, str]:
-    """A child's environment: ``folder`` is its Kivy home, its settings and its data, no console log."""
+    """A child's environment: ``folder`` is its Kivy home, its settings and its data, no console log.
+
+    Byte code is cached as on a user's machine (``PYTHONDONTWRITEBYTECODE``
+    would have every start compile the app's modules again, and not Kivy's,
+    which come compiled).
+    """
     return {
-        **os.environ,
+        **{key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"},
         "KIVY_NO_ARGS": "1",
         "KIVY_USE_DEFAULTCONFIG": "1",
         "KIVY_NO_CONSOLELOG": "1",
@@ -277,8 +308,9 @@ def entry_command() -> list[str]:
     return [str(script)]
 
 
-def one_start(kind: str) -> tuple[float, float]:
-    """Seconds from starting the process to its first frame (its READY, as systemd hears it), and peak MiB.
+def one_start(kind: str) -> tuple[float, float, float]:
+    """Seconds from starting the process to its first frame (its READY, as systemd hears it), the CPU
+    seconds it had used by then (what a busy machine's other work does not add to), and its peak MiB.
 
     ``app`` is the ``spicy-companion`` command with no command (the table app,
     keyboard buzzers, a database made beforehand, as on every start but the
@@ -310,6 +342,7 @@ def one_start(kind: str) -> tuple[float, float]:
             while process.poll() is None and not _heard(systemd, b"READY=1"):
                 pass
             ready = time.monotonic()
+            cpu = _cpu_seconds(process.pid)
             time.sleep(0.5)  # settled: images, fonts and sounds loaded
             if process.poll() is None:
                 peak_kib = _peak_kib(process.pid)
@@ -318,7 +351,13 @@ def one_start(kind: str) -> tuple[float, float]:
             _, stderr = process.communicate(timeout=60)
         if peak_kib is None:
             sys.exit(f"the {kind} start ended before its first frame:\n{stderr.decode(errors='replace')[-2000:]}")
-    return ready - started, peak_kib / 1024
+    return ready - started, cpu, peak_kib / 1024
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system time of the process so far, all its threads."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _heard(systemd: socket.socket, message: bytes) -> bool:
@@ -336,19 +375,24 @@ def _peak_kib(pid: int) -> int:
 
 def start_up(runs: int) -> list[Row]:
     first: dict[str, list[float]] = {"app": [], "bare": []}
+    cpu: dict[str, list[float]] = {"app": [], "bare": []}
     peak: dict[str, list[float]] = {"app": [], "bare": []}
     load = Load()
     for _ in range(runs):
         for kind in ("bare", "app"):
-            seconds, mib = one_start(kind)
+            seconds, cpu_seconds, mib = one_start(kind)
             first[kind].append(seconds)
+            cpu[kind].append(cpu_seconds)
             peak[kind].append(mib)
         load.sample()
     f_app, f_bare = statistics.median(first["app"]), statistics.median(first["bare"])
+    c_app, c_bare = statistics.median(cpu["app"]), statistics.median(cpu["bare"])
     p_app, p_bare = statistics.median(peak["app"]), statistics.median(peak["bare"])
     return [
         ("time to the first frame, through `spicy-companion`", f"{f_app * 1000:.0f} ms",
          f"bare Kivy app {f_bare * 1000:.0f} ms: {f_app / f_bare:.2f}x", "at most 1.2x the bare app", str(load)),
+        ("CPU time to the first frame (all threads)", f"{c_app * 1000:.0f} ms",
+         f"bare Kivy app {c_bare * 1000:.0f} ms: {c_app / c_bare:.2f}x", "at most 1.2x the bare app", str(load)),
         ("peak memory", f"{p_app:.1f} MiB", f"bare Kivy app {p_bare:.1f} MiB: {p_app / p_bare:.2f}x",
          "at most 1.3x the bare app", str(load)),
     ]
@@ -412,6 +456,8 @@ def with_display() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--only", choices=[figure.__name__ for figure in FIGURES], action="append",
+                        help="measure only these figures")
     parser.add_argument("--child", choices=("bare", "table"), help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--settings", help=argparse.SUPPRESS)
@@ -428,6 +474,8 @@ def main() -> None:
     print("| figure | median | baseline in the same run | target | load |")
     print("|---|---|---|---|---|")
     for figure in FIGURES:
+        if args.only and figure.__name__ not in args.only:
+            continue
         for row in figure(args.runs):
             print("| " + " | ".join(row) + " |")
 

@@ -1,7 +1,10 @@
 """The ``spicy-companion`` command: one entry point, a sub-command per job.
 
 Each area registers its own sub-commands (``add_commands(subparsers)``) so this
-file stays a table of contents. Every error a user can fix is a ``CompanionError``,
+file stays a table of contents. A command's module is imported only when the
+full parser is built (a command or ``--help`` on the line): with no command the
+app starts without paying for the store's, the buzzers' or the doctor's imports
+(docs/PERFORMANCE.md). Every error a user can fix is a ``CompanionError``,
 caught here once: one line ``spicy-companion: <message>`` on stderr, exit status 2,
 never a traceback. A new command raises and gets this for free.
 """
@@ -9,7 +12,7 @@ never a traceback. A new command raises and gets this for free.
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import os
 import signal
 import sys
@@ -17,13 +20,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn, TypeAlias, cast
 
-from companion import __version__, doctor, install
-from companion.buzzers import cli as buzzers_cli
+from companion import __version__
 from companion.config import load_config
 from companion.errors import CompanionError
-from companion.report import describe_state, read_input
-from companion.rules import replay_transcript
-from companion.store import cli as store_cli
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 Registrar = Callable[[Subparsers], None]
@@ -49,6 +48,11 @@ def add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    import json
+
+    from companion.report import describe_state, read_input
+    from companion.rules import replay_transcript
+
     state = replay_transcript(read_input(args.file)).state
     if args.json:
         print(json.dumps(state.to_json(), ensure_ascii=False))
@@ -64,23 +68,45 @@ def open_app(args: argparse.Namespace) -> int:
     return ui.run(load_config(args.config), args.config)
 
 
+def commands_of(module: str) -> Registrar:
+    """The ``add_commands`` of ``module``, imported when the parser is built, not when this file is."""
+
+    def register(subparsers: Subparsers) -> None:
+        importlib.import_module(module).add_commands(subparsers)
+
+    return register
+
+
 REGISTRARS: list[Registrar] = [
     add_replay,
-    buzzers_cli.add_commands,
-    store_cli.add_commands,
-    install.add_commands,
-    doctor.add_commands,
+    commands_of("companion.buzzers.cli"),
+    commands_of("companion.store.cli"),
+    commands_of("companion.install"),
+    commands_of("companion.doctor"),
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def top_parser(**kwargs: object) -> argparse.ArgumentParser:
+    """The options that come before any command."""
     parser = Parser(
         prog="spicy-companion",
         description="Spicy Companion: counts, rules, buzzers and saved games for Spicy. "
         "With no command it opens the touchscreen table.",
+        **kwargs,  # type: ignore[arg-type]
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")
+    return parser
+
+
+def app_arguments(argv: Sequence[str] | None) -> argparse.Namespace | None:
+    """The line when it only opens the app (no command, no ``--help``), read without any command's module."""
+    args, rest = top_parser(add_help=False).parse_known_args(argv)
+    return None if rest else args
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = top_parser()
     subparsers = cast(Subparsers, parser.add_subparsers(dest="command", metavar="COMMAND"))
     for register in REGISTRARS:
         register(subparsers)
@@ -88,8 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = app_arguments(argv) or build_parser().parse_args(argv)
     try:
         if not getattr(args, "handler", None):
             return open_app(args)

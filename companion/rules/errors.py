@@ -1,103 +1,12 @@
-"""The app's one error root, the refusal the rules raise, and the sentences a screen can translate.
+"""The refusal the rules raise, on the app's error root and sentences (``companion.errors``).
 
-``CompanionError`` lives here, inside the rules package, so the rules stay
-self-contained (they import nothing of the app); ``companion.errors`` re-exports
-it for everything else. The command line catches it once and prints its message.
-
-A message that a screen shows is a ``Reason``: the English sentence itself (a
-``str``, so the command line, the logs and every comparison keep working) that
-also keeps its English template and parameters apart, so a screen can say it in
-another language without the rules, the store or the buzzers knowing any.
+``companion.errors`` is plain Python that imports nothing, so the rules stay
+self-contained; its names are re-exported here for the rules' own modules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeAlias
-
-
-class Word(str):
-    """A table word inside a reason (a spice, a profile, a card, a variant card): a screen translates it.
-
-    Seat names, paths and numbers stay plain values: a name is said as it was typed.
-    """
-
-
-Param: TypeAlias = str | int | float | tuple["Param", ...]
-"""A reason's parameter: a plain value, a ``Word``, a ``Reason``; a tuple reads as a list, "chili, wasabi, pepper"."""
-
-
-def _same(text: str) -> str:
-    return text
-
-
-class Reason(str):
-    """An English sentence that keeps its template and parameters, so ``text`` can say it in any language.
-
-    >>> stack = Reason("the stack is {spice}", spice=Word("chili"))
-    >>> stack, stack.template
-    ('the stack is chili', 'the stack is {spice}')
-    >>> french = {"the stack is {spice}": "la pile est en {spice}"}
-    >>> stack.text(french.__getitem__, {"chili": "piment"}.__getitem__)
-    'la pile est en piment'
-    """
-
-    template: str
-    params: dict[str, Param]
-
-    def __new__(cls, template: str, /, **params: Param) -> Reason:
-        english = _said(template, params, _same, _same)
-        reason = super().__new__(cls, english)
-        reason.template, reason.params = template, params
-        return reason
-
-    def text(self, template: Callable[[str], str] = _same, word: Callable[[str], str] = _same) -> str:
-        """The sentence with ``template`` applied to every template in it and ``word`` to every table word."""
-        return _said(self.template, self.params, template, word)
-
-
-def _said(text: str, params: dict[str, Param], template: Callable[[str], str], word: Callable[[str], str]) -> str:
-    """A template without parameters is the sentence as it stands (it may hold braces of its own)."""
-    if not params:
-        return template(text)
-    return template(text).format(**{key: _value(param, template, word) for key, param in params.items()})
-
-
-def _value(param: Param, template: Callable[[str], str], word: Callable[[str], str]) -> object:
-    if isinstance(param, str):
-        if isinstance(param, Reason):
-            return param.text(template, word)
-        return word(param) if isinstance(param, Word) else param
-    if isinstance(param, tuple):
-        return ", ".join(str(_value(item, template, word)) for item in param)
-    return param
-
-
-def either(choices: list[Param]) -> Param:
-    """Choices joined by "or", each join a template of its own so a screen can translate it.
-
-    >>> either([Reason("a"), 2, Reason("c")])
-    'a or 2 or c'
-    """
-    if len(choices) == 1:
-        return choices[0]
-    return Reason("{first} or {rest}", first=choices[0], rest=either(choices[1:]))
-
-
-class CompanionError(Exception):
-    """A problem the person at the table can fix; ``str(exc)`` says what to do.
-
-    Built like a ``Reason`` (a template and its parameters), which it keeps as
-    ``exc.reason`` for a screen to translate; a message built beforehand (an
-    f-string, a ``Reason``) is kept as it is.
-    """
-
-    def __init__(self, message: str, /, **params: Param) -> None:
-        super().__init__(message if isinstance(message, Reason) and not params else Reason(message, **params))
-
-    @property
-    def reason(self) -> Reason:
-        return self.args[0]
+from companion.errors import CompanionError, Param, Reason, Word, either
 
 
 class IllegalAction(CompanionError, ValueError):
@@ -106,3 +15,6 @@ class IllegalAction(CompanionError, ValueError):
     Its template is a literal, so the catalogue finds it. Nothing changes when
     it is raised: states are immutable.
     """
+
+
+__all__ = ["CompanionError", "IllegalAction", "Param", "Reason", "Word", "either"]

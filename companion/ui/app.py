@@ -6,26 +6,26 @@ the buzzers, the settings, the sounds) so a screen can come and go without
 reopening them. Start-up never ends in a traceback: a database that cannot be
 opened gets a screen that says so, and whatever the store, the buzzers or the
 settings file had to work around is said once, in words.
+
+The first frame is the home screen alone. The store and the buzzers (and
+their imports: sqlite-utils, gpiozero) open on the frame after it, so the
+window shows as soon as a bare Kivy app's would (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
 
 import importlib
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import Screen, ScreenManager
 
-from companion.buzzers import BuzzerError, Buzzers, KeyboardBuzzers, Referee, keys_stand_in, open_buzzers
-from companion.buzzers.backend import PressHandler
 from companion.config import Config, ConfigError
 from companion.errors import CompanionError
-from companion.rules import Setup
-from companion.session import Session
-from companion.store import Store, StoreError
 from companion.ui import theme
 from companion.ui.i18n import say, tr
 from companion.seating import Seating
@@ -34,6 +34,13 @@ from companion.ui.sounds import Sounds
 from companion.ui.keyboard import screen_keyboard_wanted
 from companion.ui.widgets import ScreenKeyboard, Toast
 from companion.ui.widgets.pages import Pages
+
+if TYPE_CHECKING:
+    from companion.buzzers import Buzzers, Referee
+    from companion.buzzers.backend import PressHandler
+    from companion.rules import Setup
+    from companion.session import Session
+    from companion.store import Store
 
 
 NOTICE_SECONDS = 10.0
@@ -75,13 +82,28 @@ class SpicyApp(App):
         Window.clearcolor = theme.FELT_EDGE
         theme.scale_type(*Window.size)
         manager = Pages()
+        manager.add_widget(_build_screen("home"))
+        return manager
+
+    def on_start(self) -> None:
+        Window.bind(on_flip=self._first_frame)
+
+    def _first_frame(self, *_args: object) -> None:
+        Window.unbind(on_flip=self._first_frame)
+        Clock.schedule_once(lambda _dt: self.open_store_and_buzzers())
+
+    def open_store_and_buzzers(self) -> None:
+        """After the first frame: the store (or a screen saying why not), the buzzers, the notices, the
+        unfinished game."""
+        from companion.buzzers import Referee
+        from companion.store import Store, StoreError
+
         try:
             self.store = Store.open(self.config_.store.db, self.config_.store.busy_timeout)
         except StoreError as exc:
-            manager.add_widget(_build_screen("problem"))
-            manager.get_screen("problem").explain(say(exc.reason))
-            return manager
-        manager.add_widget(_build_screen("home"))
+            self.show("problem")
+            self.root.get_screen("problem").explain(say(exc.reason))
+            return
         self.buzzers = self._open_buzzers()
         self.referee = Referee(
             self.buzzers, settle_ms=self.config_.buzzers.settle_ms, early_ms=self.config_.buzzers.early_ms
@@ -91,25 +113,25 @@ class SpicyApp(App):
             n for n in (self.store.notice, self.store.cannot_save, self.buzzers.notice, self.prefs.notice,
                         self.sounds.notice) if n
         ]
-        return manager
+        if self.notices:
+            self.notify("\n".join(say(notice) for notice in self.notices), NOTICE_SECONDS)
+        if not self.resume_game():
+            self.root.get_screen("home").refresh()  # Resume, now that the store can say
 
     def _open_buzzers(self) -> Buzzers:
         """The configured buzzers; the keys, with the reason, when they refuse to start."""
+        from companion.buzzers import BuzzerError, KeyboardBuzzers, keys_stand_in, open_buzzers
+
         config = self.config_.buzzers
         try:
             return open_buzzers(config, pin_factory=self.pin_factory)
         except BuzzerError as exc:
             return KeyboardBuzzers(config.keys, notice=keys_stand_in(exc, config.keys))
 
-    def on_start(self) -> None:
-        if self.store is None:
-            return
-        if self.notices:
-            self.notify("\n".join(say(notice) for notice in self.notices), NOTICE_SECONDS)
-        self.resume_game()
-
     def resume_game(self, game_id: int | None = None) -> bool:
         """Open a game (else the unfinished one) on its table, rebuilt from its log; False when there is none."""
+        from companion.session import Session
+
         assert self.store is not None
         try:
             session = Session.resume(self.store, game_id)
@@ -122,7 +144,7 @@ class SpicyApp(App):
         return True
 
     def on_stop(self) -> None:
-        Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
+        Window.unbind(on_flip=self._first_frame, on_key_down=self._key_down, on_key_up=self._key_up)
         self.toast.dismiss()
         if self.screen_keyboard.target is not None:
             self.screen_keyboard.detach(self.screen_keyboard.target)
@@ -135,6 +157,8 @@ class SpicyApp(App):
 
     def start_game(self, setup: Setup, seating: Seating | None = None) -> None:
         """Save a new game from ``setup`` with its ``seating``, in one transaction, and show its table."""
+        from companion.session import Session
+
         assert self.store is not None
         self.show_table(Session.new(self.store, setup, seating=seating))
 
@@ -199,11 +223,15 @@ class SpicyApp(App):
 
     def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
         """Keys 1–6 are buzzers when the keyboard stands in, except while a name is being typed."""
+        from companion.buzzers import KeyboardBuzzers
+
         if not isinstance(self.buzzers, KeyboardBuzzers) or not text or _typing():
             return False
         return self.buzzers.key_down(text, time.monotonic())
 
     def _key_up(self, _window: Any, key: int, _scancode: int) -> bool:
+        from companion.buzzers import KeyboardBuzzers
+
         if not isinstance(self.buzzers, KeyboardBuzzers):
             return False
         text = _key_text(key)

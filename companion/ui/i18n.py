@@ -23,7 +23,7 @@ from typing import Any
 
 from kivy.event import Observable
 
-from companion.rules.errors import Reason
+from companion.errors import Reason
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "companion"

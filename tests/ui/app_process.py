@@ -19,7 +19,7 @@ from companion.cli import main  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.ui.app import SpicyApp  # noqa: E402
 
-show_table, on_start = SpicyApp.show_table, SpicyApp.on_start
+show_table, open_store_and_buzzers, notify = SpicyApp.show_table, SpicyApp.open_store_and_buzzers, SpicyApp.notify
 
 
 def reporting_show_table(app: SpicyApp, session: Session) -> None:
@@ -27,14 +27,20 @@ def reporting_show_table(app: SpicyApp, session: Session) -> None:
     print("table", json.dumps(session.state.to_json(), ensure_ascii=False), flush=True)
 
 
-def reporting_on_start(app: SpicyApp) -> None:
-    on_start(app)
+def reporting_open(app: SpicyApp) -> None:
+    """The first frame is drawn: the store opens now, and the unfinished game with it; then the app is up."""
+    open_store_and_buzzers(app)
     app.root.bind(current=lambda _manager, name: print("screen", name, flush=True))
-    app.toast.bind(text=lambda _toast, text: print("toast", text, flush=True))
     print("started", flush=True)
+
+
+def reporting_notify(app: SpicyApp, text: str, seconds: float = 3.0) -> None:
+    print("toast", text, flush=True)
+    notify(app, text, seconds)
 
 
 if __name__ == "__main__":  # only in its own process: pytest imports this file to look for doctests
     SpicyApp.show_table = reporting_show_table  # type: ignore[method-assign]
-    SpicyApp.on_start = reporting_on_start  # type: ignore[method-assign]
+    SpicyApp.open_store_and_buzzers = reporting_open  # type: ignore[method-assign]
+    SpicyApp.notify = reporting_notify  # type: ignore[method-assign]
     sys.exit(main(sys.argv[1:]))

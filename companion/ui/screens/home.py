@@ -22,6 +22,10 @@ class HomeScreen(Screen):
     """A game has been played here: "Same table as last time" has a table to set again."""
 
     def on_pre_enter(self, *_args: object) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Resume follows the store: none until it opens, after the first frame."""
         store = App.get_running_app().store
         self.can_resume = store is not None and store.unfinished_game() is not None
         self.can_repeat = store is not None and bool(store.list_games(limit=1))
