@@ -14,6 +14,7 @@ window shows as soon as a bare Kivy app's would (docs/PERFORMANCE.md).
 
 from __future__ import annotations
 
+import gc
 import importlib
 import time
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ from companion.seating import Seating
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.keyboard import screen_keyboard_wanted
+from companion.ui.threads import after_drawn
 from companion.ui.widgets import ScreenKeyboard, Toast
 from companion.ui.widgets.pages import Pages
 
@@ -45,6 +47,12 @@ if TYPE_CHECKING:
 
 NOTICE_SECONDS = 10.0
 """Start-up notices stay longer than a toast: nobody is looking at the screen yet."""
+PREPARE_END_SECONDS = 2.0
+"""The end screen makes its rows this long after a table opens, once the table is drawn and before a
+card can have been played."""
+AHEAD = ("table", "end")
+"""Screens built while home shows, one a frame after the store opens: starting a game and ending one
+then build nothing."""
 
 
 class SpicyApp(App):
@@ -86,11 +94,7 @@ class SpicyApp(App):
         return manager
 
     def on_start(self) -> None:
-        Window.bind(on_flip=self._first_frame)
-
-    def _first_frame(self, *_args: object) -> None:
-        Window.unbind(on_flip=self._first_frame)
-        Clock.schedule_once(lambda _dt: self.open_store_and_buzzers())
+        after_drawn(self.open_store_and_buzzers)
 
     def open_store_and_buzzers(self) -> None:
         """After the first frame: the store (or a screen saying why not), the buzzers, the notices, the
@@ -117,6 +121,14 @@ class SpicyApp(App):
             self.notify("\n".join(say(notice) for notice in self.notices), NOTICE_SECONDS)
         if not self.resume_game():
             self.root.get_screen("home").refresh()  # Resume, now that the store can say
+        self._build_ahead(list(AHEAD))
+
+    def _build_ahead(self, names: list[str]) -> None:
+        if not names:
+            _settle_memory()
+            return
+        self.screen(names[0])
+        Clock.schedule_once(lambda _dt: self._build_ahead(names[1:]))
 
     def _open_buzzers(self) -> Buzzers:
         """The configured buzzers; the keys, with the reason, when they refuse to start."""
@@ -144,7 +156,7 @@ class SpicyApp(App):
         return True
 
     def on_stop(self) -> None:
-        Window.unbind(on_flip=self._first_frame, on_key_down=self._key_down, on_key_up=self._key_up)
+        Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
         self.toast.dismiss()
         if self.screen_keyboard.target is not None:
             self.screen_keyboard.detach(self.screen_keyboard.target)
@@ -167,6 +179,8 @@ class SpicyApp(App):
         self.seating = session.seating
         self.screen("table").open(session)
         self.root.current = "table"
+        view = self.root.get_screen("table").view
+        Clock.schedule_once(lambda _dt: self.screen("end").prepare(view), PREPARE_END_SECONDS)
 
     def screen(self, name: str) -> Screen:
         """The screen of that name, built on first use."""
@@ -248,6 +262,20 @@ def _build_screen(name: str) -> Screen:
     module = importlib.import_module(f"companion.ui.screens.{name}")
     screen: Screen = getattr(module, f"{name.capitalize()}Screen")(name=name)
     return screen
+
+
+def _settle_memory() -> None:
+    """Everything start-up made is kept for good: out of the garbage collector's sight from now on.
+
+    The collector's full passes walk every object, and a Kivy app has a few
+    hundred thousand (modules, kv rules, screens): about 110 ms a pass here,
+    which fell in whatever frame allocated next (the end of a game, a
+    tap). After ``gc.freeze`` a pass walks only what came later (a game's
+    table and its state); the frozen objects are the ones that live as long
+    as the app anyway.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def _typing() -> bool:

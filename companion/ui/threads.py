@@ -27,3 +27,20 @@ def mainthread_now(func: Callable[..., None]) -> Callable[..., None]:
         schedule(lambda _dt: func(*args, **kwargs), 0)
 
     return post
+
+
+def after_drawn(callback: Callable[[], None]) -> None:
+    """Call ``callback`` on the frame after the one being made is on screen.
+
+    A call scheduled for "the next frame" from a touch still runs before the
+    current frame is drawn (Kivy runs it in ``tick_draw``), so whatever the
+    touch changed would only show once the call is done. The window's flip
+    ends the frame that shows it; the call follows on the next tick.
+    """
+    from kivy.core.window import Window
+
+    def flipped(*_args: object) -> None:
+        Window.unbind(on_flip=flipped)
+        Clock.schedule_once(lambda _dt: callback())
+
+    Window.bind(on_flip=flipped)

@@ -34,7 +34,7 @@ def table_shows(ui, names: tuple[str, ...]) -> bool:  # type: ignore[no-untyped-
 
 def toast_text(ui) -> str:  # type: ignore[no-untyped-def]
     toast = ui.app.toast
-    return toast.text if toast.parent is not None else ""
+    return toast.text if toast is not None and toast.parent is not None else ""  # made for the first toast
 
 
 def tap_in_view(ui, widget) -> None:  # type: ignore[no-untyped-def]

@@ -123,7 +123,7 @@ def french_settings(ui) -> None:  # type: ignore[no-untyped-def]
 
 def shown_toast(ui) -> str:  # type: ignore[no-untyped-def]
     toast = ui.app.toast
-    return toast.text if toast.parent is not None else ""
+    return toast.text if toast is not None and toast.parent is not None else ""  # made for the first toast
 
 
 def test_a_value_the_config_refuses_is_refused_in_french_with_the_value_as_typed(ui) -> None:  # type: ignore

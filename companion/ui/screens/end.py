@@ -3,6 +3,10 @@
 The game is already saved (every action is). "Play again" starts a new game
 with the same seats and rules; undo takes the last action back and returns to
 the table.
+
+The screen is built while the game is played (``prepare``: its rows, their
+outlines' textures, their fonts), so the end of a game only changes the rows'
+texts (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -42,31 +46,59 @@ class ScoreRow(BoxLayout):
 class EndScreen(Screen):
     view = ObjectProperty(None, allownone=True, rebind=True)
 
+    def prepare(self, view: TableView) -> None:
+        """Ahead of the end: one row a seat, each laid out once as a winner's and once not, so that
+        the outlines' textures and the labels' fonts exist when the game ends."""
+        self._watch(view)
+        rows = self._rows(len(view.seats))
+        for row in rows:
+            row.winner = True
+            row.do_layout()
+            row.winner = False
+            row.do_layout()
+
     def open(self, view: TableView) -> None:
-        if self.view is not view:
-            if self.view is not None:
-                self.view.unbind(ended=self._reopened)
-            view.bind(ended=self._reopened)
-        self.view = view
+        self._watch(view)
         self._fill()
 
-    def _reopened(self, _view: TableView, ended: bool) -> None:
-        """Undo took the end back: the table again."""
-        if not ended and self.manager is not None and self.manager.current == self.name:
-            App.get_running_app().show("table")
-        elif ended:
+    def _watch(self, view: TableView) -> None:
+        if self.view is not view:
+            if self.view is not None:
+                self.view.unbind(ended=self._reopened, winners=self._settled)
+            view.bind(ended=self._reopened, winners=self._settled)
+        self.view = view
+
+    def _settled(self, view: TableView, _winners: list[int]) -> None:
+        """The view sets ``ended`` (which opens this screen) before it sets the winners: the rows
+        follow them. Unchanged texts draw nothing new."""
+        if view.ended:
             self._fill()
 
+    def _reopened(self, _view: TableView, ended: bool) -> None:
+        """Undo took the end back: the table again; redo brings it back (the table opens it)."""
+        if not ended and self.manager is not None and self.manager.current == self.name:
+            App.get_running_app().show("table")
+
+    def _rows(self, count: int) -> list[ScoreRow]:
+        """``count`` rows, the ones there reused: at the end, only their texts change."""
+        grid = self.ids.rows
+        while len(grid.children) > count:
+            grid.remove_widget(grid.children[0])
+        while len(grid.children) < count:
+            grid.add_widget(ScoreRow(), index=len(grid.children))
+        return list(reversed(grid.children))
+
     def _fill(self) -> None:
-        rows = self.ids.rows
-        rows.clear_widgets()
         view = self.view
         ranked = sorted(view.seats, key=lambda s: (s.index not in view.winners, -(s.score or 0), s.index))
-        for place, seat in enumerate(ranked):
-            row = ScoreRow(name=short_name(seat.name, 16), colour=seat.colour, winner=seat.index in view.winners)
+        for place, (row, seat) in enumerate(zip(self._rows(len(ranked)), ranked)):
+            row.name = short_name(seat.name, 16)
+            row.colour = seat.colour
+            row.winner = seat.index in view.winners
             row.rank = str(place + 1)
             row.hand = str(seat.hand)
             row.hand_note = tr.ngettext("{n} card in hand", "{n} cards in hand", seat.hand).format(n=seat.hand)
+            row.won = row.won_note = row.trophies = row.trophies_note = row.score = ""
             parts = seat.score_parts
             if parts is not None:  # the rules' parts: a universal card counts 5, in the won pile and in hand
                 row.won = f"+{parts.won}"
@@ -76,7 +108,6 @@ class EndScreen(Screen):
                     n=seat.trophies) if seat.trophies else tr._("none"))
                 row.hand = theme.signed(parts.hand)
                 row.score = theme.signed(parts.total)
-            rows.add_widget(row)
 
     def title_text(self, view: TableView | None, *_deps: Any) -> str:
         if view is None or not view.winners:

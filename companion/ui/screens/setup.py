@@ -23,7 +23,7 @@ from companion.rules.profiles import VARIANTS
 from companion.seating import Seating
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import say, tr
-from companion.ui.threads import mainthread_now
+from companion.ui.threads import after_drawn, mainthread_now
 from companion.ui.widgets import load_kv, short
 
 load_kv(__file__)
@@ -86,6 +86,10 @@ class SetupScreen(Screen):
     """Bumped after every change to the draft, so kv rules that read the draft run again."""
     drawing = BooleanProperty(False)
     """The first-player draw is animating: taps on seats wait for it."""
+    starting = BooleanProperty(False)
+    """"Start the game" was tapped: the button says so in the frame of the tap, and the game starts on
+    the next one (building its table takes longer than a frame). It stays set once the game has
+    started, so a second tap on the way out starts nothing; set-up clears it when entered again."""
     title = StringProperty("")
     progress = StringProperty("")
     profile_line = StringProperty("")
@@ -105,6 +109,7 @@ class SetupScreen(Screen):
     """The draft to open with instead of a new one (Home's "Same table as last time")."""
 
     def on_pre_enter(self, *_args: object) -> None:
+        self.starting = False
         again, self.again = self.again, None
         self.draft = again or Draft()
         self.go("table" if again else "rules")
@@ -142,7 +147,9 @@ class SetupScreen(Screen):
             self.refuse(tr._("Choose who plays first, or draw"))
             return
         if self.step == "table":
-            self.start()
+            if not self.starting:
+                self.starting = True
+                after_drawn(self.start)
             return
         self.go(STEPS[index + 1])
 
@@ -326,11 +333,11 @@ class SetupScreen(Screen):
         app = App.get_running_app()
         try:
             setup = self.draft.setup()
-        except SetupRefused as exc:
-            self.refuse(str(exc))
-            return
-        seating = self.draft.seating(app.buzzers.seats if app.buzzers is not None else 0)
-        try:
+            seating = self.draft.seating(app.buzzers.seats if app.buzzers is not None else 0)
             app.start_game(setup, seating)
+        except SetupRefused as exc:
+            self.starting = False
+            self.refuse(str(exc))
         except CompanionError as exc:
+            self.starting = False
             self.refuse(say(exc.reason))

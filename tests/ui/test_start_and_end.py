@@ -1,0 +1,56 @@
+"""Starting a game answers the tap in its own frame, and the end screen is made before the game ends."""
+
+from __future__ import annotations
+
+from kivy.base import EventLoop
+
+from companion.rules import SPICY, new_setup
+from companion.ui import theme
+from companion.ui.screens.end import ScoreRow
+from conftest import Touch
+from table_helpers import Table
+
+NAMES = ("Ana", "Ben", "Cy")
+
+
+def test_start_the_game_says_so_in_the_frame_of_the_tap_and_a_second_tap_starts_nothing(ui) -> None:
+    app = ui.start()
+    app.show("setup")
+    setup = app.screen("setup")
+    for name in NAMES:
+        setup.draft.add_seat(name)
+    setup.draft.first = 0
+    setup.go("table")
+    ui.step(2)
+    start = setup.ids.next
+    assert start.text == "Start the game"
+    touch = Touch(*start.to_window(*start.center))
+    EventLoop.post_dispatch_input("begin", touch)
+    ui.step()
+    EventLoop.post_dispatch_input("end", touch)
+    ui.step()  # the frame that reads the release, drawn before the game is built
+    assert app.root.current == "setup" and start.text == "Starting…" and app.session is None
+    ui.tap(start)  # tapped again while it starts
+    ui.until(lambda: app.root.current == "table")
+    ui.step(3)
+    assert len(app.store.list_games()) == 1 and [seat.name for seat in app.session.state.seats] == list(NAMES)
+    app.show("home")
+    app.show("setup")
+    assert not setup.starting and setup.ids.next.text == "Next"
+
+
+def test_the_end_screen_has_its_rows_before_the_end_and_the_end_only_fills_them(ui) -> None:
+    table = Table(ui, new_setup(SPICY, list(NAMES), first=0))
+    app = table.app
+    assert app.root.has_screen("end")  # built while home showed
+    end = app.screen("end")
+    ui.until(lambda: len(end.ids.rows.children) == len(NAMES))  # prepared while the table plays
+    rows = list(end.ids.rows.children)
+    table.tap(table.screen.ids.draw_pile)
+    table.tap(table.screen.ids.draw_pile)  # the World's End card showed
+    assert app.root.current == "end"
+    assert list(end.ids.rows.children) == rows and all(isinstance(row, ScoreRow) for row in rows)
+    scores = {seat.name: theme.signed(seat.score) for seat in table.view.seats}
+    assert {row.name: row.score for row in rows} == scores and all(score for score in scores.values())
+    assert all(row.winner == (row.name in {NAMES[i] for i in table.view.winners}) for row in rows)
+    assert table.view.winners and [row.winner for row in reversed(rows)] == sorted(row.winner for row in rows)[::-1]
