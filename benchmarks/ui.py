@@ -275,6 +275,72 @@ def child_env(folder: str) -> dict[str, str]:
     }
 
 
+def moments_child(folder: Path) -> None:
+    """One app: "Start the game" tapped on set-up, then the last action of a game; each timed (wall and
+    UI-thread CPU) from the tap's release or the action to the end of the frame that shows its result,
+    beside a tap on set-up's Next and an ordinary action, measured the same way in the same process."""
+    size_window()
+    import random
+
+    from kivy.base import EventLoop
+
+    from companion.config import BuzzerConfig, Config, StoreConfig
+    from companion.random_play import random_game
+    from companion.rules import SPICY, new_setup
+    from companion.session import Session
+    from companion.ui.app import SpicyApp
+
+    app = SpicyApp(Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend="keyboard")))
+    app._run_prepare()
+    app.play_sound = lambda _name: None
+
+    def frames(count: int) -> None:
+        for _ in range(count):
+            EventLoop.idle()
+
+    def timed(act: Callable[[], None], shown: Callable[[], bool]) -> tuple[float, float]:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        act()
+        for _ in range(600):
+            EventLoop.idle()
+            if shown():
+                return time.perf_counter() - wall, time.thread_time() - cpu
+        raise RuntimeError("it never showed")
+
+    def release(widget: Any) -> Callable[[], None]:
+        touch = finger(*widget.to_window(*widget.center))
+        EventLoop.post_dispatch_input("begin", touch)
+        EventLoop.idle()
+        return lambda: EventLoop.post_dispatch_input("end", touch)
+
+    frames(90)  # the store opens, the screens are built ahead
+    app.show("setup")
+    setup = app.root.get_screen("setup")
+    for name in ("Ana", "Ben", "Cy", "Dee"):
+        setup.draft.add_seat(name)
+    setup.draft.first = 0
+    setup.go("first")
+    frames(5)
+    next_step = timed(release(setup.ids.next), lambda: setup.step == "table")
+    frames(5)
+    start = timed(release(setup.ids.next), lambda: app.root.current == "table")
+    frames(60)
+    game = next(game for seed in range(100)
+                if (game := random_game(random.Random(seed), new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=0)))
+                .state.ended and game.state.window is None)
+    session = Session.new(app.store, game.state.setup)
+    for action in game.log[:-2]:
+        session.apply(action)
+    app.resume_game(session.game_id)
+    frames(180)  # the end screen makes its rows while the table plays
+    view = app.root.get_screen("table").view
+    action = timed(lambda: view._apply(game.log[-2]), lambda: True)
+    frames(5)
+    end = timed(lambda: view._apply(game.log[-1]), lambda: app.root.current == "end")
+    print(json.dumps({"next": next_step, "start": start, "action": action, "end": end}), flush=True)
+    app.stop()
+
+
 def run_child(kind: str, folder: str) -> dict[str, Any]:
     """Run one measured child process in ``folder``; what it printed."""
     out = subprocess.run(
@@ -430,7 +496,31 @@ def table(_runs: int) -> list[Row]:
     ]
 
 
-FIGURES: list[Callable[[int], list[Row]]] = [start_up, table]
+def moments(runs: int) -> list[Row]:
+    """``runs`` fresh apps, each starting one game from set-up and ending another: the first of each
+    in the app's life, as at a table."""
+    found: dict[str, list[tuple[float, float]]] = {}
+    load = Load()
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as folder:
+            for key, value in run_child("moments", folder).items():
+                found.setdefault(key, []).append(value)
+        load.sample()
+
+    def ms(key: str) -> str:
+        wall = statistics.median(value[0] for value in found[key]) * 1000
+        cpu = statistics.median(value[1] for value in found[key]) * 1000
+        return f"{wall:.0f} ms, UI thread CPU {cpu:.0f} ms"
+
+    return [
+        ("\"Start the game\": the tap's release to the table drawn", ms("start"),
+         f"set-up's Next, the same way: {ms('next')}", "under 300 ms", str(load)),
+        ("the end of a game: its last action to the end screen drawn", ms("end"),
+         f"the action before it: {ms('action')}", "under 50 ms of Python", str(load)),
+    ]
+
+
+FIGURES: list[Callable[[int], list[Row]]] = [start_up, moments, table]
 """Each returns rows of (figure, median, baseline in the same run, target, load while measuring)."""
 
 
@@ -458,12 +548,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--only", choices=[figure.__name__ for figure in FIGURES], action="append",
                         help="measure only these figures")
-    parser.add_argument("--child", choices=("bare", "table"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("bare", "table", "moments"), help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--settings", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child == "table":
         table_child(args.folder)
+        return
+    if args.child == "moments":
+        moments_child(args.folder)
         return
     if args.child == "bare":
         bare_child(args.settings)
