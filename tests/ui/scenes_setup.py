@@ -121,6 +121,16 @@ def setup_table(ui: Any) -> None:
     ui.step(2)
 
 
+@scene("setup-starting")
+def setup_starting(ui: Any) -> None:
+    """"Start the game" in the frame of its tap, before the table is built."""
+    setup = seat(ui, "Ana", "Ben", "Cy")
+    setup.choose_first(0)
+    setup.go("table")
+    setup.starting = True
+    ui.step(2)
+
+
 @scene("database-problem")
 def database_problem(ui: Any) -> None:
     blocker = ui.tmp_path / "not-a-folder"
