@@ -98,18 +98,18 @@ class TablePlay:
         from kivy.base import EventLoop
         from kivy.clock import Clock
 
-        from companion.config import BuzzerConfig, Config, StoreConfig
+        from companion.config import Backend, BuzzerConfig, Config, StoreConfig
         from companion.rules import SPICY, new_setup
         from companion.ui.app import SpicyApp
 
         self.factory = MockFactory()
-        config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend="gpio"))
+        config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.GPIO))
         self.pins = config.buzzers.button_pins
         self.app = SpicyApp(config, pin_factory=self.factory)
         self.app._run_prepare()
         while self.app.store is None:  # it opens on the frame after the first
             EventLoop.idle()
-        self.app.play_sound = lambda _name: None  # the dummy audio driver: sounds cost nothing here
+        self.app.play_sound = lambda name: None  # type: ignore[method-assign]  # the dummy audio driver: sounds cost nothing here
         self.clock = Clock
         self.loop = EventLoop
         self.frames: list[float] = []
@@ -243,8 +243,12 @@ def table_child(folder: Path) -> None:
         sheets.append(play.challenge(others[0], others[1]))
         sheets.append(play.challenge(others[1]))
         for button in (ids.pass_button, ids.undo, ids.undo):  # each moves the turn: the header says who
-            header = ids.header.text
-            taps.append(play.tap(button, lambda before=header: ids.header.text != before))
+            header: str = ids.header.text
+
+            def changed(before: str = header) -> bool:
+                return bool(ids.header.text != before)
+
+            taps.append(play.tap(button, changed))
     play.recording = False
     busy, busy_flips, busy_cpu = play.frames, play.flips, play.cpu
     play.frames, play.flips, play.cpu = [], [], []
@@ -290,15 +294,15 @@ def moments_child(folder: Path) -> None:
 
     from kivy.base import EventLoop
 
-    from companion.config import BuzzerConfig, Config, StoreConfig
+    from companion.config import Backend, BuzzerConfig, Config, StoreConfig
     from companion.random_play import random_game
     from companion.rules import SPICY, new_setup
     from companion.session import Session
     from companion.ui.app import SpicyApp
 
-    app = SpicyApp(Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend="keyboard")))
+    app = SpicyApp(Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.KEYBOARD)))
     app._run_prepare()
-    app.play_sound = lambda _name: None
+    app.play_sound = lambda name: None  # type: ignore[method-assign]
 
     def frames(count: int) -> None:
         for _ in range(count):
@@ -334,16 +338,17 @@ def moments_child(folder: Path) -> None:
     game = next(game for seed in range(100)
                 if (game := random_game(random.Random(seed), new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=0)))
                 .state.ended and game.state.window is None)
+    assert app.store is not None
     session = Session.new(app.store, game.state.setup)
-    for action in game.log[:-2]:
-        session.apply(action)
+    for played in game.log[:-2]:
+        session.apply(played)
     app.resume_game(session.game_id)
     frames(180)  # the end screen makes its rows while the table plays
     view = app.root.get_screen("table").view
-    action = timed(lambda: view._apply(game.log[-2]), lambda: True)
+    before_last = timed(lambda: view._apply(game.log[-2]), lambda: True)
     frames(5)
     end = timed(lambda: view._apply(game.log[-1]), lambda: app.root.current == "end")
-    print(json.dumps({"next": next_step, "start": start, "action": action, "end": end}), flush=True)
+    print(json.dumps({"next": next_step, "start": start, "action": before_last, "end": end}), flush=True)
     app.stop()
 
 

@@ -86,13 +86,13 @@ REGISTRARS: list[Registrar] = [
 ]
 
 
-def top_parser(**kwargs: object) -> argparse.ArgumentParser:
+def top_parser(add_help: bool = True) -> Parser:
     """The options that come before any command."""
     parser = Parser(
         prog="spicy-companion",
         description="Spicy Companion: counts, rules, buzzers and saved games for Spicy. "
         "With no command it opens the touchscreen table.",
-        **kwargs,  # type: ignore[arg-type]
+        add_help=add_help,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--config", type=Path, help="config file (default: the user config folder)")

@@ -91,7 +91,7 @@ class EndScreen(Screen):
     def _fill(self) -> None:
         view = self.view
         ranked = sorted(view.seats, key=lambda s: (s.index not in view.winners, -(s.score or 0), s.index))
-        for place, (row, seat) in enumerate(zip(self._rows(len(ranked)), ranked)):
+        for place, (row, seat) in enumerate(zip(self._rows(len(ranked)), ranked, strict=True)):
             row.name = short_name(seat.name, 16)
             row.colour = seat.colour
             row.winner = seat.index in view.winners
