@@ -107,7 +107,7 @@ class TablePlay:
         self.pins = config.buzzers.button_pins
         self.app = SpicyApp(config, pin_factory=self.factory)
         self.app._run_prepare()
-        while self.app.store is None:  # it opens on the frame after the first
+        while not self.app.warmed:  # the store opens on the frame after the first, then screens are built ahead
             EventLoop.idle()
         self.app.play_sound = lambda name: None  # type: ignore[method-assign]  # the dummy audio driver: sounds cost nothing here
         self.clock = Clock

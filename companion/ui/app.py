@@ -65,6 +65,8 @@ class SpicyApp(App):
     """The live game's :class:`Seating`: each seat's colour and the buzzer bound to it."""
     prefs_ui = ObjectProperty(None, rebind=True)
     """The settings in force (a ``UiConfig``), for the settings screen to show."""
+    warmed = BooleanProperty(False)
+    """Start-up's work after the first frame is done: the store and buzzers open, the screens built ahead."""
 
     def __init__(self, config: Config, *, pin_factory: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -126,6 +128,7 @@ class SpicyApp(App):
     def _build_ahead(self, names: list[str]) -> None:
         if not names:
             _settle_memory()
+            self.warmed = True
             return
         self.screen(names[0])
         Clock.schedule_once(lambda _dt: self._build_ahead(names[1:]))

@@ -130,6 +130,7 @@ class UiDriver:
         self.app = SpicyApp(config or self.config(), pin_factory=pin_factory)
         self.app._run_prepare()
         self.step(3)
+        self.until(lambda: self.app.warmed or self.app.root.current == "problem")  # as a table finds it once up
         return self.app
 
     def stop(self) -> None:
