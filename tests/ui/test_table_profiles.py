@@ -123,5 +123,6 @@ def test_the_end_screen_counts_with_the_rules_points_not_its_own(ui, monkeypatch
     table.tap(ids.draw_pile)
     table.tap(ids.draw_pile)
     rows = {row.name: row for row in table.app.screen("end").ids.rows.children}
-    # 6 spice cards and 1 universal in hand: -6 - 7
-    assert rows["Ana"].hand == "\u221213" and rows["Ana"].score == "\u221213" and rows["Ana"].won == "+0"
+    # 6 spice cards and 1 universal in hand: -6, and -7 in the universals' own column
+    ana = rows["Ana"]
+    assert (ana.hand, ana.universals, ana.score, ana.won) == ("\u22126", "\u22127", "\u221213", "+0")
