@@ -88,17 +88,27 @@ def check_kinds(section: object, name: str) -> None:
             )
 
 
+BUSY_TIMEOUT_MAX = 10.0
+"""Half the service's watchdog (systemd/spicy-companion.service, WatchdogSec=20)."""
+TABLE_WAIT = 1.0
+"""The longest a tap waits for the database: then the table is told it is busy and may tap again."""
+
+
 @dataclass(frozen=True)
 class StoreConfig:
     db: Path = field(default_factory=default_db_path)
     busy_timeout: float = 2.0
-    """Seconds to wait for another program's write before giving up with a clear error."""
+    """Seconds a command waits for another program's write before giving up with a clear error.
+
+    At most ``BUSY_TIMEOUT_MAX``: the kiosk service's watchdog (20 s) restarts an app
+    that waits longer. The table itself waits at most ``TABLE_WAIT`` on a tap.
+    """
 
     def __post_init__(self) -> None:
         check_kinds(self, "store")
-        if not 0 <= self.busy_timeout <= 600:
+        if not 0 <= self.busy_timeout <= BUSY_TIMEOUT_MAX:
             raise ConfigError(
-                "[store] busy_timeout must be a number of seconds from 0 to 600, not {value}",
+                "[store] busy_timeout must be a number of seconds from 0 to 10, not {value}",
                 value=shown(self.busy_timeout),
             )
 

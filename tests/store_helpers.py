@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from companion.rules import FIVE_SPICES, Game, Setup, action_from_dict, new_setup
@@ -73,3 +76,27 @@ def crash_child(db: str, plan_path: str) -> None:
 
 if __name__ == "__main__":
     crash_child(*sys.argv[1:])
+
+
+@contextmanager
+def small_disk(folder: Path) -> Iterator[Path]:
+    """A real small disk: an 800 KiB tmpfs mounted at ``folder`` for as long as it is used (needs root)."""
+    folder.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=800k", "tmpfs", str(folder)], capture_output=True)
+    if mounted.returncode:
+        raise RuntimeError(f"the full-disk tests mount a small tmpfs, which needs root: {mounted.stderr.decode()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def fill(folder: Path) -> None:
+    """Write zeros into ``folder`` until its disk is full."""
+    try:
+        with (folder / "filler").open("wb") as filler:
+            while True:
+                filler.write(bytes(4096))
+                filler.flush()
+    except OSError:
+        pass  # full

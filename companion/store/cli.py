@@ -137,7 +137,8 @@ def describe_game(game: GameSummary) -> str:
     if game.problem:
         return f"#{game.id}  {_when(game.started_at)}  cannot be read: {game.problem}"
     if game.ended_at is None:
-        return f"#{game.id}  {_when(game.started_at)}  {', '.join(game.names)}  (unfinished)"
+        left = "abandoned" if game.abandoned_at else "unfinished"
+        return f"#{game.id}  {_when(game.started_at)}  {', '.join(game.names)}  ({left})"
     scores = ", ".join(f"{name} {score_text(s)}" for name, s in zip(game.names, game.scores, strict=True))
     return f"#{game.id}  {_when(game.started_at)}  {scores}  winner: {' and '.join(game.winners)}"
 

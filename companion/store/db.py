@@ -14,8 +14,8 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
@@ -81,6 +81,8 @@ class GameSummary:
     """Final scores by seat; empty while the game goes on."""
     problem: str | None = None
     """Why the row cannot be read (edited by hand); the list shows it and goes on."""
+    abandoned_at: str | None = None
+    """When the table gave the game up unfinished (``Store.abandon``); None for a finished or live one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +110,8 @@ class Recorded:
 
 class Store:
     def __init__(
-        self, db: Database, path: Path, notice: Reason | None = None, read_only: Reason | None = None
+        self, db: Database, path: Path, notice: Reason | None = None, read_only: Reason | None = None,
+        busy_timeout: float = 2.0,
     ) -> None:
         self.db = db
         self.path = path
@@ -116,6 +119,11 @@ class Store:
         """Something the person should read once, e.g. that a damaged file was moved aside."""
         self.read_only = read_only
         """Why nothing can be saved in this file (newer schema, read-only folder, damage found); None if it can."""
+        self.busy_timeout = busy_timeout
+        self.opened = _identity(path)
+        """The file this connection writes (device, inode): a file deleted or replaced under it is noticed."""
+        self.on_notice: Callable[[Reason], None] | None = None
+        """Told what the store had to work around while running (the file deleted and written anew)."""
 
     @classmethod
     def open(cls, path: Path, busy_timeout: float = 2.0, move_damaged: bool = True) -> Store:
@@ -189,7 +197,7 @@ class Store:
         except BaseException:
             db.close()
             raise
-        return cls(db, path, notice, newer or read_only)
+        return cls(db, path, notice, newer or read_only, busy_timeout)
 
     @classmethod
     def memory(cls) -> Store:
@@ -220,11 +228,66 @@ class Store:
         """One write transaction; refused before it starts when this file must not be written."""
         if self.cannot_save:
             raise StoreError(self.cannot_save)
+        self._follow_the_file()
         try:
             with _transaction(self.db.conn) as conn:
                 yield conn
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
+
+    def _follow_the_file(self) -> None:
+        """Before a write: is the file at ``path`` still the one this connection writes?
+
+        SQLite goes on writing a deleted file through its open descriptor, so every
+        action after a deletion would look saved and be lost when the app stops. A
+        deleted file is written anew from the open one (every game it holds, the live
+        one too) and the app is told. A file put in its place by someone else is left
+        alone, and nothing more is written.
+        """
+        if self.opened is None:
+            return
+        try:
+            found = _identity(self.path)
+        except OSError:
+            return  # a folder that cannot be looked into: SQLite says what is wrong
+        if found == self.opened:
+            return
+        if found is not None:
+            self._stop_saving(Reason("another file was put in its place while the app ran; restart the app to use it"))
+        self._write_anew()
+
+    def _write_anew(self) -> None:
+        """Copy the open (deleted) database into a new file at ``path`` and go on in that one."""
+        fresh = self.path.with_name(self.path.name + ".new")
+        try:
+            _usable(self.path)
+            fresh.unlink(missing_ok=True)
+            copy = sqlite3.connect(fresh)
+            try:
+                self.db.conn.backup(copy)
+            finally:
+                copy.close()
+            self.db.close()  # its WAL's name goes with it, before a new file takes the name
+            fresh.rename(self.path)
+            store = Store._open(self.path, self.busy_timeout)
+        except (OSError, sqlite3.Error, StoreError, Damaged) as exc:
+            with suppress(OSError):
+                fresh.unlink(missing_ok=True)
+            problem = exc.strerror if isinstance(exc, OSError) else str(exc)
+            self._stop_saving(Reason(
+                "it was deleted while the app ran, and no new file could be written ({problem}); "
+                "what is on the table is not saved", problem=str(problem),
+            ))
+        self.db, self.opened = store.db, store.opened
+        if self.on_notice is not None:
+            self.on_notice(Reason(
+                "{path} was deleted while the app ran: every game it held, this one too, "
+                "was written into a new file there", path=str(self.path),
+            ))
+
+    def _stop_saving(self, why: Reason) -> None:
+        self.read_only = why
+        raise StoreError("nothing can be saved in {path}: {why}", path=str(self.path), why=why) from None
 
     def _failed(self, exc: sqlite3.Error) -> StoreError:
         """The message for a failed statement; damage found now also stops any further writing."""
@@ -268,9 +331,27 @@ class Store:
                 raise StoreError("there is already a player named {name}", name=name)
             return _player_id(conn, name, now())
 
-    def new_game(self, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
-        """Save a new game and, in the same transaction, where everyone sits (colours, buzzers)."""
+    def abandon(self, game_id: int, at: str) -> bool:
+        """Give up an unfinished game: it stays in the history, marked abandoned, and is not reopened.
+
+        False when there was no such unfinished game (ended or abandoned meanwhile).
+        """
         with self._writing() as conn:
+            return conn.execute(
+                "UPDATE games SET abandoned_at = ? WHERE id = ? AND ended_at IS NULL AND abandoned_at IS NULL",
+                [at, game_id],
+            ).rowcount > 0
+
+    def new_game(self, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
+        """Save a new game and, in the same transaction, where everyone sits (colours, buzzers).
+
+        Any game still unfinished was left for this one, and is marked abandoned: otherwise,
+        once the new game ended, start-up would reopen an older game the table had walked away from.
+        """
+        with self._writing() as conn:
+            conn.execute(
+                "UPDATE games SET abandoned_at = ? WHERE ended_at IS NULL AND abandoned_at IS NULL", [started_at]
+            )
             return _insert_game(conn, setup, started_at, seating)
 
     def keep_buzz(self, game_id: int, entry: int, seat: int) -> None:
@@ -344,8 +425,11 @@ class Store:
             raise self._failed(exc) from None
 
     def unfinished_game(self) -> int | None:
-        """The game most recently started and not over: the one to resume."""
-        rows = self.query("SELECT id FROM games WHERE ended_at IS NULL ORDER BY started_at DESC, id DESC LIMIT 1")
+        """The game most recently started that is neither over nor abandoned: the one to resume."""
+        rows = self.query(
+            "SELECT id FROM games WHERE ended_at IS NULL AND abandoned_at IS NULL"
+            " ORDER BY started_at DESC, id DESC LIMIT 1"
+        )
         return rows[0][0] if rows else None
 
     def load(self, game_id: int) -> SavedGame:
@@ -397,16 +481,17 @@ class Store:
         """
         try:
             rows = self.db.conn.execute(
-                "SELECT id, started_at, ended_at, end_reason, seats, winners,"
-                " (SELECT json_group_array(score) FROM"
-                " (SELECT score FROM scores WHERE game_id = games.id ORDER BY seat))"
-                " FROM games ORDER BY started_at DESC, id DESC LIMIT ?",
-                [-1 if limit is None else limit],
+                f"{SUMMARY} ORDER BY started_at DESC, id DESC LIMIT ?", [-1 if limit is None else limit]
             )
             for row in rows:
                 yield _summary(*row)
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
+
+    def summary(self, game_id: int) -> GameSummary | None:
+        """One game as the list shows it (e.g. the unfinished one, for the table to recognise)."""
+        rows = self.query(f"{SUMMARY} WHERE id = ?", [game_id])
+        return _summary(*rows[0]) if rows else None
 
     def stats(self) -> list[PlayerStats]:
         """Per player, over finished games: the sums kept per player and profile as games end (``player_totals``)."""
@@ -425,15 +510,35 @@ class Store:
         return [name for (name,) in rows]
 
 
+SUMMARY = (
+    "SELECT id, started_at, ended_at, end_reason, seats, winners,"
+    " (SELECT json_group_array(score) FROM (SELECT score FROM scores WHERE game_id = games.id ORDER BY seat)),"
+    " abandoned_at FROM games"
+)
+"""A ``GameSummary``'s columns, for the list and for one game."""
+
+
 def _summary(
-    game_id: int, started: str, ended: str | None, reason: str | None, seats: str, winners: str | None, scores: str
+    game_id: int, started: str, ended: str | None, reason: str | None, seats: str, winners: str | None, scores: str,
+    abandoned: str | None,
 ) -> GameSummary:
     try:
         names, won = names_from_json(seats, "seats"), names_from_json(winners or "[]", "winners")
     except BadRow as exc:
         problem = Reason("{problem}; {fix}", problem=str(exc), fix=FIX_ROW)
-        return GameSummary(game_id, started, ended, reason, (), (), (), problem)
-    return GameSummary(game_id, started, ended, reason, names, won, tuple(json.loads(scores)))
+        return GameSummary(game_id, started, ended, reason, (), (), (), problem, abandoned)
+    return GameSummary(game_id, started, ended, reason, names, won, tuple(json.loads(scores)), None, abandoned)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file's device and inode; None when there is none (deleted, or a database in memory)."""
+    if str(path) == ":memory:":
+        return None
+    try:
+        found = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _usable(path: Path) -> Path:

@@ -193,6 +193,22 @@ def m008_game_buzz(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m009_game_abandoned(db: Database) -> None:
+    """When the table gave a game up: it stays in the history, and start-up no longer reopens it.
+
+    A plain column, so a list can filter on it (``abandoned_at IS NOT NULL``). A game
+    left unfinished when a later one was started was given up then: it is marked
+    abandoned at the time that later game started.
+    """
+    db.table("games").add_column("abandoned_at", str)
+    db.execute(
+        "UPDATE games SET abandoned_at = (SELECT min(later.started_at) FROM games AS later"
+        " WHERE later.started_at > games.started_at OR (later.started_at = games.started_at AND later.id > games.id))"
+        " WHERE ended_at IS NULL"
+    )
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 

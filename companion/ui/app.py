@@ -17,7 +17,8 @@ from __future__ import annotations
 import gc
 import importlib
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -25,10 +26,10 @@ from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import Screen, ScreenManager
 
-from companion.config import Config, ConfigError
+from companion.config import TABLE_WAIT, Config, ConfigError
 from companion.errors import CompanionError
 from companion.ui import theme
-from companion.ui.i18n import say, tr
+from companion.ui.i18n import say, tr, when
 from companion.seating import Seating
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
@@ -41,8 +42,9 @@ if TYPE_CHECKING:
     from companion.buzzers import Buzzers, Referee
     from companion.buzzers.backend import PressHandler
     from companion.rules import Setup
+    from companion.rules.errors import Reason
     from companion.session import Session
-    from companion.store import Store
+    from companion.store import Store, StoreError
 
 
 NOTICE_SECONDS = 10.0
@@ -53,6 +55,8 @@ card can have been played."""
 AHEAD = ("table", "end")
 """Screens built while home shows, one a frame after the store opens: starting a game and ending one
 then build nothing."""
+
+T = TypeVar("T")
 
 
 class SpicyApp(App):
@@ -105,11 +109,12 @@ class SpicyApp(App):
         from companion.store import Store, StoreError
 
         try:
-            self.store = Store.open(self.config_.store.db, self.config_.store.busy_timeout)
+            self.store = Store.open(self.config_.store.db, min(self.config_.store.busy_timeout, TABLE_WAIT))
         except StoreError as exc:
             self.show("problem")
             self.root.get_screen("problem").explain(say(exc.reason))
             return
+        self.store.on_notice = self._store_notice
         self.buzzers = self._open_buzzers()
         self.referee = Referee(
             self.buzzers, settle_ms=self.config_.buzzers.settle_ms, early_ms=self.config_.buzzers.early_ms
@@ -121,9 +126,38 @@ class SpicyApp(App):
         ]
         if self.notices:
             self.notify("\n".join(say(notice) for notice in self.notices), NOTICE_SECONDS)
-        if not self.resume_game():
+        if self.resume_game():
+            self._say_reopened()
+        else:
             self.root.get_screen("home").refresh()  # Resume, now that the store can say
         self._build_ahead(list(AHEAD))
+
+    def _say_reopened(self) -> None:
+        """Which game start-up reopened, for the table to recognise: when it started, who sat down."""
+        assert self.store is not None and self.session is not None
+        game = self.store.summary(self.session.game_id)
+        if game is not None:
+            self.notify(tr._("Reopened the game of {when} with {names}").format(
+                when=when(game.started_at), names=", ".join(game.names)), NOTICE_SECONDS)
+
+    def _store_notice(self, reason: Reason) -> None:
+        self.notify(say(reason), NOTICE_SECONDS)
+
+    def save(self, work: Callable[[], T]) -> T | None:
+        """Every save a screen asks for: a store error (busy, full, read-only) is said and the screen
+        stays as it was, so the table can try again; None then."""
+        from companion.store import StoreError
+
+        try:
+            return work()
+        except StoreError as exc:
+            self.not_saved(exc)
+            return None
+
+    def not_saved(self, error: StoreError) -> None:
+        """How every screen says that the store could not save: a notice at the top, clear of the
+        button the table will tap again."""
+        self.toast.show(say(error.reason), at_top=True)
 
     def _build_ahead(self, names: list[str]) -> None:
         if not names:
@@ -170,12 +204,28 @@ class SpicyApp(App):
         if self.store is not None:
             self.store.close()
 
-    def start_game(self, setup: Setup, seating: Seating | None = None) -> None:
-        """Save a new game from ``setup`` with its ``seating``, in one transaction, and show its table."""
+    def start_game(self, setup: Setup, seating: Seating | None = None) -> bool:
+        """Save a new game from ``setup`` with its ``seating``, in one transaction, and show its table.
+
+        False, with the app's notice, when it cannot be saved: the screen that asked stays.
+        """
         from companion.session import Session
 
-        assert self.store is not None
-        self.show_table(Session.new(self.store, setup, seating=seating))
+        store = self.store
+        assert store is not None
+        session = self.save(lambda: Session.new(store, setup, seating=seating))
+        if session is None:
+            return False
+        self.show_table(session)
+        return True
+
+    def abandon(self, game_id: int) -> bool:
+        """Give up an unfinished game (it stays in the saved games, marked abandoned); False if not saved."""
+        from companion.store import now
+
+        store = self.store
+        assert store is not None
+        return self.save(lambda: store.abandon(game_id, now()) or True) is not None
 
     def show_table(self, session: Session) -> None:
         self.session = session

@@ -151,3 +151,8 @@ def table_words() -> dict[str, str]:
         "change-your-luck": tr._("change-your-luck"),
         "copy-cat": tr._("copy-cat"),
     }
+
+
+def when(stamp: str) -> str:
+    """A saved time stamp as the table reads it: ``2026-11-30T20:14:03.000+00:00`` as ``2026-11-30 20:14``."""
+    return stamp[:16].replace("T", " ")

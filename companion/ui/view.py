@@ -99,7 +99,9 @@ class TableView(EventDispatcher):
     """Everything the table screen and its sheets show, and every action they can take.
 
     Events: ``on_refused(reason)`` when an action is refused (nothing changed),
-    ``on_notice(text)`` for a press that does not count, ``on_sound(name)``.
+    ``on_not_saved(error)`` when the store could not save it (nothing changed either:
+    the app says why, as for every screen), ``on_notice(text)`` for a press that does
+    not count, ``on_sound(name)``.
     """
 
     seats = ListProperty()
@@ -154,7 +156,7 @@ class TableView(EventDispatcher):
     window_entry = ObjectProperty(None, allownone=True)
     """The card on top by its place in the log (``Game.window_entry``): the window every decision names."""
 
-    __events__ = ("on_refused", "on_notice", "on_sound")
+    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound")
 
     def __init__(self, session: Session, referee: Referee | None = None) -> None:
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up."""
@@ -179,6 +181,9 @@ class TableView(EventDispatcher):
         self._refresh()
 
     def on_refused(self, reason: str) -> None:
+        pass
+
+    def on_not_saved(self, error: StoreError) -> None:
         pass
 
     def on_notice(self, text: str) -> None:
@@ -297,7 +302,7 @@ class TableView(EventDispatcher):
         try:
             self.session.drop_buzz()
         except StoreError as exc:
-            self.dispatch("on_refused", say(exc.reason))
+            self.dispatch("on_not_saved", exc)
         self._refresh()
 
     def reveal(self, card: Card) -> bool:
@@ -357,7 +362,7 @@ class TableView(EventDispatcher):
             try:
                 self.session.keep_buzz(buzz.challenger)
             except StoreError as exc:
-                self.dispatch("on_refused", say(exc.reason))
+                self.dispatch("on_not_saved", exc)
         self.buzz = buzz
         self._refresh()
 
@@ -374,8 +379,11 @@ class TableView(EventDispatcher):
         before = self.state
         try:
             after = self.session.apply(action)
-        except (IllegalAction, StoreError) as exc:
+        except IllegalAction as exc:
             self.dispatch("on_refused", say(exc.reason))
+            return False
+        except StoreError as exc:
+            self.dispatch("on_not_saved", exc)
             return False
         self.buzz = None
         self._refresh()

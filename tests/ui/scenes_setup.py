@@ -152,3 +152,11 @@ def start_up_notices(ui: Any) -> None:
     store.close()
     goto(ui, "home")
     ui.app.notify(f"{store.notice}\nno GPIO on this machine; keys 1 2 3 4 5 6 are the buzzers", 10)
+
+
+@scene("unfinished-game")
+def unfinished_game(ui: Any) -> None:
+    """New game with a game unfinished: resume it or abandon it first."""
+    Session.new(ui.app.store, new_setup(SPICY, ["Ana", "Ben", "Maximilian-Alexander", "Dee"]))
+    home = goto(ui, "home")
+    ui.tap(home.ids.new_game)

@@ -3,6 +3,7 @@ profile, a last card, the World's End near, the challenge, reveal and result she
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from kivy.clock import Clock
@@ -160,3 +161,13 @@ def end_sweet_spicy_fr(ui: Any) -> None:
 def table_take_universal_fr(ui: Any) -> None:
     assert ui.app.change_settings(language="fr")
     universal_survived(ui)
+
+
+@scene("database-busy")
+def database_busy(ui: Any) -> None:
+    """The end screen stays, and says why, when "Play again" finds the database busy."""
+    end(ui)
+    other = sqlite3.connect(ui.app.store.path, isolation_level=None)  # another program's write lock
+    other.execute("BEGIN IMMEDIATE")
+    ui.tap(ui.app.screen("end").ids.again)
+    other.close()

@@ -119,7 +119,8 @@ class EndScreen(Screen):
         return f"{length_words(view.session.length())}\n{saved}"
 
     def play_again(self) -> None:
-        """The same seats and rules; a new first player drawn at random."""
+        """The same seats and rules; a new first player drawn at random. A database that cannot save
+        (busy, full, read-only) gets a toast from the app, and the end screen stays."""
         setup = self.view.setup
         app = App.get_running_app()
         app.start_game(replace(setup, first=random.randrange(len(setup.names))), app.seating)

@@ -16,7 +16,7 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.store import GameSummary
 from companion.ui import theme
-from companion.ui.i18n import say, table_word, tr
+from companion.ui.i18n import say, table_word, tr, when
 from companion.ui.words import end_reason_text
 from companion.ui.widgets import Icon, load_kv, short
 
@@ -26,12 +26,9 @@ LIMIT = 100
 """Rows in the list; older games stay in the database and in ``spicy-companion games``."""
 
 
-def when(stamp: str) -> str:
-    """``2026-11-30T20:14:03.000+00:00`` as ``2026-11-30 20:14``."""
-    return stamp[:16].replace("T", " ")
-
-
 def result_text(game: GameSummary) -> str:
+    if game.abandoned_at:
+        return tr._("abandoned")
     if game.ended_at is None:
         return tr._("unfinished")
     return tr._("{winners} won").format(winners=" & ".join(short(name, 12) for name in game.winners))
@@ -66,6 +63,11 @@ class GamesScreen(Screen):
     outcome = StringProperty("")
     unfinished = BooleanProperty(False)
 
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.abandoned: set[int] = set()
+        """The listed games the table gave up, which show no Resume."""
+
     def on_pre_enter(self, *_args: object) -> None:
         self.chosen = 0
         self.title = ""
@@ -75,6 +77,7 @@ class GamesScreen(Screen):
         box.clear_widgets()
         store = App.get_running_app().store
         games = store.list_games(limit=LIMIT) if store is not None else []
+        self.abandoned = {game.id for game in games if game.abandoned_at}
         for game in games:
             row = GameRow(
                 game_id=game.id, title=f"{when(game.started_at)} · {result_text(game)}", names=", ".join(game.names)
@@ -92,9 +95,13 @@ class GamesScreen(Screen):
             app.notify(say(exc.reason))
             return
         self.chosen = game_id
-        self.unfinished = not state.ended
+        abandoned = game_id in self.abandoned
+        self.unfinished = not state.ended and not abandoned  # an abandoned game is not resumed
         self.title = f"{table_word(state.profile.title)} · {when(saved.started_at)}"
-        self.outcome = end_reason_text(state.end_reason) if state.ended else tr._("unfinished")
+        if state.ended:
+            self.outcome = end_reason_text(state.end_reason)
+        else:
+            self.outcome = tr._("abandoned") if abandoned else tr._("unfinished")
         grid = self.ids.summary
         grid.clear_widgets()
         for heading in (tr._("Seat"), tr._("Hand"), tr._("Won"), "", tr._("Score")):

@@ -1,17 +1,47 @@
-"""Home: where the table starts a game, resumes one, or looks back."""
+"""Home: where the table starts a game, resumes one, or looks back.
+
+"New game" or "Same table as last time" while a game is unfinished asks first:
+resume it, or abandon it (it stays in the saved games, marked abandoned) and set
+up the next one.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from kivy.app import App
-from kivy.properties import BooleanProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.seating import Seating
-from companion.ui.i18n import say, tr
+from companion.ui.i18n import say, tr, when
+
 from companion.ui.widgets import load_kv
 
 load_kv(__file__)
+
+
+class LeftGameSheet(FloatLayout):
+    """Asked over home when a new game would leave one unfinished; takes every touch while it shows."""
+
+    game_id = NumericProperty(0)
+    text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.then: Callable[[], None] = lambda: None
+        """Where abandoning the game leads: set-up, or the same table as last time."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        super().on_touch_down(touch)
+        return True
+
+    def on_touch_up(self, touch: Any) -> bool:
+        super().on_touch_up(touch)
+        return True
 
 
 class HomeScreen(Screen):
@@ -21,6 +51,10 @@ class HomeScreen(Screen):
     can_repeat = BooleanProperty(False)
     """A game has been played here: "Same table as last time" has a table to set again."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.sheet = LeftGameSheet()
+
     def on_pre_enter(self, *_args: object) -> None:
         self.refresh()
 
@@ -29,9 +63,13 @@ class HomeScreen(Screen):
         store = App.get_running_app().store
         self.can_resume = store is not None and store.unfinished_game() is not None
         self.can_repeat = store is not None and bool(store.list_games(limit=1))
+        self.close_sheet()
 
     def same_table(self) -> None:
         """Set-up's last step with the latest game's rules, seats, colours and buzzers: then Start."""
+        self._unless_unfinished(self._same_table)
+
+    def _same_table(self) -> None:
         app = App.get_running_app()
         games = app.store.list_games(limit=1) if app.store is not None else []
         if not games:
@@ -47,6 +85,36 @@ class HomeScreen(Screen):
         app.screen("setup").same_table(setup, seating)
 
     def resume(self) -> None:
+        self.close_sheet()
         app = App.get_running_app()
         if not app.resume_game():
             app.notify(tr._("There is no unfinished game to resume"))
+
+    def new_game(self) -> None:
+        self._unless_unfinished(lambda: App.get_running_app().show("setup"))
+
+    def _unless_unfinished(self, then: Callable[[], None]) -> None:
+        """``then`` at once, unless a game is unfinished: then the table is asked first."""
+        app = App.get_running_app()
+        game_id = app.store.unfinished_game() if app.store is not None else None
+        game = app.store.summary(game_id) if game_id is not None else None
+        if game is None:
+            then()
+            return
+        self.sheet.game_id, self.sheet.then = game.id, then
+        self.sheet.text = tr._("The game of {when} with {names} is not finished.").format(
+            when=when(game.started_at), names=", ".join(game.names))
+        if self.sheet.parent is None:
+            self.add_widget(self.sheet)
+
+    def abandon(self) -> None:
+        """The unfinished game is given up (kept, marked abandoned); a store error keeps the question open."""
+        app = App.get_running_app()
+        if app.abandon(self.sheet.game_id):
+            self.close_sheet()
+            self.can_resume = app.store.unfinished_game() is not None
+            self.sheet.then()
+
+    def close_sheet(self) -> None:
+        if self.sheet.parent is not None:
+            self.remove_widget(self.sheet)

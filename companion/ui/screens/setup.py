@@ -17,12 +17,11 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.errors import CompanionError
 from companion.rules import Setup
 from companion.rules.profiles import VARIANTS
 from companion.seating import Seating
 from companion.ui.draft import Draft, SetupRefused
-from companion.ui.i18n import say, tr
+from companion.ui.i18n import tr
 from companion.ui.threads import after_drawn, mainthread_now
 from companion.ui.widgets import load_kv, short
 
@@ -333,11 +332,10 @@ class SetupScreen(Screen):
         app = App.get_running_app()
         try:
             setup = self.draft.setup()
-            seating = self.draft.seating(app.buzzers.seats if app.buzzers is not None else 0)
-            app.start_game(setup, seating)
         except SetupRefused as exc:
             self.starting = False
             self.refuse(str(exc))
-        except CompanionError as exc:
+            return
+        seating = self.draft.seating(app.buzzers.seats if app.buzzers is not None else 0)
+        if not app.start_game(setup, seating):  # the app has said why the store could not save it
             self.starting = False
-            self.refuse(say(exc.reason))

@@ -129,6 +129,7 @@ class TableScreen(Screen):
         view = TableView(session, app.referee)
         view.bind(
             on_refused=lambda _v, reason: app.notify(reason),
+            on_not_saved=lambda _v, error: app.not_saved(error),
             on_notice=lambda _v, text: app.notify(text),
             on_sound=lambda _v, name: app.play_sound(name),
             buzz=self._show_sheet, pending=self._show_sheet, result=self._show_sheet, ended=self._show_sheet,

@@ -11,7 +11,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 
@@ -19,13 +19,16 @@ class Toast(BoxLayout):
     text = StringProperty("")
     above = NumericProperty(0)
     """The height kept clear at the bottom of the window: the on-screen keyboard's, while it shows."""
+    at_top = BooleanProperty(False)
+    """Shown at the top, clear of the button a refused save is retried with (Play again, Start)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._hide = Clock.create_trigger(lambda _dt: self.dismiss(), 3.0)
 
-    def show(self, text: str, seconds: float = 3.0) -> None:
+    def show(self, text: str, seconds: float = 3.0, at_top: bool = False) -> None:
         self.text = text
+        self.at_top = at_top
         if self.parent is None:
             Window.add_widget(self)
         self._hide.cancel()
