@@ -28,7 +28,7 @@ from companion.errors import CompanionError
 from companion.rules import Action, Game, IllegalAction, Setup, check_name
 from companion.rules.errors import Reason
 from companion.seating import Seating
-from companion.store.facts import challenge_facts
+from companion.store.facts import REVIEW_COLUMNS, seat_facts
 from companion.store.records import (
     FIX_ROW,
     BadRow,
@@ -717,7 +717,8 @@ class Ending:
     reason: str | None
     winners: str
     seats: list[tuple[Any, ...]]
-    """Per seat: seat, score, won, won universals, trophies, hand, universals, winner, then the challenge facts."""
+    """Per seat: seat, score, won, won universals, trophies, hand, universals, winner, then the challenge facts
+    and the review facts (``REVIEW_COLUMNS``)."""
 
 
 def _ending(game: Game) -> Ending | None:
@@ -729,8 +730,8 @@ def _ending(game: Game) -> Ending | None:
         to_json([state.name(i) for i in state.winners]),
         [
             (i, state.score(i), seat.won, seat.won_universals, seat.trophies, seat.hand, seat.universals,
-             i in state.winners, *facts)
-            for i, (seat, facts) in enumerate(zip(state.seats, challenge_facts(game), strict=True))
+             i in state.winners, *facts.challenge, *facts.review[:-1], to_json(facts.review.declared))
+            for i, (seat, facts) in enumerate(zip(state.seats, seat_facts(game), strict=True))
         ],
     )
 
@@ -744,8 +745,8 @@ def _finish(conn: sqlite3.Connection, game_id: int, ending: Ending, at: str) -> 
     players = dict(conn.execute("SELECT seat, player_id FROM game_seats WHERE game_id = ?", [game_id]).fetchall())
     conn.executemany(
         "INSERT INTO scores (game_id, seat, player_id, score, won, won_universals, trophies, hand, universals,"
-        " winner, challenges_made, challenges_won, caught_bluffing, survived_challenges)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " winner, challenges_made, challenges_won, caught_bluffing, survived_challenges, "
+        + ", ".join(REVIEW_COLUMNS) + ") VALUES (" + ", ".join("?" * (14 + len(REVIEW_COLUMNS))) + ")",
         [(game_id, seat, players[seat], *rest) for seat, *rest in ending.seats],
     )
 

@@ -1,0 +1,236 @@
+"""The review's queries on a real SQLite file filled by ``simulate``, checked against the games replayed."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import datetime, UTC
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+from store_helpers import KNOWN
+
+from companion.rules import Challenge, EventKind, Play, ProfileId, replay_transcript
+from companion.store import Store
+from companion.store.db import Recorded
+from companion.store.review import (
+    Filter,
+    RecordKind,
+    Status,
+    count_games,
+    figures,
+    games_page,
+    head_to_head,
+    head_to_heads,
+    nemesis,
+    periods,
+    records,
+    results,
+    rival,
+    score_race,
+    timeline,
+)
+from companion.store.schema import KNOWN as MIGRATION_NAMES
+from companion.store.simulate import simulate
+
+GAMES = 60
+
+
+@pytest.fixture(scope="module")
+def path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Sixty random games an hour apart from late October, so they span two months; a few left unfinished."""
+    path = tmp_path_factory.mktemp("review") / "games.db"
+    with Store.open(path) as store:
+        simulate(store, GAMES, 7, datetime(2026, 10, 30, 12, tzinfo=UTC))
+        at = "2026-11-30T20:00:00.000+00:00"
+        game = replay_transcript("rules spicy\nseats Ana Ben\nplay Ana chili 1\n")
+        store.save([Recorded(game, at, [at])])
+    return path
+
+
+@pytest.fixture
+def store(path: Path) -> Store:
+    with Store.open(path) as store:
+        yield store
+
+
+def replayed(store: Store) -> dict[int, object]:
+    return {line.id: store.load(line.id).game() for line in games_page(store, limit=10_000)}
+
+
+def test_pages_read_in_turn_give_every_game_newest_first_and_nothing_twice(store: Store) -> None:
+    pages = [games_page(store, offset=offset, limit=7) for offset in range(0, GAMES + 7, 7)]
+    ids = [line.id for page in pages for line in page]
+    assert len(ids) == count_games(store) == GAMES + 1
+    starts = [line.started_at for page in pages for line in page]
+    assert starts == sorted(starts, reverse=True) and len(set(ids)) == len(ids)
+
+
+def test_a_line_holds_the_scores_winners_length_of_its_game(store: Store) -> None:
+    for line in games_page(store, limit=10_000):
+        saved = store.load(line.id)
+        state = saved.game().state
+        assert line.names == state.setup.names and line.profile == state.profile.id
+        assert line.actions == len(saved.log)
+        if state.ended:
+            assert line.winners == tuple(state.name(i) for i in state.winners)
+            assert line.scores == tuple(state.score(i) for i in range(len(state.seats)))
+            assert line.minutes == round((datetime.fromisoformat(saved.ended_at)
+                                          - datetime.fromisoformat(saved.started_at)).total_seconds() / 60)
+        else:
+            assert (line.scores, line.minutes) == ((), None)
+
+
+@pytest.mark.parametrize("chosen", [
+    Filter(player="Ana"), Filter(profile=ProfileId.FIVE_SPICES), Filter(period="2026-11"), Filter(period="2026"),
+    Filter(period="2026-10"), Filter(status=Status.UNFINISHED), Filter(status=Status.FINISHED),
+    Filter(player="Ben", profile=ProfileId.SPICY, status=Status.FINISHED),
+], ids=repr)
+def test_each_filter_keeps_exactly_the_games_it_names(store: Store, chosen: Filter) -> None:
+    every = games_page(store, limit=10_000)
+
+    def kept(line: object) -> bool:
+        return ((chosen.player is None or chosen.player in line.names)
+                and (chosen.profile is None or line.profile == chosen.profile)
+                and (chosen.period is None or line.started_at.startswith(chosen.period))
+                and (chosen.status is None or (line.ended_at is not None) == (chosen.status is Status.FINISHED)))
+
+    wanted = [line.id for line in every if kept(line)]
+    assert wanted, "the simulated games should hold some of each"
+    assert [line.id for line in games_page(store, chosen, limit=10_000)] == wanted
+    assert count_games(store, chosen) == len(wanted)
+
+
+def test_december_of_one_year_ends_before_january_of_the_next(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 3, 1, datetime(2026, 12, 31, 22, tzinfo=UTC))
+        assert [count_games(store, Filter(period=p)) for p in ("2026-12", "2027-01", "2026", "2027")] == [2, 1, 2, 1]
+        assert periods(store) == ["2027-01", "2026-12"]
+
+
+def test_the_timeline_is_what_games_show_prints_and_the_score_race_ends_on_the_final_scores(store: Store) -> None:
+    for line in games_page(store, Filter(status=Status.FINISHED), limit=10):
+        saved = store.load(line.id)
+        game = saved.game()
+        moments = timeline(saved, game)
+        assert moments[-1].event.kind == EventKind.END
+        kinds = Counter(m.event.kind for m in moments)
+        assert kinds[EventKind.CHALLENGE] == sum(isinstance(s.move, Challenge) for s in game.steps())
+        race = score_race(game)
+        if not game.setup.profile.numbered:
+            assert race == []
+            continue
+        assert len(race) == len(game.steps()) and len(set(race[0])) == 1  # every hand as dealt
+        assert race[-1] == line.scores
+
+
+def by_player_and_profile(store: Store) -> dict[tuple[str, str], list[tuple[object, int]]]:
+    seats = defaultdict(list)
+    for game in replayed(store).values():
+        if game.state.ended:
+            for i, name in enumerate(game.setup.names):
+                seats[(name, game.setup.profile.id)].append((game, i))
+    return seats
+
+
+def test_figures_per_player_and_profile_equal_the_replayed_games(store: Store) -> None:
+    expected = {}
+    for (name, profile), seats in by_player_and_profile(store).items():
+        scores = [game.state.score(i) for game, i in seats]
+        made = Counter()
+        declared = Counter()
+        for game, i in seats:
+            for step in game.steps():
+                if isinstance(step.move, Challenge) and step.move.seat == i:
+                    made[step.move.attribute] += 1
+                if isinstance(step.move, Play) and step.move.seat == i:
+                    declared[step.move.spice] += 1
+        wins = sum(i in game.state.winners for game, i in seats)
+        numbered = scores[0] is not None
+        expected[(name, profile)] = (
+            len(seats), wins, sum(scores) / len(scores) if numbered else None,
+            max(scores) if numbered else None, sum(game.state.seats[i].trophies for game, i in seats),
+            made["spice"], made["number"],
+            min(declared, key=lambda spice: (-declared[spice], spice)) if declared else None,
+        )
+    found = {(f.name, f.profile): (f.games, f.wins, f.average_score, f.best_score, f.trophies, f.spice_challenges,
+                                   f.number_challenges, f.favourite_spice) for f in figures(store)}
+    assert found == expected
+    assert {f.profile for f in figures(store, profile=ProfileId.FIVE_SPICES)} == {"five-spices"}
+    assert all(f.average_score is None for f in figures(store, profile=ProfileId.FIVE_SPICES))
+
+
+def test_figures_add_up_to_the_stats_table(store: Store) -> None:
+    totals = defaultdict(Counter)
+    for f in figures(store):
+        totals[f.name].update(games=f.games, wins=f.wins, made=f.challenges_made, won=f.challenges_won,
+                              caught=f.caught_bluffing, survived=f.survived_challenges)
+        assert f.challenges_won == f.spice_challenges_won + f.number_challenges_won or f.profile == "five-spices"
+    for p in store.stats():
+        assert totals[p.name] == Counter(games=p.games, wins=p.wins, made=p.challenges_made, won=p.challenges_won,
+                                         caught=p.caught_bluffing, survived=p.survived_challenges)
+
+
+def test_results_head_to_head_rival_and_nemesis_follow_the_winners(store: Store) -> None:
+    games = [game for game in replayed(store).values() if game.state.ended]
+    beat = Counter()
+    for game in games:
+        won = {game.state.name(i) for i in game.state.winners}
+        for a in won:
+            for b in set(game.setup.names) - won:
+                beat[(a, b)] += 1
+    players = {name for game in games for name in game.setup.names}
+    for name in players:
+        played = [g for g in games if name in g.setup.names][::-1]  # oldest first
+        assert [r.won for r in results(store, name)] == [name in {g.state.name(i) for i in g.state.winners}
+                                                         for g in played]
+        beaten = {b: n for (a, b), n in beat.items() if a == name}
+        beaten_by = {a: n for (a, b), n in beat.items() if b == name}
+        found = rival(store, name)
+        assert (found.name, found.times) == min(beaten.items(), key=lambda kv: (-kv[1], kv[0])) if beaten else not found
+        found = nemesis(store, name)
+        assert ((found.name, found.times) == min(beaten_by.items(), key=lambda kv: (-kv[1], kv[0]))
+                if beaten_by else not found)
+        for h in head_to_heads(store, name):
+            together = sum(name in g.setup.names and h.other in g.setup.names for g in games)
+            assert (h.games, h.wins, h.losses) == (together, beat[(name, h.other)], beat[(h.other, name)])
+    assert head_to_head(store, "Ana", "Nobody").games == 0
+
+
+def test_records_are_the_best_of_every_replayed_game(store: Store) -> None:
+    best = Counter()
+    for game in replayed(store).values():
+        if not game.state.ended:
+            continue
+        for i in range(len(game.setup.names)):
+            best["score"] = max(best["score"], game.state.score(i) or 0)
+        for step in game.steps():
+            for event in step.state.events:
+                if event.kind in (EventKind.STACK_WON, EventKind.RAID):
+                    best["stack"] = max(best["stack"], event.count)
+    found = {r.kind: r.value for r in records(store)}
+    assert found[RecordKind.HIGHEST_SCORE] == best["score"]
+    assert found[RecordKind.BIGGEST_STACK] == best["stack"]
+    longest = max(line.minutes for line in games_page(store, Filter(status=Status.FINISHED), limit=10_000))
+    assert found[RecordKind.LONGEST_GAME] == longest
+
+
+def test_games_that_ended_before_the_review_facts_get_them_from_their_logs(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        game = replay_transcript(KNOWN)
+        store.save([Recorded(game, "2025-01-01T00:00:00.000+00:00", ["2025-01-01T00:10:00.000+00:00"] * len(game.log))])
+        fresh = figures(store)
+    with Database(path) as db:
+        for column in ("spice_challenges", "spice_challenges_won", "number_challenges", "number_challenges_won",
+                       "biggest_stack", "survival_streak", "declared"):
+            db.execute(f"ALTER TABLE scores DROP COLUMN {column}")
+        db.execute("ALTER TABLE games DROP COLUMN note")
+        db.execute("ALTER TABLE players DROP COLUMN retired_at")
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = ?", [MIGRATION_NAMES[-1]])
+        db.execute(f"PRAGMA user_version = {len(MIGRATION_NAMES) - 1}")
+    with Store.open(path) as store:
+        assert figures(store) == fresh
+    ana = {f.name: f for f in fresh}
+    assert (ana["Cy"].spice_challenges, ana["Cy"].spice_challenges_won, ana["Ana"].number_challenges) == (1, 1, 1)
+    assert ana["Ben"].favourite_spice == "chili"
