@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from companion.rules import Action, Event, EventKind, Game, ProfileId
+from companion.rules import Action, Event, EventKind, Game, ProfileId, State
 from companion.store.db import Store
 from companion.store.records import FIX_ROW, BadRow, SavedGame, names_from_json
 
@@ -141,13 +141,16 @@ class Moment:
     depth: int
     event: Event
     move: Action | None
+    before: State
+    """The state the move was made in (the challenged card's player and claim, for a screen's own words)."""
 
 
 def timeline(saved: SavedGame, game: Game) -> list[Moment]:
     """What ``games show`` prints and the game's page lists: ``game`` is ``saved.game()``, replayed once."""
     return [
-        Moment(saved.log[step.entry].at, step.depth, event, step.move)
+        Moment(saved.log[step.entry].at, step.depth, event, step.move, step.before.state)
         for step in game.steps()[1:]
+        if step.before is not None
         for event in step.state.events
         if event.kind in TIMELINE_KINDS
     ]

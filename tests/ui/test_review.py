@@ -1,0 +1,110 @@
+"""The review on the real app: the saved games' list page by page, its filters by touch, a game's page.
+
+The database is filled by ``simulate``; every number on screen is checked against the store.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, UTC
+from pathlib import Path
+
+import pytest
+
+from companion.rules import ProfileId
+from companion.store import Store
+from companion.store.review import Filter, count_games, games_page, score_race, timeline
+from companion.store.simulate import simulate
+from companion.ui.i18n import tr
+from companion.ui.screens.games import PAGE, GameRow, row_data
+
+GAMES = 130
+
+
+@pytest.fixture
+def filled(tmp_path: Path) -> Path:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        simulate(store, GAMES, 4, datetime(2026, 9, 1, 18, tzinfo=UTC))
+    return path
+
+
+def open_games(ui):  # type: ignore[no-untyped-def]
+    app = ui.start()
+    ui.tap(app.screen("home").ids.games)
+    ui.step(3)
+    return app.screen("games")
+
+
+def test_the_list_reads_a_page_at_a_time_and_scrolls_to_every_game(ui, filled: Path) -> None:
+    games = open_games(ui)
+    rows = games.ids.list
+    assert games.total == GAMES and len(rows.data) == PAGE  # not every game at once
+    while len(rows.data) < GAMES:
+        before = len(rows.data)
+        rows.scroll_y = 0  # to the end of what was read
+        ui.step(3)
+        assert len(rows.data) > before
+    with Store.open(filled) as store:
+        assert rows.data == [row_data(line) for line in games_page(store, limit=GAMES)]
+    assert games.summary == f"{GAMES} games"
+
+
+def test_filters_are_chosen_by_touch_and_the_list_keeps_what_the_store_counts(ui, filled: Path) -> None:
+    games = open_games(ui)
+    ui.tap(games.ids.filters)
+    assert games.filtering
+    ui.tap(next(b for b in games.ids.profile.children if b.text == "Five Spices"))
+    month = next(b for b in games.ids.period.children if b.text == "2026-09")
+    ui.tap(month)
+    with Store.open(filled) as store:
+        chosen = Filter(profile=ProfileId.FIVE_SPICES, period="2026-09")
+        expected = count_games(store, chosen)
+        first = games_page(store, chosen, limit=PAGE)
+    assert games.total == expected > 0 and games.summary == f"{expected} games · Five Spices · 2026-09"
+    games.ids.panel.scroll_y = 0  # the buttons under the choices
+    ui.step(2)
+    ui.tap(games.ids.show_button)
+    assert not games.filtering
+    assert [row["game_id"] for row in games.ids.list.data] == [line.id for line in first]
+    assert all("Five Spices" in row["title"] for row in games.ids.list.data)
+    ui.tap(games.ids.filters)
+    games.ids.panel.scroll_y = 0
+    ui.step(2)
+    ui.tap(games.ids.clear_button)
+    assert games.total == GAMES and not games.filtered
+
+
+def test_a_game_page_shows_the_store_breakdown_timeline_and_race(ui, filled: Path) -> None:
+    games = open_games(ui)
+    row = next(r for r in sorted(ui.find_all(GameRow), key=lambda r: -r.y) if "Five Spices" not in r.title)
+    ui.tap(row)
+    ui.until(lambda: ui.app.root.current == "game")
+    page = ui.app.screen("game")
+    with Store.open(filled) as store:
+        saved = store.load(int(row.game_id))
+        scores = [s for (s,) in store.query("SELECT score FROM scores WHERE game_id = ? ORDER BY seat",
+                                            [row.game_id])]
+    game = saved.game()
+    cells = [getattr(cell, "text", "") for cell in reversed(page.ids.summary.children)][5:]
+    assert [cells[i + 4] for i in range(0, len(cells), 5)] == [f"{s}".replace("-", "−") for s in scores]
+    moments = timeline(saved, game)
+    assert [line["depth"] for line in page.ids.timeline.data] == [str(m.depth) for m in moments]
+    assert page.ids.timeline.data[-1]["text"] == "The World's End card showed." or game.state.end_reason != "end-card"
+    ui.tap(page.ids.race_button)
+    assert page.racing
+    race = page.ids.race.series
+    assert [line[-1] for _colour, line in race] == scores
+    assert [list(line) for _colour, line in race] == [[s[i] for s in score_race(game)] for i in range(len(scores))]
+    assert games.total == GAMES
+
+
+def test_the_timeline_speaks_french_when_the_table_does(ui, filled: Path) -> None:
+    games = open_games(ui)
+    tr.switch("fr")
+    with Store.open(filled) as store:
+        (game_id,) = store.query("SELECT id FROM games WHERE profile = 'spicy' AND ended_at IS NOT NULL LIMIT 1")[0]
+    assert ui.app.screen("game").open(game_id)
+    lines = [line["text"] for line in ui.app.screen("game").ids.timeline.data]
+    assert any(" conteste le " in line for line in lines) and any(" gagne la pile de " in line for line in lines)
+    assert not any(word in line for line in lines for word in ("challenges", " wins ", "stack"))
+    assert games is not None
