@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import replace
 from datetime import datetime, UTC
 from pathlib import Path
 
@@ -10,8 +11,8 @@ import pytest
 from sqlite_utils import Database
 from store_helpers import KNOWN
 
-from companion.rules import Challenge, EventKind, Play, ProfileId, replay_transcript
-from companion.store import Store
+from companion.rules import Challenge, EventKind, Play, ProfileId, replay_transcript, write_transcript
+from companion.store import Store, StoreError
 from companion.store.db import Recorded
 from companion.store.review import (
     Filter,
@@ -24,6 +25,7 @@ from companion.store.review import (
     head_to_heads,
     nemesis,
     periods,
+    player_lines,
     records,
     results,
     rival,
@@ -234,3 +236,68 @@ def test_games_that_ended_before_the_review_facts_get_them_from_their_logs(tmp_p
     ana = {f.name: f for f in fresh}
     assert (ana["Cy"].spice_challenges, ana["Cy"].spice_challenges_won, ana["Ana"].number_challenges) == (1, 1, 1)
     assert ana["Ben"].favourite_spice == "chili"
+
+
+# --- players: add, rename, merge, retire ------------------------------------------------
+
+
+def exported(store: Store, game_id: int) -> str:
+    saved = store.load(game_id)
+    return write_transcript(saved.setup, (entry.action for entry in saved.log))
+
+
+def test_a_rename_carries_every_game_figure_and_export_to_the_new_name(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 20, 2, datetime(2026, 1, 1, tzinfo=UTC))
+        before = {f.profile: f for f in figures(store, player="Ana")}
+        ana_games = [line.id for line in games_page(store, Filter(player="Ana"), limit=100)]
+        texts = {game_id: exported(store, game_id) for game_id in ana_games}
+        rivals = rival(store, "Ana"), nemesis(store, "Ana")
+        store.rename_player("Ana", "Anaïs")
+        assert "Ana" not in store.players() and "Anaïs" in store.players()
+        assert {f.profile: f for f in figures(store, player="Anaïs")} == {
+            profile: replace(f, name="Anaïs") for profile, f in before.items()}
+        assert [line.id for line in games_page(store, Filter(player="Anaïs"), limit=100)] == ana_games
+        for game_id in ana_games:
+            line = next(line for line in games_page(store, limit=100) if line.id == game_id)
+            assert "Anaïs" in line.names and "Ana" not in line.names
+            text = exported(store, game_id)
+            assert "Anaïs" in text.split() and "Ana" not in text.split()
+            assert [token if token != "Anaïs" else "Ana" for token in text.split()] == texts[game_id].split()
+            again = replay_transcript(text).state
+            assert [s.won for s in again.seats] == [s.won for s in replay_transcript(texts[game_id]).state.seats]
+        assert (rival(store, "Anaïs"), nemesis(store, "Anaïs")) == rivals
+        with pytest.raises(StoreError, match="already a player named Ben: merge the two instead"):
+            store.rename_player("Anaïs", "Ben")
+
+
+def test_a_merge_gives_one_player_both_histories_and_refuses_two_seats_at_one_game(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        at = "2026-02-01T20:00:00.000+00:00"
+        first = replay_transcript(KNOWN)
+        other = replay_transcript(KNOWN.replace("Ana", "Annie"))
+        store.save([Recorded(first, at, [at] * len(first.log)), Recorded(other, at, [at] * len(other.log))])
+        with pytest.raises(StoreError, match="Ben and Cy both sat at game #1"):
+            store.merge_players("Ben", "Cy")
+        store.merge_players("Annie", "Ana")
+        assert "Annie" not in store.players()
+        (ana,) = figures(store, player="Ana")
+        assert (ana.games, ana.challenges_made, ana.number_challenges) == (2, 2, 2)
+        assert [line.names for line in games_page(store)] == [("Ana", "Ben", "Cy")] * 2
+        assert exported(store, 2) == exported(store, 1)
+        assert head_to_head(store, "Ana", "Cy").games == 2
+
+
+def test_a_retired_player_keeps_their_games_and_can_come_back(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        game = replay_transcript(KNOWN)
+        store.save([Recorded(game, "2026", ["2026"] * len(game.log))])
+        store.add_player("Dee")
+        store.retire_player("Cy")
+        assert [p.name for p in player_lines(store)] == ["Ana", "Ben", "Dee"]
+        assert [(p.name, p.games, p.wins) for p in player_lines(store, retired=True)] == [("Cy", 1, 1)]
+        assert figures(store, player="Cy")[0].wins == 1
+        store.retire_player("Cy", retired=False)
+        assert "Cy" in [p.name for p in player_lines(store)]
+        with pytest.raises(StoreError, match="there is no player named Zed"):
+            store.retire_player("Zed")

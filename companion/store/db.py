@@ -268,6 +268,46 @@ class Store:
                 raise StoreError("there is already a player named {name}", name=name)
             return _player_id(conn, name, now())
 
+    def rename_player(self, name: str, new_name: str) -> None:
+        """The player and every game they sat at take the new name: lists, pages and exports all say it."""
+        try:
+            new_name = check_name(new_name, "player")
+        except IllegalAction as exc:
+            raise StoreError(exc.reason) from None
+        with self._writing() as conn:
+            player = _named(conn, name)
+            if new_name != name and conn.execute("SELECT 1 FROM players WHERE name = ?", [new_name]).fetchone():
+                raise StoreError("there is already a player named {name}: merge the two instead", name=new_name)
+            conn.execute("UPDATE players SET name = ? WHERE id = ?", [new_name, player])
+            _rename_in_games(conn, player, name, new_name)
+
+    def merge_players(self, name: str, into: str) -> None:
+        """``name``'s games become ``into``'s (the same person under two names); ``name`` is gone after.
+
+        Refused when both sat at one game: that game would have one player in two seats.
+        """
+        with self._writing() as conn:
+            gone, kept = _named(conn, name), _named(conn, into)
+            if gone == kept:
+                raise StoreError("{name} cannot be merged into themselves", name=name)
+            shared = conn.execute(
+                "SELECT min(a.game_id) FROM game_seats AS a JOIN game_seats AS b ON b.game_id = a.game_id"
+                " WHERE a.player_id = ? AND b.player_id = ?", [gone, kept]).fetchone()[0]
+            if shared is not None:
+                raise StoreError("{name} and {into} both sat at game #{game}: they are two players, not one",
+                                 name=name, into=into, game=shared)
+            _rename_in_games(conn, gone, name, into)
+            conn.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [kept, gone])
+            conn.execute("UPDATE scores SET player_id = ? WHERE player_id = ?", [kept, gone])
+            conn.execute("DELETE FROM players WHERE id = ?", [gone])
+
+    def retire_player(self, name: str, retired: bool = True) -> None:
+        """A retired player keeps every game and every figure; the Players list shows them apart.
+        ``retired=False`` brings them back."""
+        with self._writing() as conn:
+            conn.execute("UPDATE players SET retired_at = ? WHERE id = ?",
+                         [now() if retired else None, _named(conn, name)])
+
     def new_game(self, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
         """Save a new game and, in the same transaction, where everyone sits (colours, buzzers)."""
         with self._writing() as conn:
@@ -691,6 +731,26 @@ def _player_id(conn: sqlite3.Connection, name: str, at: str) -> int:
         return int(row[0])
     cursor = conn.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", [name, at])
     return int(cursor.lastrowid or 0)
+
+
+def _named(conn: sqlite3.Connection, name: str) -> int:
+    row = conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
+    if row is None:
+        raise StoreError("there is no player named {name}", name=name)
+    return int(row[0])
+
+
+def _rename_in_games(conn: sqlite3.Connection, player: int, old: str, new: str) -> None:
+    """The names kept in each game's row (its seats and winners, as a transcript or an export gives them)."""
+    rows = conn.execute(
+        "SELECT id, seats, winners FROM games WHERE id IN (SELECT game_id FROM game_seats WHERE player_id = ?)",
+        [player],
+    ).fetchall()
+    for game_id, seats, winners in rows:
+        renamed = [[new if n == old else n for n in names_from_json(text, column)] if text is not None else None
+                   for text, column in ((seats, "seats"), (winners, "winners"))]
+        conn.execute("UPDATE games SET seats = ?, winners = ? WHERE id = ?",
+                     [to_json(renamed[0]), None if renamed[1] is None else to_json(renamed[1]), game_id])
 
 
 def _insert_game(conn: sqlite3.Connection, setup: Setup, started_at: str, seating: Seating | None = None) -> int:

@@ -167,6 +167,30 @@ def score_race(game: Game) -> list[tuple[int, ...]]:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One row of the Players list."""
+
+    name: str
+    games: int
+    """Finished games."""
+    wins: int
+    retired: bool
+
+
+def player_lines(store: Store, retired: bool = False, name: str | None = None) -> list[PlayerLine]:
+    """Every player (the retired ones instead, with ``retired``; only ``name``, retired or not), most finished
+    games first."""
+    rows = store.query(
+        "SELECT players.name, count(scores.game_id), coalesce(sum(scores.winner), 0), players.retired_at IS NOT NULL"
+        " FROM players LEFT JOIN scores ON scores.player_id = players.id"
+        " WHERE CASE WHEN ? IS NULL THEN (players.retired_at IS NOT NULL) = ? ELSE players.name = ? END"
+        " GROUP BY players.id ORDER BY count(scores.game_id) DESC, players.name",
+        [name, retired, name],
+    )
+    return [PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in rows]
+
+
+@dataclass(frozen=True, slots=True)
 class Figures:
     """One player's figures under one rules profile, over finished games."""
 

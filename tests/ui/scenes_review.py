@@ -53,3 +53,43 @@ def game_race(ui: Any) -> None:
     game(ui)
     page = ui.app.screen("game")
     ui.tap(page.ids.race_button)
+
+
+def busiest(ui: Any) -> str:
+    """The player with the most finished games."""
+    return str(ui.app.store.query(
+        "SELECT name FROM players JOIN scores ON scores.player_id = players.id GROUP BY players.id"
+        " ORDER BY count(*) DESC, name LIMIT 1")[0][0])
+
+
+@scene("players")
+def players(ui: Any) -> None:
+    simulated(ui)
+    goto(ui, "players")
+
+
+def player_page(ui: Any) -> Any:
+    simulated(ui)
+    page = ui.app.screen("player")
+    page.open(busiest(ui))
+    goto(ui, "player")
+    return page
+
+
+@scene("player")
+def player(ui: Any) -> None:
+    player_page(ui)
+
+
+@scene("player-versus")
+def player_versus(ui: Any) -> None:
+    page = player_page(ui)
+    ui.tap(page.ids.versus_tab)
+    ui.tap(page.ids.opponents.children[-1])
+
+
+@scene("player-manage")
+def player_manage(ui: Any) -> None:
+    page = player_page(ui)
+    ui.tap(page.ids.manage_tab)
+    ui.tap(page.ids.merge.children[-1])

@@ -12,10 +12,22 @@ import pytest
 
 from companion.rules import ProfileId
 from companion.store import Store
-from companion.store.review import Filter, count_games, games_page, score_race, timeline
+from companion.cli import main
+from companion.store.review import (
+    Filter,
+    count_games,
+    figures,
+    games_page,
+    head_to_heads,
+    player_lines,
+    rival,
+    score_race,
+    timeline,
+)
 from companion.store.simulate import simulate
 from companion.ui.i18n import tr
-from companion.ui.screens.games import PAGE, GameRow, row_data
+from companion.ui.screens.games import PAGE, GameRow, profile_title, row_data
+from companion.ui.screens.players import PlayerRow
 
 GAMES = 130
 
@@ -108,3 +120,91 @@ def test_the_timeline_speaks_french_when_the_table_does(ui, filled: Path) -> Non
     assert any(" conteste le " in line for line in lines) and any(" gagne la pile de " in line for line in lines)
     assert not any(word in line for line in lines for word in ("challenges", " wins ", "stack"))
     assert games is not None
+
+
+def open_player(ui, name: str):  # type: ignore[no-untyped-def]
+    app = ui.start()
+    ui.tap(app.screen("home").ids.players)
+    ui.step(3)
+    if not any(r.name == name for r in ui.find_all(PlayerRow)):
+        app.screen("players").ids.list.scroll_y = 0  # further down the list
+        ui.step(3)
+    row = next(r for r in ui.find_all(PlayerRow) if r.name == name)
+    ui.tap(row)
+    ui.until(lambda: app.root.current == "player")
+    return app.screen("player")
+
+
+def busiest(path: Path) -> str:
+    with Store.open(path) as store:
+        return player_lines(store)[0].name  # the first row of the list
+
+
+def test_the_players_list_and_a_player_page_show_what_stats_prints(ui, filled: Path, capsys) -> None:
+    name = busiest(filled)
+    page = open_player(ui, name)
+    with Store.open(filled) as store:
+        expected = {f.profile: f for f in figures(store, player=name)}
+        listed = {p.name: p for p in player_lines(store)}
+    shown = {row["name"]: row["figures"] for row in ui.app.screen("players").ids.list.data}
+    assert shown.keys() == listed.keys()
+    line = listed[name]
+    assert shown[name] == f"{line.games} games · {line.wins} wins · {round(100 * line.wins / line.games)}%"
+    assert main(["stats", "--player", name, "--db", str(filled)]) == 0
+    printed = {row[:24].strip(): row[24:].split() for row in capsys.readouterr().out.splitlines()[2:16]}
+    for profile in page.profiles:
+        ui.tap(next(b for b in page.ids.profiles.children if b.text == profile_title(profile)))
+        rows = dict(page.rows)
+        f = expected[profile]
+        column = printed[""].index(profile)
+        assert rows["Games"] == printed["games"][column] == str(f.games)
+        assert rows["Wins"] == f"{printed['wins'][column]} · {printed['win %'][column]}%"
+        assert rows["Average score"] == printed["avg score"][column].replace("-", "–")
+        assert rows["Challenges made"] == printed["challenges made"][column]
+        assert rows['"Not that spice!" won'] == printed["not that spice"][column].replace("/", " / ")
+        assert rows['"Not that number!" won'] == printed["not that number"][column].replace("/", " / ")
+        assert rows["Caught bluffing"] == printed["caught bluffing"][column]
+        assert rows["Challenged and survived"] == printed["challenged and survived"][column]
+    with Store.open(filled) as store:
+        assert page.rival.split(" (")[0] == rival(store, name).name
+        h = head_to_heads(store, name)[0]
+    ui.tap(page.ids.versus_tab)
+    ui.tap(next(b for b in page.ids.opponents.children if b.text == h.other))
+    assert page.versus == f"{h.games} games together: {name} won {h.wins}, {h.other} won {h.losses}"
+
+
+def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> None:
+    name = busiest(filled)
+    with Store.open(filled) as store:
+        before = [line.id for line in games_page(store, Filter(player=name), limit=1000)]
+        games_before = {f.profile: f.games for f in figures(store, player=name)}
+        store.add_player("Zoë")
+    page = open_player(ui, name)
+    ui.tap(page.ids.manage_tab)
+    page.ids.rename.text = "Maximilian"  # what the keyboard types into the field
+    ui.tap(page.ids.rename_button)
+    assert page.name_shown == "Maximilian"
+    with Store.open(filled) as store:
+        assert [line.id for line in games_page(store, Filter(player="Maximilian"), limit=1000)] == before
+        assert all("Maximilian" in store.load(game_id).setup.names for game_id in before)
+    ui.stop()
+    page = open_player(ui, "Zoë")
+    ui.tap(page.ids.manage_tab)
+    ui.tap(next(b for b in page.ids.merge.children if b.text == "Maximilian"))
+    page.ids.manage.scroll_y = 0  # the buttons under the names
+    ui.step(2)
+    ui.tap(page.ids.merge_button)
+    assert page.name_shown == "Maximilian"
+    assert {profile: int(dict(page.rows)["Games"]) for profile in page.profiles
+            if not ui.tap(next(b for b in page.ids.profiles.children if b.text == profile_title(profile)))
+            } == games_before
+    ui.tap(page.ids.manage_tab)
+    page.ids.manage.scroll_y = 0
+    ui.step(2)
+    ui.tap(page.ids.retire_button)
+    assert page.retired
+    ui.tap(page.ids.header.ids.back)
+    players = ui.app.screen("players")
+    assert "Maximilian" not in [row["name"] for row in players.ids.list.data]
+    ui.tap(players.ids.show_retired)
+    assert [row["name"] for row in players.ids.list.data] == ["Maximilian"]

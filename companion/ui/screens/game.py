@@ -37,15 +37,15 @@ def moment_words(moment: Moment, state: State) -> str:
     event, before = moment.event, moment.before
     name = state.name(event.seat) if event.seat is not None else ""
     if event.kind == EventKind.CHALLENGE and before.window is not None:
-        claim = claim_words(before.window.claim.spice, before.window.claim.number)
-        words = tr._("{challenger} challenges {player}'s {claim}").format(
-            challenger=name, player=state.name(before.window.player), claim=claim)
+        words = {"challenger": name, "player": state.name(before.window.player),
+                 "claim": claim_words(before.window.claim.spice, before.window.claim.number)}
         attribute = moment.move.attribute if isinstance(moment.move, Challenge) else None
-        if attribute is not None:
-            words += ": " + (tr._('"not that spice!"') if attribute == "spice" else tr._('"not that number!"'))
-        return words
+        if attribute is None:  # five-spices: a challenge names nothing
+            return tr._("{challenger} challenges {player}'s {claim}").format(**words)
+        call = tr._('"not that spice!"') if attribute == "spice" else tr._('"not that number!"')
+        return tr._("{challenger} challenges {player}'s {claim}: {call}").format(call=call, **words)
     if event.kind == EventKind.CHALLENGE_WON:
-        return tr._("{name} wins the challenge").format(name=name) + _how(moment)
+        return _how(moment, name)
     if event.kind == EventKind.STACK_WON:
         return tr.ngettext("{name} wins the stack of {n} card", "{name} wins the stack of {n} cards",
                            event.count).format(name=name, n=event.count)
@@ -61,14 +61,15 @@ def moment_words(moment: Moment, state: State) -> str:
     return say(event.text)
 
 
-def _how(moment: Moment) -> str:
+def _how(moment: Moment, name: str) -> str:
+    """Who won the challenge, and how it was decided."""
     if isinstance(moment.move, Reveal):
-        return ": " + tr._("the card is {card}").format(card=card_words(moment.move.card))
+        return tr._("{name} wins the challenge: the card is {card}").format(name=name, card=card_words(moment.move.card))
     if isinstance(moment.move, Resolve):
-        return ": " + tr._("the table says so")
+        return tr._("{name} wins the challenge: the table says so").format(name=name)
     if isinstance(moment.move, Challenge):
-        return ": " + tr._("a universal card always survives")
-    return ""
+        return tr._("{name} wins the challenge: a universal card always survives").format(name=name)
+    return tr._("{name} wins the challenge").format(name=name)
 
 
 class LegendItem(BoxLayout):
