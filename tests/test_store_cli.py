@@ -224,3 +224,13 @@ def test_without_db_or_config_the_database_is_in_the_user_data_folder(capsys, ow
     default = own_user_folders / "data" / "spicy-companion" / "games.db"
     with Store.open(default) as store:
         assert len(store.list_games()) == 1
+
+
+def test_show_and_the_json_export_carry_the_games_note(capsys, db: Path) -> None:
+    game_id = imported(capsys, db, KNOWN)
+    with Store.open(db) as store:
+        store.set_note(game_id, "Ben's birthday")
+    code, out, _ = run(capsys, "games", "show", str(game_id), "--db", str(db))
+    assert code == 0 and "note: Ben's birthday" in out.splitlines()
+    code, out, _ = run(capsys, "games", "export", str(game_id), "--format", "json", "--db", str(db))
+    assert json.loads(out)["note"] == "Ben's birthday"

@@ -23,7 +23,7 @@ from companion.errors import UsageError
 from companion.report import describe_state, read_input, score_text, table
 from companion.rules import ProfileId, TranscriptError, format_action, replay_transcript, write_transcript
 from companion.store.db import RESCUE, GameSummary, Recorded, Store, now
-from companion.store.review import figures, head_to_heads, nemesis, rival, timeline
+from companion.store.review import figures, head_to_heads, nemesis, note, rival, timeline
 from companion.store.simulate import simulate
 
 MAX_ID = 2**63 - 1
@@ -167,6 +167,9 @@ def run_show(store: Store, args: argparse.Namespace) -> int:
         lines.append(f"variants: {', '.join(sorted(setup.variants))}")
     if setup.profile.end_card:
         lines.append(f"World's End card: {setup.end_card} cards under it")
+    kept = note(store, saved.id)
+    if kept:
+        lines.append(f"note: {kept}")
     lines.append("")
     lines += [f"{_when(moment.at)}  {moment.depth:>4}. {moment.event.text}" for moment in timeline(saved, game)]
     state = game.state
@@ -197,6 +200,7 @@ def run_export(store: Store, args: argparse.Namespace) -> int:
             "started_at": saved.started_at,
             "ended_at": saved.ended_at,
             "seats": list(setup.names),
+            "note": note(store, saved.id),
             "actions": [{"seq": e.seq, "at": e.at, **e.action.to_dict()} for e in saved.log],
             "state": saved.game().state.to_json(),
         }

@@ -50,6 +50,8 @@ RESCUE = Reason(
 APPLICATION_ID = 0x53504359
 """'SPCY' in the file's header: how a damaged file is known to be ours, and so safe to move aside."""
 SQLITE_HEADER = b"SQLite format 3\x00"
+NOTE_LENGTH = 200
+"""A game's note is a line, not a diary: it shows in the list's row."""
 
 
 class StoreError(CompanionError):
@@ -307,6 +309,20 @@ class Store:
         with self._writing() as conn:
             conn.execute("UPDATE players SET retired_at = ? WHERE id = ?",
                          [now() if retired else None, _named(conn, name)])
+
+    def set_note(self, game_id: int, note: str) -> str | None:
+        """A line the players keep with a game ("Ben's birthday"); an empty one takes the note away.
+
+        Returns the note as kept (spaces trimmed), or None for no note.
+        """
+        kept = " ".join(note.split()) or None
+        if kept is not None and len(kept) > NOTE_LENGTH:
+            raise StoreError("a note is at most {most} characters; this one has {count}", most=NOTE_LENGTH,
+                             count=len(kept))
+        with self._writing() as conn:
+            if conn.execute("UPDATE games SET note = ? WHERE id = ?", [kept, game_id]).rowcount == 0:
+                raise StoreError("there is no game {game}", game=game_id)
+        return kept
 
     def new_game(self, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
         """Save a new game and, in the same transaction, where everyone sits (colours, buzzers)."""

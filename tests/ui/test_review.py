@@ -13,6 +13,7 @@ import pytest
 from companion.rules import ProfileId
 from companion.store import Store
 from companion.cli import main
+from companion.errors import CompanionError
 from companion.store.review import (
     Filter,
     count_games,
@@ -208,3 +209,24 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
     assert "Maximilian" not in [row["name"] for row in players.ids.list.data]
     ui.tap(players.ids.show_retired)
     assert [row["name"] for row in players.ids.list.data] == ["Maximilian"]
+
+
+def test_a_note_is_saved_from_the_game_page_and_outlives_a_restart(ui, filled: Path) -> None:
+    open_games(ui)
+    row = sorted(ui.find_all(GameRow), key=lambda r: -r.y)[0]
+    ui.tap(row)
+    ui.until(lambda: ui.app.root.current == "game")
+    page = ui.app.screen("game")
+    page.ids.note.text = "  Ben's   birthday "  # what the keyboard types into the field
+    ui.tap(page.ids.keep_note)
+    ui.stop()
+    app = ui.start()
+    games = app.screen("games")
+    app.show("games")
+    ui.step(3)
+    assert games.ids.list.data[0]["note"] == "Ben's birthday"
+    assert app.screen("game").open(int(row.game_id)) and app.screen("game").ids.note.text == "Ben's birthday"
+    with Store.open(filled) as store:
+        with pytest.raises(CompanionError, match="a note is at most 200 characters; this one has 201"):
+            store.set_note(int(row.game_id), "x" * 201)
+        assert store.set_note(int(row.game_id), "  ") is None

@@ -19,7 +19,7 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.rules import Challenge, EventKind, Reveal, Resolve, State
 from companion.rules.state import TROPHY_POINTS
-from companion.store.review import Moment, score_race, timeline
+from companion.store.review import Moment, note, score_race, timeline
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr
 from companion.ui.screens.games import when
@@ -135,6 +135,7 @@ class GameScreen(Screen):
         colours = [theme.SEAT_COLOURS[i % len(theme.SEAT_COLOURS)] for i in range(len(state.seats))]
         self.ids.race.series = [(colour, [scores[i] for scores in race]) for i, colour in enumerate(colours)]
         self.legend = [(short(seat.name, 12), colour) for seat, colour in zip(state.seats, colours, strict=True)]
+        self.ids.note.text = note(app.store, game_id) or ""
         self.ids.timeline.data = [
             {"depth": str(m.depth), "at": m.at[11:16], "text": moment_words(m, state), "kind": str(m.event.kind)}
             for m in timeline(saved, game)
@@ -161,6 +162,17 @@ class GameScreen(Screen):
         box.clear_widgets()
         for name, colour in legend:
             box.add_widget(LegendItem(text=name, colour=colour))
+
+    def keep_note(self) -> None:
+        """Save the note as typed; the list's row shows it from now on."""
+        app = App.get_running_app()
+        try:
+            kept = app.store.set_note(int(self.game_id), self.ids.note.text)
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            return
+        self.ids.note.text = kept or ""
+        app.notify(tr._("Note saved") if kept else tr._("Note taken away"))
 
     def resume(self) -> None:
         App.get_running_app().resume_game(int(self.game_id))
