@@ -14,6 +14,7 @@ from store_helpers import KNOWN
 from companion.rules import Challenge, EventKind, Play, ProfileId, replay_transcript, write_transcript
 from companion.store import Store, StoreError
 from companion.store.db import Recorded
+from companion.store.ratings import ratings
 from companion.store.review import (
     Filter,
     RecordKind,
@@ -301,3 +302,27 @@ def test_a_retired_player_keeps_their_games_and_can_come_back(tmp_path: Path) ->
         assert "Cy" in [p.name for p in player_lines(store)]
         with pytest.raises(StoreError, match="there is no player named Zed"):
             store.retire_player("Zed")
+
+
+# --- ratings -------------------------------------------------------------------------
+
+
+def test_ratings_rank_the_winner_up_shrink_with_games_and_are_rebuilt_alike(store: Store) -> None:
+    found = ratings(store)
+    assert found == ratings(store)  # rebuilt from the games, the same every time
+    played = Counter(name for game in replayed(store).values() if game.state.ended for name in game.setup.names)
+    assert {r.name: r.games for r in found} == played
+    assert [r.ordinal for r in found] == sorted((r.ordinal for r in found), reverse=True)
+    assert all(r.sigma < 25 / 3 for r in found)  # every finished game made them surer
+
+
+def test_a_two_player_game_moves_the_winner_up_and_a_rename_keeps_the_rating(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        game = replay_transcript(KNOWN)  # Cy wins; Ben (-5) finishes ahead of Ana (-6)
+        store.save([Recorded(game, "2026", ["2026"] * len(game.log))])
+        cy, ben, ana = ratings(store)
+        assert (cy.name, ben.name, ana.name) == ("Cy", "Ben", "Ana")
+        assert cy.mu > 25 > ana.mu and ben.mu > ana.mu
+        store.rename_player("Cy", "Cyril")
+        assert [(r.mu, r.sigma) for r in ratings(store)] == [(cy.mu, cy.sigma), (ben.mu, ben.sigma),
+                                                               (ana.mu, ana.sigma)]

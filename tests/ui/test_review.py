@@ -14,6 +14,7 @@ from companion.rules import ProfileId
 from companion.store import Store
 from companion.cli import main
 from companion.errors import CompanionError
+from companion.store.ratings import ratings
 from companion.store.review import (
     Filter,
     count_games,
@@ -138,7 +139,7 @@ def open_player(ui, name: str):  # type: ignore[no-untyped-def]
 
 def busiest(path: Path) -> str:
     with Store.open(path) as store:
-        return player_lines(store)[0].name  # the first row of the list
+        return max(player_lines(store), key=lambda p: (p.games, p.name)).name
 
 
 def test_the_players_list_and_a_player_page_show_what_stats_prints(ui, filled: Path, capsys) -> None:
@@ -149,6 +150,10 @@ def test_the_players_list_and_a_player_page_show_what_stats_prints(ui, filled: P
         listed = {p.name: p for p in player_lines(store)}
     shown = {row["name"]: row["figures"] for row in ui.app.screen("players").ids.list.data}
     assert shown.keys() == listed.keys()
+    with Store.open(filled) as store:
+        ranking = ratings(store)
+    assert [(row["name"], row["skill"]) for row in ui.app.screen("players").ids.list.data][:len(ranking)] == [
+        (r.name, f"#{place}  {r.mu:.1f} ± {r.sigma:.1f}") for place, r in enumerate(ranking, start=1)]
     line = listed[name]
     assert shown[name] == f"{line.games} games · {line.wins} wins · {round(100 * line.wins / line.games)}%"
     assert main(["stats", "--player", name, "--db", str(filled)]) == 0

@@ -1,4 +1,5 @@
-"""Players: everyone who sat down, with their games and wins; add a player, or tap one for their page.
+"""Players: everyone who sat down, ranked by skill rating with its uncertainty, with their games and wins;
+add a player, or tap one for their page.
 
 Retired players keep every game; the list shows them apart, behind "Retired".
 """
@@ -14,6 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
+from companion.store.ratings import Rating, ratings
 from companion.store.review import PlayerLine, player_lines
 from companion.ui.i18n import say, tr
 from companion.ui.widgets import load_kv
@@ -21,16 +23,27 @@ from companion.ui.widgets import load_kv
 load_kv(__file__)
 
 
-def player_data(line: PlayerLine) -> dict[str, Any]:
+def player_data(line: PlayerLine, rank: int | None = None, rating: Rating | None = None) -> dict[str, Any]:
+    """A row: the name, the ranking's place with the skill and its uncertainty, then games, wins and win %."""
     rate = round(100 * line.wins / line.games) if line.games else 0
     games = tr.ngettext("{n} game", "{n} games", line.games).format(n=line.games)
     wins = tr.ngettext("{n} win", "{n} wins", line.wins).format(n=line.wins)
-    return {"name": line.name, "figures": f"{games} · {wins} · {rate}%"}
+    skill = "" if rating is None else f"#{rank}  {rating.mu:.1f} ± {rating.sigma:.1f}"
+    return {"name": line.name, "figures": f"{games} · {wins} · {rate}%", "skill": skill}
+
+
+def ranked(lines: list[PlayerLine], found: list[Rating]) -> list[dict[str, Any]]:
+    """The list in the ranking's order (best skill less uncertainty first), players without a rating after."""
+    place = {rating.name: (rank, rating) for rank, rating in enumerate(found, start=1)}
+    lines = sorted(lines, key=lambda line: place[line.name][0] if line.name in place else len(place) + 1)
+    return [player_data(line, *place.get(line.name, (None, None))) for line in lines]
 
 
 class PlayerRow(ButtonBehavior, BoxLayout):
     name = StringProperty("")
     figures = StringProperty("")
+    skill = StringProperty("")
+    """The place in the ranking and the rating, ``#2  27.1 ± 3.0``; empty before a finished game."""
 
     def on_release(self) -> None:
         app = App.get_running_app()
@@ -51,9 +64,15 @@ class PlayersScreen(Screen):
 
     def refresh(self) -> None:
         store = App.get_running_app().store
-        lines = player_lines(store, self.retired) if store is not None else []
+        if store is None:
+            return
+        try:
+            lines, found = player_lines(store, self.retired), ratings(store)
+        except CompanionError as exc:
+            App.get_running_app().notify(say(exc.reason))
+            return
         self.count = len(lines)
-        self.ids.list.data = [player_data(line) for line in lines]
+        self.ids.list.data = ranked(lines, found)
 
     def add(self) -> None:
         app = App.get_running_app()
