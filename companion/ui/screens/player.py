@@ -96,11 +96,12 @@ class PlayerScreen(Screen):
         self.profiles = list(self._figures)
         self.profile = self.profiles[0] if self.profiles else ""
         self.rival, self.nemesis = opponent_text(self._rival), opponent_text(self._nemesis)
-        self.tab = "results"
         self.versus = ""
+        self.tab = "results"
+        self.ids.opponents.clear_widgets()
+        self.ids.merge.clear_widgets()
         self.ids.rename.text = name
         self._fill()
-        self.merge_choices()
         return True
 
     def on_profile(self, *_args: object) -> None:
@@ -117,8 +118,15 @@ class PlayerScreen(Screen):
         self.rows = figure_rows(chosen) if chosen else []
         self._choices(self.ids.profiles, [(profile_title(p), p) for p in self.profiles], self.profile,
                       lambda value: setattr(self, "profile", value))
-        self._choices(self.ids.opponents, [(short(h.other), h.other) for h in self._against], None, self.against)
         self._chart()
+
+    def on_tab(self, _screen: PlayerScreen, tab: str) -> None:
+        """The versus and manage choices are made when their tab opens: the page opens with the figures alone."""
+        if tab == "versus":
+            self._choices(self.ids.opponents, [(short(h.other), h.other) for h in self._against], None,
+                          self.against)
+        elif tab == "manage":
+            self.merge_choices()
 
     def _chart(self) -> None:
         """Scores game by game under the chosen rules; five-spices keeps none, so its wins so far instead."""
