@@ -99,10 +99,10 @@ class Review:
     def __init__(self, path: Path) -> None:
         from kivy.base import EventLoop
 
-        from companion.config import BuzzerConfig, Config, StoreConfig
+        from companion.config import Backend, BuzzerConfig, Config, StoreConfig
         from companion.ui.app import SpicyApp
 
-        self.app = SpicyApp(Config(store=StoreConfig(db=path), buzzers=BuzzerConfig(backend="keyboard")))
+        self.app = SpicyApp(Config(store=StoreConfig(db=path), buzzers=BuzzerConfig(backend=Backend.KEYBOARD)))
         self.app._run_prepare()
         self.loop = EventLoop
         self.step(5)
@@ -135,6 +135,7 @@ def figures_for(games: int, runs: int, folder: Path) -> list[tuple[str, str, str
     print(f"  ({games:,} games made in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
     review = Review(path)
     app, store = review.app, review.app.store
+    assert store is not None, "the app could not open the database"
     player = max(player_lines(store), key=lambda line: line.games).name
     game_id = next(line.id for line in games_page(store, limit=100) if line.profile == "spicy" and line.ended_at)
     rows = []
