@@ -234,3 +234,14 @@ def test_show_and_the_json_export_carry_the_games_note(capsys, db: Path) -> None
     assert code == 0 and "note: Ben's birthday" in out.splitlines()
     code, out, _ = run(capsys, "games", "export", str(game_id), "--format", "json", "--db", str(db))
     assert json.loads(out)["note"] == "Ben's birthday"
+
+
+def test_stats_records_names_each_record_its_holder_and_game(capsys, db: Path) -> None:
+    game_id = imported(capsys, db, KNOWN)
+    code, out, _ = run(capsys, "stats", "--records", "--db", str(db))
+    assert code == 0
+    lines = {line[:47].strip(): line[47:].split() for line in out.splitlines()[1:]}
+    assert lines["biggest stack won"] == ["2", "cards", "Cy", f"#{game_id}"]
+    assert lines["most challenges won in one game"] == ["1", "challenges", "Cy", f"#{game_id}"]
+    assert lines["longest run of survived challenges in one game"] == ["1", "challenges", "Ben", f"#{game_id}"]
+    assert "highest score" not in lines  # every score of the game is below zero

@@ -23,7 +23,7 @@ from companion.errors import UsageError
 from companion.report import describe_state, read_input, score_text, table
 from companion.rules import ProfileId, TranscriptError, format_action, replay_transcript, write_transcript
 from companion.store.db import RESCUE, GameSummary, Recorded, Store, now
-from companion.store.review import figures, head_to_heads, nemesis, note, rival, timeline
+from companion.store.review import RecordKind, figures, head_to_heads, nemesis, note, records, rival, timeline
 from companion.store.simulate import simulate
 
 MAX_ID = 2**63 - 1
@@ -103,6 +103,8 @@ def add_commands(subparsers: Any) -> None:
                        help="only games under these rules: " + ", ".join(ProfileId))
     stats.add_argument("--player", metavar="NAME", help="one player's page: figures per rules, rival, nemesis, "
                        "head-to-head")
+    stats.add_argument("--records", action="store_true", help="the table's records: highest score, biggest stack, "
+                       "longest game, most challenges won in a game, longest run of survived challenges")
     stats.set_defaults(handler=_handler(run_stats))
 
     sim = subparsers.add_parser(
@@ -251,7 +253,27 @@ def run_resume(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+RECORD_WORDS = {
+    RecordKind.HIGHEST_SCORE: ("highest score", "points"),
+    RecordKind.BIGGEST_STACK: ("biggest stack won", "cards"),
+    RecordKind.LONGEST_GAME: ("longest game", "min"),
+    RecordKind.MOST_CHALLENGES_WON: ("most challenges won in one game", "challenges"),
+    RecordKind.LONGEST_SURVIVAL: ("longest run of survived challenges in one game", "challenges"),
+}
+
+
 def run_stats(store: Store, args: argparse.Namespace) -> int:
+    if args.records:
+        found = records(store)
+        if not found:
+            print("no finished games yet")
+        rows = [("record", "value", "who", "game")] + [
+            (RECORD_WORDS[r.kind][0], f"{r.value} {RECORD_WORDS[r.kind][1]}", r.name or "-", f"#{r.game_id}")
+            for r in found
+        ]
+        if found:
+            print(table(rows))
+        return 0
     if args.player is not None:
         return _player_page(store, args.player, args.profile)
     if args.profile is None:
