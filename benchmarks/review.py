@@ -137,7 +137,8 @@ def figures_for(games: int, runs: int, folder: Path) -> list[tuple[str, str, str
     app, store = review.app, review.app.store
     assert store is not None, "the app could not open the database"
     player = max(player_lines(store), key=lambda line: line.games).name
-    game_id = next(line.id for line in games_page(store, limit=100) if line.profile == "spicy" and line.ended_at)
+    game_id = max((line for line in games_page(store, limit=100) if line.profile == "spicy" and line.ended_at),
+                  key=lambda line: line.actions).id  # the longest Spicy game of the newest 100
     rows = []
 
     games_screen = app.screen("games")

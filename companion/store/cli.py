@@ -264,16 +264,7 @@ RECORD_WORDS = {
 
 def run_stats(store: Store, args: argparse.Namespace) -> int:
     if args.records:
-        found = records(store)
-        if not found:
-            print("no finished games yet")
-        rows = [("record", "value", "who", "game")] + [
-            (RECORD_WORDS[r.kind][0], f"{r.value} {RECORD_WORDS[r.kind][1]}", r.name or "-", f"#{r.game_id}")
-            for r in found
-        ]
-        if found:
-            print(table(rows))
-        return 0
+        return _records(store)
     if args.player is not None:
         return _player_page(store, args.player, args.profile)
     if args.profile is None:
@@ -287,6 +278,18 @@ def run_stats(store: Store, args: argparse.Namespace) -> int:
         print("no finished games yet")
         return 0
     print(table([STATS_HEADINGS, *rows]))
+    return 0
+
+
+def _records(store: Store) -> int:
+    found = records(store)
+    if not found:
+        print("no finished games yet")
+        return 0
+    print(table([("record", "value", "who", "game")] + [
+        (RECORD_WORDS[r.kind][0], f"{r.value} {RECORD_WORDS[r.kind][1]}", r.name or "-", f"#{r.game_id}")
+        for r in found
+    ]))
     return 0
 
 
