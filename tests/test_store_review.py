@@ -15,7 +15,9 @@ from companion.rules import Challenge, EventKind, Play, ProfileId, replay_transc
 from companion.store import Store, StoreError
 from companion.store.db import Recorded
 from companion.store.ratings import ratings
+from companion.store.facts import seat_facts
 from companion.store.review import (
+    AwardKind,
     Filter,
     RecordKind,
     Status,
@@ -32,6 +34,7 @@ from companion.store.review import (
     rival,
     score_race,
     timeline,
+    tonight,
 )
 from companion.store.schema import KNOWN as MIGRATION_NAMES
 from companion.store.simulate import simulate
@@ -326,3 +329,40 @@ def test_a_two_player_game_moves_the_winner_up_and_a_rename_keeps_the_rating(tmp
         store.rename_player("Cy", "Cyril")
         assert [(r.mu, r.sigma) for r in ratings(store)] == [(cy.mu, cy.sigma), (ben.mu, ben.sigma),
                                                                (ana.mu, ana.sigma)]
+
+
+# --- tonight -------------------------------------------------------------------------
+
+
+def test_tonight_is_the_newest_evening_with_its_leaderboard_and_awards(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 6, 8, datetime(2026, 3, 1, 18, tzinfo=UTC))  # last night, an hour apart
+        ids = simulate(store, 5, 9, datetime(2026, 3, 2, 19, tzinfo=UTC))  # tonight, a day later
+        evening = tonight(store)
+        assert evening is not None and sorted(evening.games) == ids
+        games = [store.load(game_id).game() for game_id in ids]
+    totals: dict[str, Counter] = defaultdict(Counter)
+    for game in games:
+        state = game.state
+        facts = seat_facts(game)
+        for i, name in enumerate(game.setup.names):
+            totals[name].update(games=1, wins=int(i in state.winners), points=state.score(i) or 0,
+                                trophies=state.seats[i].trophies, won=facts[i].challenge.challenges_won,
+                                caught=facts[i].challenge.caught_bluffing,
+                                cards=sum(facts[i].review.declared.values()))
+    assert {s.name: (s.games, s.wins, s.points, s.trophies, s.challenges_won, s.caught_bluffing, s.cards_played)
+            for s in evening.standings} == {
+        name: tuple(t[k] for k in ("games", "wins", "points", "trophies", "won", "caught", "cards"))
+        for name, t in totals.items()}
+    assert [(s.wins, s.points) for s in evening.standings] == sorted(
+        ((s.wins, s.points) for s in evening.standings), reverse=True)
+    given = {a.kind: a.name for a in evening.awards}
+    bluffers = {n: t["caught"] / t["cards"] for n, t in totals.items() if t["cards"]}
+    assert bluffers[given[AwardKind.BEST_BLUFFER]] == min(bluffers.values())
+    assert totals[given[AwardKind.SHARPEST_CHALLENGER]]["won"] == max(t["won"] for t in totals.values())
+    assert totals[given[AwardKind.MOST_TROPHIES]]["trophies"] == max(t["trophies"] for t in totals.values())
+
+
+def test_no_game_no_evening(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        assert tonight(store) is None

@@ -10,6 +10,7 @@ ever mixes it in.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -17,7 +18,7 @@ from typing import Any
 
 from companion.rules import Action, Event, EventKind, Game, ProfileId, State
 from companion.store.db import Store
-from companion.store.records import FIX_ROW, BadRow, SavedGame, names_from_json
+from companion.store.records import FIX_ROW, BadRow, SavedGame, names_from_json, to_json
 
 TIMELINE_KINDS = frozenset({
     EventKind.LAST_CARD, EventKind.CHALLENGE, EventKind.CHALLENGE_WON, EventKind.STACK_WON, EventKind.RAID,
@@ -378,4 +379,119 @@ def records(store: Store) -> list[Record]:
         " FROM games WHERE ended_at IS NOT NULL ORDER BY minutes DESC, started_at, id LIMIT 1"
     )
     found += [Record(RecordKind.LONGEST_GAME, minutes, None, game_id) for minutes, game_id in rows]
+    return found
+
+
+# --- tonight -------------------------------------------------------------------------
+
+EVENING_GAP_HOURS = 3
+"""A longer pause between two games ends an evening: the next game starts another."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's evening so far, over its finished games."""
+
+    name: str
+    games: int
+    wins: int
+    points: int
+    """Scores added up over the evening's scored games (five-spices keeps none)."""
+    trophies: int
+    challenges_made: int
+    challenges_won: int
+    caught_bluffing: int
+    cards_played: int
+
+
+class AwardKind(StrEnum):
+    BEST_BLUFFER = "best-bluffer"
+    SHARPEST_CHALLENGER = "sharpest-challenger"
+    MOST_TROPHIES = "most-trophies"
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    kind: AwardKind
+    name: str
+    standing: Standing
+
+
+@dataclass(frozen=True, slots=True)
+class Evening:
+    started_at: str
+    games: tuple[int, ...]
+    """Every game of the evening, finished or not, newest first."""
+    standings: list[Standing]
+    """Most wins first, then most points."""
+    awards: list[Award]
+
+
+def evening_games(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> list[tuple[int, str]]:
+    """The newest evening's games, newest first, as (id, started_at): back from the newest game while the one
+    before ended (or started) at most ``gap_hours`` before the next began."""
+    found: list[tuple[int, str]] = []
+    offset = 0
+    while True:
+        rows = store.query(
+            "SELECT id, started_at, coalesce(ended_at, started_at) FROM games ORDER BY started_at DESC, id DESC"
+            " LIMIT 100 OFFSET ?", [offset])
+        for game_id, started, ended in rows:
+            if found and _hours_between(ended, found[-1][1]) > gap_hours:
+                return found
+            found.append((game_id, started))
+        if len(rows) < 100:
+            return found
+        offset += 100
+
+
+def _hours_between(earlier: str, later: str) -> float:
+    """Hours from one stamp to another; a stamp edited by hand into something else ends the evening there."""
+    try:
+        return (datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds() / 3600
+    except (TypeError, ValueError):
+        return float("inf")
+
+
+STANDINGS = """
+SELECT players.name, count(*), sum(scores.winner), coalesce(sum(scores.score), 0), sum(scores.trophies),
+  sum(scores.challenges_made), sum(scores.challenges_won), sum(scores.caught_bluffing),
+  (SELECT coalesce(sum(played.value), 0) FROM scores AS mine, json_each(mine.declared) AS played
+   WHERE mine.player_id = players.id AND mine.game_id IN (SELECT value FROM json_each(?)))
+FROM scores JOIN players ON players.id = scores.player_id
+WHERE scores.game_id IN (SELECT value FROM json_each(?))
+GROUP BY players.id ORDER BY sum(scores.winner) DESC, coalesce(sum(scores.score), 0) DESC, players.name
+"""
+
+
+def tonight(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> Evening | None:
+    """The newest evening: its games, a running leaderboard over its finished ones, and its awards."""
+    games = evening_games(store, gap_hours)
+    if not games:
+        return None
+    ids = to_json([game_id for game_id, _at in games])
+    standings = [Standing(*row) for row in store.query(STANDINGS, [ids, ids])]
+    return Evening(games[-1][1], tuple(game_id for game_id, _at in games), standings, awards(standings))
+
+
+def awards(standings: Sequence[Standing]) -> list[Award]:
+    """Each award to one player, ties to the first in the leaderboard; none when nobody qualifies.
+
+    - best bluffer: caught bluffing least often for each card played (at least one card played);
+    - sharpest challenger: most challenges won (fewest made on a tie), at least one won;
+    - most trophies: most trophies taken, at least one.
+    """
+    found = []
+    played = [s for s in standings if s.cards_played]
+    if played:
+        best = min(played, key=lambda s: s.caught_bluffing / s.cards_played)
+        found.append(Award(AwardKind.BEST_BLUFFER, best.name, best))
+    challengers = [s for s in standings if s.challenges_won]
+    if challengers:
+        sharpest = max(challengers, key=lambda s: (s.challenges_won, -s.challenges_made))
+        found.append(Award(AwardKind.SHARPEST_CHALLENGER, sharpest.name, sharpest))
+    holders = [s for s in standings if s.trophies]
+    if holders:
+        most = max(holders, key=lambda s: s.trophies)
+        found.append(Award(AwardKind.MOST_TROPHIES, most.name, most))
     return found

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, UTC
+from datetime import datetime, timedelta, UTC
 from typing import Any
 
 from scenes import scene
@@ -93,3 +93,9 @@ def player_manage(ui: Any) -> None:
     page = player_page(ui)
     ui.tap(page.ids.manage_tab)
     ui.tap(page.ids.merge.children[-1])
+
+
+@scene("tonight")
+def tonight(ui: Any) -> None:
+    simulate(ui.app.store, 12, 5, datetime.now(UTC) - timedelta(hours=14))
+    goto(ui, "tonight")

@@ -25,6 +25,7 @@ from companion.store.review import (
     rival,
     score_race,
     timeline,
+    tonight,
 )
 from companion.store.simulate import simulate
 from companion.ui.i18n import tr
@@ -235,3 +236,23 @@ def test_a_note_is_saved_from_the_game_page_and_outlives_a_restart(ui, filled: P
         with pytest.raises(CompanionError, match="a note is at most 200 characters; this one has 201"):
             store.set_note(int(row.game_id), "x" * 201)
         assert store.set_note(int(row.game_id), "  ") is None
+
+
+def test_tonight_shows_the_store_leaderboard_and_awards(ui, tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        simulate(store, 4, 1, datetime(2026, 5, 1, 12, tzinfo=UTC))
+        simulate(store, 6, 2, datetime(2026, 5, 2, 19, tzinfo=UTC))
+        evening = tonight(store)
+    games = open_games(ui)
+    ui.tap(games.ids.tonight)
+    ui.step(3)
+    screen = ui.app.screen("tonight")
+    assert ui.app.root.current == "tonight" and evening is not None
+    assert [row[1:] for row in screen.standings] == [
+        (s.name, str(s.games), str(s.wins), str(s.points).replace("-", "−"), str(s.trophies))
+        for s in evening.standings]
+    assert [(title, name) for title, _line, name in screen.awards] == [
+        ({"best-bluffer": "Best bluffer", "sharpest-challenger": "Sharpest challenger",
+          "most-trophies": "Most trophies"}[a.kind], a.name) for a in evening.awards]
+    assert screen.since.startswith("Since 2026-05-02 19:00 · 6 games")
