@@ -187,12 +187,13 @@ class PlayerLine:
 def player_lines(store: Store, retired: bool = False, name: str | None = None) -> list[PlayerLine]:
     """Every player (the retired ones instead, with ``retired``; only ``name``, retired or not), most finished
     games first."""
+    where, params = ("players.name = ?", [name]) if name is not None else (
+        "(players.retired_at IS NOT NULL) = ?", [retired])
     rows = store.query(
         "SELECT players.name, count(scores.game_id), coalesce(sum(scores.winner), 0), players.retired_at IS NOT NULL"
-        " FROM players LEFT JOIN scores ON scores.player_id = players.id"
-        " WHERE CASE WHEN ? IS NULL THEN (players.retired_at IS NOT NULL) = ? ELSE players.name = ? END"
+        f" FROM players LEFT JOIN scores ON scores.player_id = players.id WHERE {where}"
         " GROUP BY players.id ORDER BY count(scores.game_id) DESC, players.name",
-        [name, retired, name],
+        params,
     )
     return [PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in rows]
 

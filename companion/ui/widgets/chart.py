@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp, sp
@@ -21,6 +22,8 @@ from kivy.uix.widget import Widget
 
 from companion.ui import theme
 
+POINT_GAP = 3
+"""Pixels (dp) at least between two drawn points of a line."""
 GRID_LINES = 4
 """About this many horizontal lines, at round steps: enough to read a score off from a metre away."""
 
@@ -47,7 +50,8 @@ class LineChart(Widget):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(series=self._draw, pos=self._draw, size=self._draw)
+        redraw = Clock.create_trigger(self._draw)  # a new series, size and place at once: one drawing
+        self.bind(series=redraw, pos=redraw, size=redraw)
 
     def _draw(self, *_args: object) -> None:
         self.canvas.clear()
@@ -80,8 +84,14 @@ class LineChart(Widget):
 
     @staticmethod
     def _points(line: Sequence[float], count: int, left: float, right: float, y_of: Any) -> list[float]:
+        """The line's points on screen, at most one every ``POINT_GAP`` pixels (evenly chosen, the last kept):
+        thousands of games would otherwise be thousands of joints drawn on top of one another."""
         gap = (right - left) / max(1, count - 1)
-        return [coordinate for i, value in enumerate(line) for coordinate in (left + i * gap, y_of(value))]
+        step = max(1, math.ceil(dp(POINT_GAP) / gap)) if gap > 0 else 1
+        chosen = list(range(0, len(line), step))
+        if chosen[-1] != len(line) - 1:
+            chosen.append(len(line) - 1)
+        return [coordinate for i in chosen for coordinate in (left + i * gap, y_of(line[i]))]
 
     @staticmethod
     def _label(text: str) -> Any:
