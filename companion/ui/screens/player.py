@@ -7,6 +7,7 @@ the same that ``spicy-companion stats --player`` prints.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Any
 
 from kivy.app import App
@@ -136,7 +137,7 @@ class PlayerScreen(Screen):
             values = [float(r.score or 0) for r in games]
         else:
             self.chart_caption = tr._("Wins so far, game by game")
-            values = [float(sum(r.won for r in games[: i + 1])) for i in range(len(games))]
+            values = [float(wins) for wins in accumulate(r.won for r in games)]
         self.ids.chart.series = [(theme.ACCENT, values)] if len(values) > 1 else []
 
     @staticmethod
