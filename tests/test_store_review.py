@@ -290,6 +290,9 @@ def test_a_merge_gives_one_player_both_histories_and_refuses_two_seats_at_one_ga
         assert [line.names for line in games_page(store)] == [("Ana", "Ben", "Cy")] * 2
         assert exported(store, 2) == exported(store, 1)
         assert head_to_head(store, "Ana", "Cy").games == 2
+        ana_stats = next(p for p in store.stats() if p.name == "Ana")  # the kept totals follow the merge
+        assert (ana_stats.games, ana_stats.challenges_made) == (2, 2)
+        assert store.recent_players()[-1] != "Annie" and "Annie" not in store.recent_players()
 
 
 def test_a_retired_player_keeps_their_games_and_can_come_back(tmp_path: Path) -> None:

@@ -300,7 +300,11 @@ class Store:
                                  name=name, into=into, game=shared)
             _rename_in_games(conn, gone, name, into)
             conn.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [kept, gone])
-            conn.execute("UPDATE scores SET player_id = ? WHERE player_id = ?", [kept, gone])
+            conn.execute("UPDATE scores SET player_id = ? WHERE player_id = ?", [kept, gone])  # totals follow
+            conn.execute("DELETE FROM player_totals WHERE player_id = ?", [gone])  # all zero now
+            conn.execute(
+                "UPDATE players SET last_played = nullif(max(coalesce(last_played, ''),"
+                " coalesce((SELECT last_played FROM players WHERE id = ?), '')), '') WHERE id = ?", [gone, kept])
             conn.execute("DELETE FROM players WHERE id = ?", [gone])
 
     def retire_player(self, name: str, retired: bool = True) -> None:
