@@ -13,6 +13,9 @@ import pytest
 from companion.rules import ProfileId
 from companion.store import Store
 from companion.cli import main
+from companion.config import UiConfig
+from companion.ui.keyboard import BACKSPACE, ENTER, HIDE
+from keyboard_helpers import keys, type_on_screen
 from companion.errors import CompanionError
 from companion.store.ratings import ratings
 from companion.store.review import (
@@ -43,8 +46,8 @@ def filled(tmp_path: Path) -> Path:
     return path
 
 
-def open_games(ui):  # type: ignore[no-untyped-def]
-    app = ui.start()
+def open_games(ui, keyboard: str = "auto"):  # type: ignore[no-untyped-def]
+    app = ui.start(config=ui.config(ui=UiConfig(keyboard=keyboard)))
     ui.tap(app.screen("home").ids.games)
     ui.step(3)
     return app.screen("games")
@@ -125,8 +128,8 @@ def test_the_timeline_speaks_french_when_the_table_does(ui, filled: Path) -> Non
     assert games is not None
 
 
-def open_player(ui, name: str):  # type: ignore[no-untyped-def]
-    app = ui.start()
+def open_player(ui, name: str, keyboard: str = "auto"):  # type: ignore[no-untyped-def]
+    app = ui.start(config=ui.config(ui=UiConfig(keyboard=keyboard)))
     ui.tap(app.screen("home").ids.players)
     ui.step(3)
     if not any(r.name == name for r in ui.find_all(PlayerRow)):
@@ -186,10 +189,13 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
         before = [line.id for line in games_page(store, Filter(player=name), limit=1000)]
         games_before = {f.profile: f.games for f in figures(store, player=name)}
         store.add_player("Zoë")
-    page = open_player(ui, name)
+    page = open_player(ui, name, keyboard="screen")
     ui.tap(page.ids.manage_tab)
-    page.ids.rename.text = "Maximilian"  # what the keyboard types into the field
-    ui.tap(page.ids.rename_button)
+    ui.tap(page.ids.rename)
+    for _ in name:
+        ui.tap(keys(ui)[BACKSPACE])
+    type_on_screen(ui, "Maximilian")
+    ui.tap(keys(ui)[ENTER])  # the keyboard's Enter renames, as the Rename button does
     assert page.name_shown == "Maximilian"
     with Store.open(filled) as store:
         assert [line.id for line in games_page(store, Filter(player="Maximilian"), limit=1000)] == before
@@ -217,13 +223,15 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
     assert [row["name"] for row in players.ids.list.data] == ["Maximilian"]
 
 
-def test_a_note_is_saved_from_the_game_page_and_outlives_a_restart(ui, filled: Path) -> None:
-    open_games(ui)
+def test_a_note_typed_by_touches_alone_is_saved_and_outlives_a_restart(ui, filled: Path) -> None:
+    open_games(ui, keyboard="screen")
     row = sorted(ui.find_all(GameRow), key=lambda r: -r.y)[0]
     ui.tap(row)
     ui.until(lambda: ui.app.root.current == "game")
     page = ui.app.screen("game")
-    page.ids.note.text = "  Ben's   birthday "  # what the keyboard types into the field
+    ui.tap(page.ids.note)
+    type_on_screen(ui, "Ben's birthday")
+    ui.tap(keys(ui)[HIDE])
     ui.tap(page.ids.keep_note)
     ui.stop()
     app = ui.start()
