@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -104,6 +105,10 @@ class Recorded:
     game: Game
     started_at: str
     stamps: Sequence[str]
+    uid: str | None = None
+    """The game's identity when it comes from elsewhere (a restored backup); None gives a new one."""
+    seating: Seating | None = None
+    """The seat colours and buzzers it was played with, when known (a restored backup)."""
 
 
 class Store:
@@ -325,7 +330,7 @@ class Store:
         ids = []
         with self._writing() as conn:
             for recorded, actions, ending in rows:
-                game_id = _insert_game(conn, recorded.game.setup, recorded.started_at)
+                game_id = _insert_game(conn, recorded.game.setup, recorded.started_at, recorded.seating, recorded.uid)
                 conn.executemany(
                     "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                     [(game_id, *action) for action in actions],
@@ -415,6 +420,16 @@ class Store:
             " caught_bluffing, survived_challenges FROM player_stats ORDER BY wins DESC, win_rate DESC, name"
         )
         return [PlayerStats(*row) for row in rows]
+
+    def uids(self) -> dict[str, int]:
+        """Every game's identity and its number here: what a restore compares against."""
+        return {uid: game_id for game_id, uid in self.query("SELECT id, uid FROM games")}
+
+    def uid_of(self, game_id: int) -> str:
+        rows = self.query("SELECT uid FROM games WHERE id = ?", [game_id])
+        if not rows:
+            raise StoreError("there is no game {game}", game=game_id)
+        return str(rows[0][0])
 
     def players(self) -> list[str]:
         return [name for (name,) in self.query("SELECT name FROM players ORDER BY id")]
@@ -693,8 +708,10 @@ def _player_id(conn: sqlite3.Connection, name: str, at: str) -> int:
     return int(cursor.lastrowid or 0)
 
 
-def _insert_game(conn: sqlite3.Connection, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
-    row = setup_row(setup) | {"started_at": started_at}
+def _insert_game(
+    conn: sqlite3.Connection, setup: Setup, started_at: str, seating: Seating | None = None, uid: str | None = None
+) -> int:
+    row = setup_row(setup) | {"started_at": started_at, "uid": uid or str(uuid.uuid4())}
     cursor = conn.execute(
         f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values())
     )

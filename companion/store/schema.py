@@ -8,6 +8,7 @@ Never edit a migration that has shipped: add the next one.
 from __future__ import annotations
 
 import json
+import uuid
 
 from sqlite_utils import Database, Migrations
 
@@ -191,6 +192,39 @@ def m008_game_buzz(db: Database) -> None:
         not_null={"entry", "seat"},
         foreign_keys=[("game_id", "games", "id")],
     )
+
+
+@MIGRATIONS()
+def m009_game_uid(db: Database) -> None:
+    """Each game's identity beyond this file, so a restored or re-imported game is never doubled.
+
+    Games saved before get one worked out from what never changes in them (when
+    they started and their set-up), so two copies of the same database, upgraded
+    apart, give each game the same identity; two games alike in all that get
+    ``-2``, ``-3`` in the order they were saved.
+    """
+    db["games"].add_column("uid", str)
+    taken: set[str] = set()
+    rows = db.execute(
+        "SELECT id, started_at, profile, variants, options, seats, end_card, first FROM games ORDER BY id"
+    ).fetchall()
+    for game_id, *facts in rows:
+        base = derived_uid(facts)
+        uid, n = base, 1
+        while uid in taken:
+            n += 1
+            uid = f"{base}-{n}"
+        taken.add(uid)
+        db.execute("UPDATE games SET uid = ? WHERE id = ?", [uid, game_id])
+    db["games"].create_index(["uid"], unique=True)
+
+
+UID_NAMESPACE = uuid.UUID("5b1c9d2e-7f3a-4e55-9a1d-53504359c0de")
+
+
+def derived_uid(facts: list[object]) -> str:
+    """The identity of a game saved before games had one: a name-based UUID of its start and set-up."""
+    return str(uuid.uuid5(UID_NAMESPACE, "\x1f".join(str(fact) for fact in facts)))
 
 
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
