@@ -17,7 +17,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -31,6 +31,9 @@ BACKUP_PREFIX = "spicy-companion-backup-"
 EXPORT_PREFIX = "spicy-companion-games-"
 STEP_PAGES = 256
 """Pages copied between two looks at the live database: a game saving meanwhile waits for one step only."""
+
+Progress = Callable[[int, int], None]
+"""Told how far a backup or an export has got: done and total (pages, games), for a screen's bar."""
 
 
 class TakeHomeError(CompanionError):
@@ -111,14 +114,16 @@ def _written(folder: Path, name: str) -> Iterator[Path]:
         raise
 
 
-def backup(store: Store, folder: Path, at: datetime | None = None, name: str | None = None) -> Path:
+def backup(store: Store, folder: Path, at: datetime | None = None, name: str | None = None,
+           progress: Progress | None = None) -> Path:
     """A copy of every game in ``folder`` (as ``name``, else a dated name), taken while the app may be
     saving: SQLite's online backup."""
     name = name or f"{BACKUP_PREFIX}{stamp(at)}.db"
     with _written(Path(folder), name) as partial:
         copy = sqlite3.connect(partial)
         try:
-            store.db.conn.backup(copy, pages=STEP_PAGES)
+            step = None if progress is None else lambda _status, left, total: progress(total - left, total)
+            store.db.conn.backup(copy, pages=STEP_PAGES, progress=step)
             copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
             problems = [text for (text,) in copy.execute("PRAGMA quick_check") if text != "ok"]
             if problems:
@@ -139,7 +144,8 @@ class Exported:
 
 
 def export_all(store: Store, folder: Path, formats: tuple[str, ...] = tuple(FORMATS),
-               game_ids: list[int] | None = None, at: datetime | None = None) -> Exported:
+               game_ids: list[int] | None = None, at: datetime | None = None,
+               progress: Progress | None = None) -> Exported:
     """Every game (or those of ``game_ids``) in one dated folder: a sub-folder a format, a file a game."""
     name = f"{EXPORT_PREFIX}{stamp(at)}"
     ids = game_ids if game_ids is not None else [row[0] for row in store.query("SELECT id FROM games ORDER BY id")]
@@ -149,7 +155,9 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = tuple(FORM
     with _written(Path(folder), name) as partial:
         for format in formats:
             (partial / format).mkdir(parents=True)
-        for game_id in ids:
+        for done, game_id in enumerate(ids):
+            if progress is not None:
+                progress(done, len(ids))
             try:
                 saved = store.load(game_id)
                 texts = {format: export_text(saved, uids[game_id], format) for format in formats}
