@@ -19,6 +19,7 @@ from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr
 from companion.ui.words import end_reason_text
 from companion.ui.widgets import Icon, load_kv, short
+from companion.ui.widgets.play_log import show_play_log
 
 load_kv(__file__)
 
@@ -108,6 +109,9 @@ class GamesScreen(Screen):
             for number in (seat.hand, seat.won, seat.trophies):
                 grid.add_widget(cell(str(number), theme.TEXT_2))
             grid.add_widget(cell("" if score is None else theme.signed(score), bold=True))
+
+    def log_play(self) -> None:
+        show_play_log(self, self.chosen)
 
     def resume(self) -> None:
         App.get_running_app().resume_game(self.chosen)
