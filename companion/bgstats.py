@@ -69,8 +69,8 @@ def _rank(players: list[Play]) -> None:
     """Winners first, then by score; equal scores share a place."""
     order = sorted(players, key=lambda p: (not p["winner"], -p["score"]))
     for place, player in enumerate(order, start=1):
-        before = order[place - 2] if place > 1 else None
-        same = before is not None and (before["winner"], before["score"]) == (player["winner"], player["score"])
+        before = order[place - 2]
+        same = place > 1 and (before["winner"], before["score"]) == (player["winner"], player["score"])
         player["rank"] = before["rank"] if same else place
 
 

@@ -14,7 +14,7 @@ import shutil
 import sqlite3
 import subprocess
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 import pytest
@@ -33,7 +33,7 @@ from companion.store.backup import (
 from companion.store.schema import derived_uid
 from companion.store.simulate import simulate
 
-START = datetime(2026, 11, 1, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root (CI runs as root)")
 
 

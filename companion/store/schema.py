@@ -203,7 +203,7 @@ def m009_game_uid(db: Database) -> None:
     apart, give each game the same identity; two games alike in all that get
     ``-2``, ``-3`` in the order they were saved.
     """
-    db["games"].add_column("uid", str)
+    db.table("games").add_column("uid", str)
     taken: set[str] = set()
     rows = db.execute(
         "SELECT id, started_at, profile, variants, options, seats, end_card, first FROM games ORDER BY id"
@@ -216,7 +216,7 @@ def m009_game_uid(db: Database) -> None:
             uid = f"{base}-{n}"
         taken.add(uid)
         db.execute("UPDATE games SET uid = ? WHERE id = ?", [uid, game_id])
-    db["games"].create_index(["uid"], unique=True)
+    db.table("games").create_index(["uid"], unique=True)
 
 
 UID_NAMESPACE = uuid.UUID("5b1c9d2e-7f3a-4e55-9a1d-53504359c0de")

@@ -10,8 +10,7 @@ import pytest
 from kivy.core.image import Image as CoreImage
 from pyzbar import pyzbar
 
-from companion.bgstats import LINK, MAX_VERSION
-from companion.rules import SPICY, new_setup
+from companion.bgstats import LINK
 from companion.ui.widgets.qr import QrCode
 from scenes_table import end
 
