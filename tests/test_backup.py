@@ -250,3 +250,17 @@ def test_a_read_only_stick_ends_with_a_message(pi: Store, mounted: Path, capsys)
         assert main([*command, "--db", str(pi.path)]) == 2
         assert capsys.readouterr().err == (
             f"spicy-companion: {mounted} is read-only: nothing was written; use another stick or folder\n")
+
+
+def test_an_exported_transcript_imported_elsewhere_keeps_its_identity(pi: Store, tmp_path: Path, capsys) -> None:
+    done = export_all(pi, tmp_path, formats=("transcript",))
+    home = str(tmp_path / "home.db")
+    path = str(done.folder / "transcript" / "game-00004.txt")
+    assert main(["games", "import", path, "--db", home]) == 0
+    assert capsys.readouterr().out.startswith("saved game #1 ")
+    assert main(["games", "import", path, "--db", home]) == 0
+    assert capsys.readouterr().out == "this game is saved already, as game #1: nothing was saved\n"
+    with Store.open(Path(home)) as store:
+        assert store.uid_of(1) == pi.uid_of(4) and store.load(1).started_at == pi.load(4).started_at
+        plan = plan_restore(store, backup(pi, tmp_path))
+        assert (len(plan.games), plan.already) == (12, 1)

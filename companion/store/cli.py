@@ -22,7 +22,7 @@ from companion.report import describe_state, read_input, score_text, table
 from companion.rules import EventKind, TranscriptError, replay_transcript
 from companion.store.backup import export_all
 from companion.store.db import RESCUE, GameSummary, Recorded, Store, now
-from companion.store.export import FORMATS, export_text
+from companion.store.export import FORMATS, export_text, identity
 from companion.store.simulate import simulate
 
 TIMELINE_KINDS = frozenset({
@@ -212,12 +212,18 @@ def run_export_all(store: Store, args: argparse.Namespace) -> int:
 
 
 def run_import(store: Store, args: argparse.Namespace) -> int:
+    text = read_input(args.file)
     try:
-        game = replay_transcript(read_input(args.file))
+        game = replay_transcript(text)
     except TranscriptError as exc:
         raise UsageError(f"{args.file}: {exc}; nothing was saved") from None
     at = now()
-    (game_id,) = store.save([Recorded(game, at, [at] * len(game.log))])
+    uid, started = identity(text) or (None, at)
+    here = store.uids()
+    if uid in here:
+        print(f"this game is saved already, as game #{here[uid]}: nothing was saved")
+        return 0
+    (game_id,) = store.save([Recorded(game, started, [at] * len(game.log), uid)])
     print(f"saved game #{game_id} ({len(game.log)} actions)")
     return 0
 

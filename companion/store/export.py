@@ -1,7 +1,8 @@
 """One saved game as a transcript, as JSON or as CSV: the same text for ``games export`` and a stick.
 
-The JSON names the game's ``uid``, the identity that a restore uses so the
-game is never doubled, and its set-up, so the record stands on its own.
+The JSON and the transcript name the game's ``uid``, the identity that a
+restore and ``games import`` use so the game is never doubled; the JSON also
+holds its set-up, so the record stands on its own.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any
 
 from companion.rules import format_action, write_transcript
@@ -16,10 +18,20 @@ from companion.store.records import SavedGame, setup_row
 
 FORMATS = {"transcript": "txt", "json": "json", "csv": "csv"}
 """Each export format and the file extension it is written with."""
+IDENTITY = re.compile(r"^# spicy-companion game (?P<uid>[0-9a-f-]{36}(?:-\d+)?) started (?P<started>\S+)$", re.M)
+"""The comment a transcript export starts with: ``games import`` keeps the game's identity and start from it."""
 
 
-def transcript_text(saved: SavedGame) -> str:
-    return write_transcript(saved.setup, (entry.action for entry in saved.log))
+def transcript_text(saved: SavedGame, uid: str) -> str:
+    """The table transcript, after a comment naming the game (RULES.md section 5 reads ``#`` as a comment)."""
+    header = f"# spicy-companion game {uid} started {saved.started_at}\n"
+    return header + write_transcript(saved.setup, (entry.action for entry in saved.log))
+
+
+def identity(transcript: str) -> tuple[str, str] | None:
+    """The uid and start a transcript export names, if it names them."""
+    found = IDENTITY.search(transcript)
+    return (found["uid"], found["started"]) if found else None
 
 
 def json_record(saved: SavedGame, uid: str) -> dict[str, Any]:
@@ -59,7 +71,7 @@ def csv_text(saved: SavedGame) -> str:
 
 def export_text(saved: SavedGame, uid: str, format: str) -> str:
     if format == "transcript":
-        return transcript_text(saved)
+        return transcript_text(saved, uid)
     if format == "json":
         return json_text(saved, uid)
     return csv_text(saved)
