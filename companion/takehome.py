@@ -1,8 +1,8 @@
 """Where games go when they leave the table: the USB sticks mounted for the kiosk, or a folder on a desktop.
 
-The installer's udev rule mounts each stick's partition at ``MEDIA/NAME``; a
+The installer's udev rule mounts each stick's partition at ``eject.MEDIA/NAME``; a
 stick's label, when it has one, comes from ``/dev/disk/by-label``. Ejecting asks
-the privileged half (``companion.eject``) through ``REQUEST``; the stick is out
+the privileged half (``companion.eject``) through ``eject.REQUEST``; the stick is out
 when its folder is no longer a mount point.
 """
 
@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.eject import MEDIA, REQUEST
+from companion import eject
 
 BY_LABEL = Path("/dev/disk/by-label")
 
@@ -23,8 +23,9 @@ class Stick:
     label: str
 
 
-def sticks(media: Path = MEDIA, by_label: Path = BY_LABEL) -> list[Stick]:
-    """The sticks mounted now, by folder name."""
+def sticks(media: Path | None = None, by_label: Path = BY_LABEL) -> list[Stick]:
+    """The sticks mounted now (under ``eject.MEDIA`` unless told), by folder name."""
+    media = media or eject.MEDIA
     try:
         folders = sorted(p for p in media.iterdir() if os.path.ismount(p))
     except OSError:
@@ -38,9 +39,9 @@ def sticks(media: Path = MEDIA, by_label: Path = BY_LABEL) -> list[Stick]:
     return [Stick(folder, labels.get(folder.name, folder.name)) for folder in folders]
 
 
-def request_eject(stick: Path, request: Path = REQUEST) -> None:
+def request_eject(stick: Path, request: Path | None = None) -> None:
     """Ask for the stick to be unmounted; OSError when the kiosk's runtime folder is not there (a desktop)."""
-    request.write_text(stick.name + "\n", encoding="utf-8")
+    (request or eject.REQUEST).write_text(stick.name + "\n", encoding="utf-8")
 
 
 def subfolders(folder: Path) -> list[Path]:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from datetime import datetime
 from pathlib import Path
+
+import pytest
+
+from companion import eject
 
 from companion.store import Store
 from companion.store.backup import backup, backups_in
@@ -49,3 +55,33 @@ def test_back_up_export_and_restore_by_touch(ui, tmp_path: Path) -> None:
     assert screen.status == "2 games added" and len(app.store.uids()) == 3
     ui.tap(screen.ids.eject)
     assert screen.status == "Eject is for a USB stick; this is a folder"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a stand-in stick needs root (CI runs as root)")
+def test_a_stick_is_the_place_and_eject_says_when_it_can_be_pulled_out(ui, tmp_path: Path, monkeypatch) -> None:
+    """A tmpfs mounted where the udev rule mounts sticks; the privileged half of Eject is run as systemd would."""
+    media, request = tmp_path / "media", tmp_path / "run" / "eject"
+    (media / "sdz1").mkdir(parents=True)
+    request.parent.mkdir()
+    monkeypatch.setattr(eject, "MEDIA", media)
+    monkeypatch.setattr(eject, "REQUEST", request)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", media / "sdz1"], check=True)
+    try:
+        app = ui.start()
+        app.show("takehome")
+        ui.step(2)
+        screen = app.screen("takehome")
+        assert (screen.folder, screen.on_stick) == (str(media / "sdz1"), True)
+        assert ui.find(ChoiceButton, text="sdz1").selected
+        ui.tap(screen.ids.back_up)
+        ui.until(lambda: not screen.busy)
+        assert len(backups_in(media / "sdz1")) == 1
+        ui.tap(screen.ids.eject)
+        assert screen.status == "Ejecting…" and request.read_text() == "sdz1\n"
+        stick = eject.requested_stick(request, media)
+        assert stick == media / "sdz1"
+        subprocess.run(["umount", stick], check=True)
+        ui.until(lambda: not screen.busy)
+        assert screen.status == "You can pull the stick out now" and screen.folder == str(tmp_path)
+    finally:
+        subprocess.run(["umount", media / "sdz1"], capture_output=True)

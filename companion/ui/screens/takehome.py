@@ -98,15 +98,33 @@ class TakehomeScreen(Screen):
         else:
             self.status = text
 
+    def _progress(self) -> Callable[[int, int], None]:
+        """Told by the thread how far it got; the screen hears of each new per cent only."""
+        shown = [-1]
+
+        def tell(done: int, total: int) -> None:
+            percent = 100 * done // total if total else 100
+            if percent != shown[0]:
+                shown[0] = percent
+                self._say_progress(percent)
+
+        return tell
+
+    @mainthread_now
+    def _say_progress(self, percent: int) -> None:
+        if self.busy:
+            self.status = tr._("Working… {percent}%").format(percent=percent)
+
     def back_up(self) -> None:
-        folder = Path(self.folder)
-        self._work(lambda store: tr._("Every game was backed up to {path}").format(path=backup(store, folder)))
+        folder, progress = Path(self.folder), self._progress()
+        self._work(lambda store: tr._("Every game was backed up to {path}").format(
+            path=backup(store, folder, progress=progress)))
 
     def export(self) -> None:
-        folder = Path(self.folder)
+        folder, progress = Path(self.folder), self._progress()
 
         def job(store: Store) -> str:
-            done = export_all(store, folder)
+            done = export_all(store, folder, progress=progress)
             text = tr.ngettext("{n} game exported to {path}", "{n} games exported to {path}", done.games).format(
                 n=done.games, path=done.folder)
             return "\n".join([text, *(say(reason) for reason in done.left_out)])
