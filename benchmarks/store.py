@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import astuple
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from companion.rules import Game
 from companion.session import Session
@@ -29,6 +30,8 @@ from companion.random_play import endless_game, long_game
 from companion.store.backup import backup, export_all, plan_restore, restore
 from companion.store.schema import PLAYER_STATS
 from companion.store.simulate import simulate
+
+T = TypeVar("T")
 
 
 def ms(seconds: float) -> str:
@@ -231,6 +234,13 @@ def at_scale(folder: Path, games: int, base: int) -> None:
               f"{statistics.median(few_s):.2f} s, {max(few_mib):.0f} MiB")
 
 
+def once(fn: Callable[[], T]) -> tuple[T, float]:
+    """The result of one call and the seconds it took."""
+    start = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - start
+
+
 def take_home(folder: Path, path: Path) -> None:
     """Backup, export of every game and restore into a fresh database, against a plain copy of the file."""
     stick = folder / "stick"
@@ -238,26 +248,17 @@ def take_home(folder: Path, path: Path) -> None:
     with Store.open(path) as store:
         (games,) = store.query("SELECT count(*) FROM games")[0]
         store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        start = time.perf_counter()
-        shutil.copyfile(path, stick / "plain-copy.db")
-        copied = time.perf_counter() - start
-        start = time.perf_counter()
-        written = backup(store, stick)
-        backed_up = time.perf_counter() - start
-        start = time.perf_counter()
-        export_all(store, stick)
-        exported = time.perf_counter() - start
+        _, copied = once(lambda: shutil.copyfile(path, stick / "plain-copy.db"))
+        written, backed_up = once(lambda: backup(store, stick))
+        _, exported = once(lambda: export_all(store, stick))
     with Store.open(folder / "fresh.db") as fresh:
-        start = time.perf_counter()
-        plan = plan_restore(fresh, written)
-        planned = time.perf_counter() - start
-        start = time.perf_counter()
-        restore(fresh, plan)
-        restored = time.perf_counter() - start
+        plan, planned = once(lambda: plan_restore(fresh, written))
+        _, restored = once(lambda: restore(fresh, plan))
     print(f"take home {games} games: plain file copy {copied:.2f} s (baseline); backup {backed_up:.2f} s "
           f"({backed_up / copied:.1f}x); export all, 3 formats {exported:.1f} s ({exported / copied:.0f}x); "
           f"restore into a fresh database {planned + restored:.1f} s ({(planned + restored) / copied:.0f}x: "
-          f"plan {planned:.1f} s, add {restored:.1f} s)")
+          f"plan {planned:.1f} s, of which replaying every game to check it and score it is most; "
+          f"add {restored:.1f} s)")
 
 
 WRITER = """

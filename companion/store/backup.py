@@ -212,7 +212,7 @@ def _not_a_backup(path: Path, why: str) -> TakeHomeError:
                          why=why)
 
 
-def plan_restore(store: Store, path: Path) -> RestorePlan:
+def plan_restore(store: Store, path: Path, progress: Progress | None = None) -> RestorePlan:
     """Read the backup (a copy of it, taken off the stick first) and say what it would add here."""
     path = Path(path)
     if path.is_dir() or not path.exists():
@@ -230,19 +230,21 @@ def plan_restore(store: Store, path: Path) -> RestorePlan:
                                 problem=str(exc.strerror or exc)) from None
         try:
             with Store.open(copy, move_damaged=False) as source:
-                return _plan(store, source, path)
+                return _plan(store, source, path, progress)
         except StoreError as exc:
             raise _not_a_backup(path, exc.reason) from None
 
 
-def _plan(store: Store, source: Store, path: Path) -> RestorePlan:
+def _plan(store: Store, source: Store, path: Path, progress: Progress | None) -> RestorePlan:
     here = store.uids()
     known_players = set(store.players())
     rows = source.query("SELECT id, uid, started_at FROM games ORDER BY started_at, id")
     games: list[Incoming] = []
     left_out: list[Reason] = []
     already = 0
-    for game_id, uid, started_at in rows:
+    for done, (game_id, uid, started_at) in enumerate(rows):
+        if progress is not None:
+            progress(done, len(rows))
         if uid in here:
             already += 1
             continue

@@ -85,3 +85,25 @@ def test_a_stick_is_the_place_and_eject_says_when_it_can_be_pulled_out(ui, tmp_p
         assert screen.status == "You can pull the stick out now" and screen.folder == str(tmp_path)
     finally:
         subprocess.run(["umount", media / "sdz1"], capture_output=True)
+
+
+def test_a_saved_game_exports_alone(ui, tmp_path: Path) -> None:
+    app = ui.start()
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 3, seed=1, start=datetime(2026, 1, 1))
+    app.show("games")
+    ui.step(2)
+    games = app.screen("games")
+    games.show(2)
+    ui.step(2)
+    ui.tap(games.ids.take_home)
+    screen = app.screen("takehome")
+    assert app.root.current == "takehome" and screen.only == 2
+    ui.tap(screen.ids.export)
+    ui.until(lambda: not screen.busy)
+    folder = tmp_path / screen.status.split(" to ")[1]
+    assert screen.status.startswith("1 game exported") and sorted(p.name for p in (folder / "json").iterdir()) == [
+        "game-00002.json"]
+    app.show("home")
+    ui.step(2)
+    assert screen.only == 0

@@ -113,5 +113,11 @@ class GamesScreen(Screen):
     def log_play(self) -> None:
         show_play_log(self, self.chosen)
 
+    def take_home(self) -> None:
+        """The take-home screen, its Export for this game only."""
+        app = App.get_running_app()
+        app.screen("takehome").only = self.chosen
+        app.show("takehome")
+
     def resume(self) -> None:
         App.get_running_app().resume_game(self.chosen)

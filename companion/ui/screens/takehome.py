@@ -15,7 +15,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
@@ -38,6 +38,8 @@ class TakehomeScreen(Screen):
     busy = BooleanProperty(False)
     status = StringProperty("")
     plan = ObjectProperty(None, allownone=True)
+    only = NumericProperty(0)
+    """The game Export writes, when the screen was opened from that game in Saved games; 0: every game."""
 
     def on_pre_enter(self, *_args: object) -> None:
         self.plan = None
@@ -45,6 +47,9 @@ class TakehomeScreen(Screen):
         found = sticks()
         app = App.get_running_app()
         self.choose(found[0].folder if found else app.store.path.parent)
+
+    def on_leave(self, *_args: object) -> None:
+        self.only = 0
 
     def choose(self, folder: Path) -> None:
         self.folder = str(folder)
@@ -122,9 +127,10 @@ class TakehomeScreen(Screen):
 
     def export(self) -> None:
         folder, progress = Path(self.folder), self._progress()
+        only = [int(self.only)] if self.only else None
 
         def job(store: Store) -> str:
-            done = export_all(store, folder, progress=progress)
+            done = export_all(store, folder, game_ids=only, progress=progress)
             text = tr.ngettext("{n} game exported to {path}", "{n} games exported to {path}", done.games).format(
                 n=done.games, path=done.folder)
             return "\n".join([text, *(say(reason) for reason in done.left_out)])
@@ -136,7 +142,8 @@ class TakehomeScreen(Screen):
         if not found:
             self.status = tr._("There is no backup in {folder}").format(folder=self.folder)
             return
-        self._work(lambda store: plan_restore(store, found[0]))
+        progress = self._progress()
+        self._work(lambda store: plan_restore(store, found[0], progress))
 
     def plan_text(self, plan: RestorePlan) -> str:
         lines = [tr._("{file}: {n} games to add, {m} already here").format(
