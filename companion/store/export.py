@@ -23,7 +23,7 @@ IDENTITY = re.compile(r"^# spicy-companion game (?P<uid>[0-9a-f-]{36}(?:-\d+)?) 
 
 
 def transcript_text(saved: SavedGame, uid: str) -> str:
-    """The table transcript, after a comment naming the game (RULES.md section 5 reads ``#`` as a comment)."""
+    """The table transcript, after a comment naming the game (docs/RULES.md section 5 reads ``#`` as a comment)."""
     header = f"# spicy-companion game {uid} started {saved.started_at}\n"
     return header + write_transcript(saved.setup, (entry.action for entry in saved.log))
 
