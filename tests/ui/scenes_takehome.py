@@ -3,20 +3,29 @@ backup and a restore's plan, and "Log this play" with its QR code over the end s
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from companion.store import Store
+from companion.store.backup import backup
+from companion.store.simulate import simulate
 from scenes import scene
 from scenes_table import end
 
 
 @scene("take-home")
 def take_home(ui: Any) -> None:
+    """Another table's backup, in a folder reached by a tap, and what restoring it would add."""
     end(ui)
+    other = ui.tmp_path / "from-another-table"
+    other.mkdir()
+    with Store.open(other / "games.db") as store:
+        simulate(store, 5, seed=8, start=datetime(2026, 11, 20, 19))
+        backup(store, other)
     ui.app.show("takehome")
     ui.step(2)
     screen = ui.app.screen("takehome")
-    ui.tap(screen.ids.back_up)
-    ui.until(lambda: not screen.busy)
+    screen.choose(other)
     ui.tap(screen.ids.restore)
     ui.until(lambda: not screen.busy)
 

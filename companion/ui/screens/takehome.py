@@ -23,6 +23,7 @@ from companion.store import Store
 from companion.store.backup import RestorePlan, backup, backups_in, export_all, plan_restore, restore
 from companion.takehome import request_eject, sticks, subfolders
 from companion.ui.i18n import say, tr
+from companion.ui.screens.games import when
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import ChoiceButton, load_kv, short
 
@@ -151,6 +152,8 @@ class TakehomeScreen(Screen):
         if plan.new_players:
             lines.append(tr._("New players: {names}").format(names=", ".join(plan.new_players)))
         lines += [say(reason) for reason in plan.left_out]
+        lines += [f"{when(game.started_at)} · {', '.join(game.names)}" + ("" if game.finished else
+                  f" ({tr._('unfinished')})") for game in plan.games]
         return "\n".join(lines)
 
     def add_planned(self) -> None:
