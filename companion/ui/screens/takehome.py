@@ -8,6 +8,7 @@ a restore first shows what it would add, and adds it only on a second tap.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +21,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.store import Store
-from companion.store.backup import RestorePlan, backup, backups_in, export_all, plan_restore, restore
+from companion.store.backup import RestorePlan, TakeHomeError, backup, backups_in, export_all, plan_restore, restore
 from companion.takehome import request_eject, sticks, subfolders
 from companion.ui.i18n import say, tr
 from companion.ui.screens.games import when
@@ -90,6 +91,8 @@ class TakehomeScreen(Screen):
                     self._finished(job(store), None)
             except CompanionError as exc:
                 self._finished(None, exc)
+            except (OSError, sqlite3.Error) as exc:  # not foreseen by the store: still a sentence, not a hang
+                self._finished(None, TakeHomeError("it did not work: {problem}", problem=str(exc)))
 
         threading.Thread(target=run, daemon=True).start()
 
