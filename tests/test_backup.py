@@ -30,7 +30,7 @@ from companion.store.backup import (
     plan_restore,
     restore,
 )
-from companion.store.schema import derived_uid
+from companion.store.schema import KNOWN, derived_uid
 from companion.store.simulate import simulate
 
 START = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
@@ -118,8 +118,8 @@ def test_games_saved_before_uids_get_the_same_uid_in_every_copy(pi: Store, tmp_p
     with sqlite3.connect(old) as db:
         db.execute("DROP INDEX idx_games_uid")
         db.execute("ALTER TABLE games DROP COLUMN uid")
-        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm004_game_uid'")
-        db.execute("PRAGMA user_version = 3")
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm007_game_uid'")
+        db.execute(f"PRAGMA user_version = {len(KNOWN) - 1}")
     copy = tmp_path / "copy" / "games.db"
     copy.parent.mkdir()
     shutil.copyfile(old, copy)
