@@ -254,11 +254,11 @@ def take_home(folder: Path, path: Path) -> None:
     with Store.open(folder / "fresh.db") as fresh:
         plan, planned = once(lambda: plan_restore(fresh, written))
         _, restored = once(lambda: restore(fresh, plan))
-    print(f"take home {games} games: plain file copy {copied:.2f} s (baseline); backup {backed_up:.2f} s "
+    print(f"take home {games:,} games: plain file copy {copied:.2f} s (baseline); backup {backed_up:.2f} s "
           f"({backed_up / copied:.1f}x); export all, 3 formats {exported:.1f} s ({exported / copied:.0f}x); "
           f"restore into a fresh database {planned + restored:.1f} s ({(planned + restored) / copied:.0f}x: "
           f"plan {planned:.1f} s, of which replaying every game to check it and score it is most; "
-          f"add {restored:.1f} s)")
+          f"add {restored:.1f} s) ({load()})")
 
 
 WRITER = """
