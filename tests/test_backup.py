@@ -21,6 +21,7 @@ import pytest
 
 from companion.cli import main
 from companion.rules import replay_transcript
+from companion.seating import Seating
 from companion.store import Store
 from companion.store.backup import (
     TakeHomeError,
@@ -46,12 +47,14 @@ def games_of(path: Path) -> list[tuple]:
         rows = []
         for game_id, uid, *facts in games:
             actions = db.execute("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+            seats = db.execute("SELECT seat, colour, buzzer FROM game_seats WHERE game_id = ? ORDER BY seat",
+                               [game_id]).fetchall()
             scores = db.execute(
                 "SELECT seat, players.name, score, won, won_universals, trophies, hand, universals, winner,"
                 " challenges_made, challenges_won, caught_bluffing, survived_challenges"
                 " FROM scores JOIN players ON players.id = scores.player_id WHERE game_id = ? ORDER BY seat",
                 [game_id])
-            rows.append((uid, *facts, actions.fetchall(), scores.fetchall()))
+            rows.append((uid, *facts, actions.fetchall(), seats, scores.fetchall()))
     return sorted(rows)
 
 
@@ -66,7 +69,8 @@ def pi(tmp_path: Path) -> Iterator[Store]:
     """The Pi's database: a dozen random games, and one that is still being played."""
     with Store.open(tmp_path / "pi" / "games.db") as store:
         simulate(store, 12, seed=5, start=START)
-        store.new_game(replay_transcript("rules spicy\nseats Ana Zoë\n").setup, "2026-11-30T20:00:00.000+00:00")
+        store.new_game(replay_transcript("rules spicy\nseats Ana Zoë\n").setup, "2026-11-30T20:00:00.000+00:00",
+                       Seating(colours=(4, 2), buzzers=(1, 0)))
         yield store
 
 
@@ -118,7 +122,7 @@ def test_games_saved_before_uids_get_the_same_uid_in_every_copy(pi: Store, tmp_p
     with sqlite3.connect(old) as db:
         db.execute("DROP INDEX idx_games_uid")
         db.execute("ALTER TABLE games DROP COLUMN uid")
-        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm007_game_uid'")
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm009_game_uid'")
         db.execute(f"PRAGMA user_version = {len(KNOWN) - 1}")
     copy = tmp_path / "copy" / "games.db"
     copy.parent.mkdir()
