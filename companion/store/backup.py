@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from companion.errors import CompanionError, IllegalAction, Reason
+from companion.errors import CompanionError, Reason
+from companion.rules import IllegalAction
 from companion.store.db import SQLITE_HEADER, Recorded, Store, StoreError
 from companion.store.export import FORMATS, export_text
 
