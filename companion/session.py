@@ -12,6 +12,7 @@ The seating is saved with the game, and a challenge taken but not yet called
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from companion.rules import Action, Game, Setup, State
 from companion.seating import Seating
@@ -21,7 +22,7 @@ from companion.store import Store, now, snapshots
 class Session:
     def __init__(
         self, store: Store, game_id: int, game: Game, *, clock: Callable[[], str] = now, snapshot_upto: int = 0,
-        seating: Seating | None = None,
+        seating: Seating | None = None, started_at: str = "", last_at: str = "",
     ) -> None:
         self.store = store
         self.game_id = game_id
@@ -30,6 +31,9 @@ class Session:
         self.snapshot_upto = snapshot_upto
         """How many actions the game's last saved snapshot covers: the next one holds the steps since."""
         self.seating = seating or Seating.default(len(game.setup.names))
+        self.started_at = started_at
+        self.last_at = last_at or started_at
+        """When the last action was saved: at the end, the game lasted from ``started_at`` to here."""
 
     @classmethod
     def new(
@@ -38,8 +42,9 @@ class Session:
         """Start and save a new game with its seating (``rules.new_setup`` has checked the set-up);
         StoreError saves nothing."""
         seating = seating or Seating.default(len(setup.names))
-        game_id = store.new_game(setup, clock(), seating)
-        return cls(store, game_id, Game.start(setup), clock=clock, seating=seating)
+        started_at = clock()
+        game_id = store.new_game(setup, started_at, seating)
+        return cls(store, game_id, Game.start(setup), clock=clock, seating=seating, started_at=started_at)
 
     @classmethod
     def resume(cls, store: Store, game_id: int | None = None, *, clock: Callable[[], str] = now) -> Session | None:
@@ -48,8 +53,17 @@ class Session:
             game_id = store.unfinished_game()
             if game_id is None:
                 return None
-        game, snapshot_upto = store.load(game_id).resume()
-        return cls(store, game_id, game, clock=clock, snapshot_upto=snapshot_upto, seating=store.seating(game_id))
+        saved = store.load(game_id)
+        game, snapshot_upto = saved.resume()
+        return cls(store, game_id, game, clock=clock, snapshot_upto=snapshot_upto, seating=store.seating(game_id),
+                   started_at=saved.started_at, last_at=saved.log[-1].at if saved.log else "")
+
+    def length(self) -> timedelta:
+        """How long the game has gone on, to its last saved action (zero when a time cannot be read)."""
+        try:
+            return datetime.fromisoformat(self.last_at) - datetime.fromisoformat(self.started_at)
+        except ValueError:
+            return timedelta(0)
 
     @property
     def state(self) -> State:
@@ -59,8 +73,10 @@ class Session:
         """The state after ``action``, saved; IllegalAction or StoreError leave game and file as they were."""
         game = self.game.apply(action)
         snapshot = snapshots.take(game, self.snapshot_upto) if snapshots.due(len(game.log)) else None
-        self.store.record(self.game_id, len(game.log), self.clock(), action, game, snapshot)
+        at = self.clock()
+        self.store.record(self.game_id, len(game.log), at, action, game, snapshot)
         self.game = game
+        self.last_at = at
         if snapshot:
             self.snapshot_upto = snapshot.upto
         return game.state

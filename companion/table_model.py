@@ -72,6 +72,8 @@ class SeatModel:
     locked: bool
     """It pressed too, but later than the challenger."""
     winner: bool
+    place: int
+    """Its place at the end, 1 the best, shared by equal scores (``State.places``); 0 while the game goes on."""
     can_copy: bool
 
 
@@ -130,6 +132,9 @@ class TableModel:
     claim_spice: str
     claim_number: int
     """0 when the claim has no number (five-spices) or there is none."""
+    stack_spice: str
+    """The spice the claim pad starts on: the stack's, which the next claim follows; "" on a new stack,
+    where the seat to play must choose one (a spice chosen for it would play its first number tapped)."""
     draw_pile: int
     has_end_card: bool
     end_level: EndLevel
@@ -138,6 +143,8 @@ class TableModel:
     trophies_left: int
     trophy_takers: tuple[int, ...]
     """One seat index per trophy taken."""
+    has_universals: bool
+    """Sweet & Spicy: universal cards are dealt, held, won and scored (their own column at the end)."""
     universal_pile: int
     may_take_universal: int
     last_card: str
@@ -191,6 +198,7 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
         trophies_total=profile.trophies,
         trophies_left=state.trophies_left,
         trophy_takers=tuple(i for i, seat in enumerate(state.seats) for _ in range(seat.trophies)),
+        has_universals=profile.universals > 0,
         universal_pile=state.universal_pile,
         may_take_universal=_or_none(state.may_take_universal),
         window=state.window is not None and state.challenge is None and not state.ended,
@@ -201,11 +209,12 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
         can_undo=game.can_undo,
         can_redo=game.can_redo,
         legal=_legal(state),
+        stack_spice=_stack_spice(state),
         can_tuck=Variant.CHANGE_YOUR_LUCK in setup.variants,
         copy_cat=Variant.COPY_CAT in setup.variants,
         armed=armed,
         hint=hint(state),
-        seat_models=tuple(_seat(state, i, armed if buzz is None else frozenset(), buzz) for i in range(len(state.seats))),
+        seat_models=_seats(state, armed if buzz is None else frozenset(), buzz),
         **_top_card(state),
         **_challenge(state),
     )
@@ -220,6 +229,12 @@ def _legal(state: State) -> dict[str, list[int]]:
     if state.seats[turn].hand == 0:
         return {}
     return {spice: list(numbers) for spice, numbers in legal_claims(state).items()}
+
+
+def _stack_spice(state: State) -> str:
+    """The claim in force's spice while the seat to play may follow it, else ""."""
+    claim = state.claim
+    return claim.spice if claim is not None and claim.spice in _legal(state) else ""
 
 
 def _or_none(seat: int | None) -> int:
@@ -266,7 +281,12 @@ def hint(state: State) -> Hint:
     return Hint(state.turn, True, claims, any_claim=len(claims) == len(state.profile.spices))
 
 
-def _seat(state: State, i: int, armed: frozenset[int], buzz: Buzz | None) -> SeatModel:
+def _seats(state: State, armed: frozenset[int], buzz: Buzz | None) -> tuple[SeatModel, ...]:
+    places = state.places() if state.ended else (0,) * len(state.seats)
+    return tuple(_seat(state, i, armed, buzz, places[i]) for i in range(len(state.seats)))
+
+
+def _seat(state: State, i: int, armed: frozenset[int], buzz: Buzz | None, place: int) -> SeatModel:
     live, top = state.seats[i], state.window
     claim = top.claim if top is not None and top.player == i else None
     return SeatModel(
@@ -284,6 +304,7 @@ def _seat(state: State, i: int, armed: frozenset[int], buzz: Buzz | None) -> Sea
         challenger=_holds_challenge(state, i, buzz),
         locked=buzz is not None and i in {seat for seat, _ in buzz.later},
         winner=state.ended and i in state.winners,
+        place=place,
         can_copy=is_legal(state, Copy(i)),
     )
 

@@ -72,6 +72,7 @@ def test_five_spices_last_card_wins_when_the_next_seat_acts_without_challenging(
     s = state("adjust Ana hand 1", "play Ana salt", "draw Ben", header=FIVE)
     assert (s.ended, s.end_reason, s.winners) == (True, "empty-hand", (0,))
     assert (seat(s, "Ben").hand, s.draw_pile) == (5, before.draw_pile)  # the draw was not carried out
+    assert s.places() == (1, 2, 2)  # no scores: whoever did not win shares the next place
 
 
 def test_five_spices_last_card_wins_when_the_challenge_proves_it_true() -> None:

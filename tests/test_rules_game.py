@@ -76,7 +76,7 @@ def test_the_rules_give_the_facts_the_table_shows() -> None:
     game = game.apply(Play(0, "chili", 1))
     assert challengers(game.state) == {1, 2}
     parts = game.state.score_parts(0)
-    assert parts is not None and (parts.won, parts.trophies, parts.hand) == (0, 0, -10)  # 5 spice, 1 universal
+    assert parts is not None and (parts.won, parts.trophies, parts.hand, parts.universals) == (0, 0, -5, -5)
     assert parts.total == game.state.score(0)
     assert challengers(game.apply(Pass(1)).state) == frozenset()
     five_game = Game.start(five).apply(Play(0, "salt"))

@@ -279,6 +279,12 @@ def test_end_second_trophy_that_is_also_the_third_is_second_trophy() -> None:
     assert (s.end_reason, s.trophies_left, [s.name(i) for i in s.winners]) == ("second-trophy", 0, ["Ana"])
 
 
+def test_end_places_rank_by_score_equal_scores_share_a_place_and_the_next_one_skips() -> None:
+    s = state("play Ana chili 1", "play Ben chili 2", "pass Cy", "end-card-drawn")
+    assert [s.score(i) for i in range(3)] == [-5, -5, -7]
+    assert (s.winners, s.places()) == ((0, 1), (1, 1, 3))
+
+
 def test_end_trophy_ending_the_game_means_the_closing_play_is_not_carried_out() -> None:
     lines = ["adjust Ana hand 1", "play Ana chili 1", "pass Ben", "pass Cy", "adjust Ana hand 1", "play Ana chili 2"]
     before = state(*lines)

@@ -151,3 +151,15 @@ def test_a_buzz_for_a_card_no_longer_on_top_is_not_restored(tmp_path: Path) -> N
         session.keep_buzz(1)
         store.keep_buzz(session.game_id, 7, 1)  # a row for another card, edited in by hand
         assert session.saved_buzz() is None
+
+
+def test_the_game_lasts_from_its_start_to_its_last_saved_action_and_resumes_with_it(tmp_path: Path) -> None:
+    times = iter(["2025-01-01T20:00:00+00:00", "2025-01-01T20:03:00+00:00", "2025-01-01T21:05:30+00:00"])
+    with Store.open(tmp_path / "g.db") as store:
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=0), clock=lambda: next(times))
+        assert session.length().total_seconds() == 0
+        session.apply(Play(0, "chili", 1))
+        session.apply(Play(1, "chili", 2))
+        assert session.length().total_seconds() == 65 * 60 + 30
+        resumed = Session.resume(store)
+        assert resumed is not None and resumed.length() == session.length()

@@ -63,6 +63,9 @@ def assert_agrees(model: TableModel, game: Game) -> None:
     assert [s.can_copy for s in model.seat_models] == [accepted(state, Copy(i)) for i in seats]
     assert model.draw_pile == state.draw_pile and model.stack == state.stack
     assert model.turn == (-1 if state.turn is None else state.turn)
+    # no spice is chosen for a new stack; on a stack, the claim pad starts on the spice the claim follows
+    assert model.stack_spice == ("" if state.claim is None or state.claim.spice not in model.legal
+                                 else state.claim.spice)
     if state.profile.numbered:
         assert [s.score for s in model.seat_models] == [formula_score(state, i) for i in seats]
         assert all(s.score_parts is not None and s.score_parts.total == s.score for s in model.seat_models)

@@ -59,15 +59,17 @@ class ScoreParts:
     """A seat's score by where its points come from, as the end screen lists them."""
 
     won: int
-    """Won cards: +1 each, a universal +5."""
+    """Won spice cards: +1 each."""
     trophies: int
     """+10 a trophy."""
     hand: int
-    """Cards still in hand: -1 each, a universal -5 (so never above 0)."""
+    """Spice cards still in hand: -1 each (so never above 0)."""
+    universals: int = 0
+    """Sweet & Spicy's universal cards: +5 each won, -5 each still in hand; its own column at the end."""
 
     @property
     def total(self) -> int:
-        return self.won + self.trophies + self.hand
+        return self.won + self.trophies + self.hand + self.universals
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +164,13 @@ class State:
         parts = self.score_parts(seat)
         return None if parts is None else parts.total
 
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place at the end, 1 the best: the winners first (a second trophy wins whatever the
+        scores), then by score; equal ones share a place and the next place skips ("1, 1, 3").
+        Five-spices has no scores: whoever did not win shares the place after the winners."""
+        keys = [(i not in self.winners, -(self.score(i) or 0)) for i in range(len(self.seats))]
+        return tuple(1 + sum(other < key for other in keys) for key in keys)
+
     def score_parts(self, seat: int) -> ScoreParts | None:
         """Where the score comes from: won cards +1, trophies +10, cards in hand −1; universal cards count 5.
         None in five-spices, which has no scores."""
@@ -169,9 +178,10 @@ class State:
             return None
         s = self.seats[seat]
         return ScoreParts(
-            won=s.won - s.won_universals + UNIVERSAL_POINTS * s.won_universals,
+            won=s.won - s.won_universals,
             trophies=TROPHY_POINTS * s.trophies,
-            hand=-(s.spice_cards + UNIVERSAL_POINTS * s.universals),
+            hand=-s.spice_cards,
+            universals=UNIVERSAL_POINTS * (s.won_universals - s.universals),
         )
 
     def cards_accounted(self) -> int:

@@ -60,7 +60,7 @@ from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, o
 from companion.ui import theme
 from companion.ui.i18n import say, tr
 from companion.ui.threads import mainthread_now
-from companion.ui.words import held_words, hint_words, press_words, result_words, too_late_words
+from companion.ui.words import choose_spice_words, held_words, hint_words, press_words, result_words, too_late_words
 
 __all__ = ["Buzz", "SeatView", "TableView"]
 
@@ -90,6 +90,8 @@ class SeatView(EventDispatcher):
     locked = BooleanProperty(False)
     """Pressed too, but later than the challenger."""
     winner = BooleanProperty(False)
+    place = NumericProperty(0)
+    """Its place at the end, 1 the best, shared by equal scores; 0 while the game goes on."""
     can_copy = BooleanProperty(False)
 
 
@@ -111,6 +113,8 @@ class TableView(EventDispatcher):
     claim_spice = StringProperty("")
     claim_number = NumericProperty(0)
     """0 when the claim has no number (five-spices) or there is none."""
+    stack_spice = StringProperty("")
+    """The spice the claim pad starts on; "" on a new stack, where the seat must choose."""
     draw_pile = NumericProperty(0)
     has_end_card = BooleanProperty(True)
     end_level = OptionProperty("calm", options=["calm", "warning", "danger"])
@@ -119,6 +123,7 @@ class TableView(EventDispatcher):
     trophies_left = NumericProperty(3)
     trophy_takers = ListProperty()
     """One seat index per trophy taken."""
+    has_universals = BooleanProperty(False)
     universal_pile = NumericProperty(0)
     may_take_universal = NumericProperty(-1)
     last_card = StringProperty("")
@@ -206,7 +211,12 @@ class TableView(EventDispatcher):
     # --- the seat to play ------------------------------------------------------------
 
     def declare(self, spice: str, number: int | None = None, universal: bool = False, tuck: int = 0) -> bool:
-        """The seat to play lays a card with this claim (the engine refuses an illegal one)."""
+        """The seat to play lays a card with this claim (the engine refuses an illegal one).
+
+        A number with no spice is refused here: on a new stack the claim pad picks none for the seat."""
+        if self.numbered and not spice:
+            self.dispatch("on_refused", choose_spice_words(self.seats[max(self.turn, 0)].name))
+            return False
         return self._apply(Play(max(self.turn, 0), spice, number, universal, tuck))
 
     def explain(self, spice: str) -> None:

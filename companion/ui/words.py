@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from companion.buzzers import format_delay
 from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
@@ -57,6 +58,23 @@ def short_name(name: str, limit: int = 12) -> str:
     ('Maximilian-…', 'Ana')
     """
     return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def choose_spice_words(name: str) -> str:
+    """A number tapped on a new stack before any spice: the seat names the spice first."""
+    return tr._("{name}: choose a spice first, then its number").format(name=short_name(name))
+
+
+def length_words(length: timedelta) -> str:
+    """How long a game lasted, as the end screen says it: to the minute, hours past the hour.
+
+    >>> length_words(timedelta(minutes=42, seconds=20)), length_words(timedelta(hours=1, minutes=5))
+    ('Played for 42 min', 'Played for 1 h 05')
+    """
+    minutes = max(1, round(length.total_seconds() / 60))
+    if minutes < 60:
+        return tr._("Played for {minutes} min").format(minutes=minutes)
+    return tr._("Played for {hours} h {minutes}").format(hours=minutes // 60, minutes=f"{minutes % 60:02d}")
 
 
 def end_reason_text(reason: str | None) -> str:

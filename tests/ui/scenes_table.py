@@ -117,3 +117,46 @@ def end(ui: Any) -> None:
     view = mid_game(ui)
     view.end_card_showed()
     ui.step(3)
+
+
+def universal_survived(ui: Any) -> TableView:
+    """Sweet & Spicy: Cy challenged Ben's universal card and lost; Cy may take a universal card."""
+    view = start(ui, SWEET_SPICY, first=0, end_card=25)
+    view.declare("chili", 1)
+    view.declare("chili", 2, universal=True)
+    view.press(2)
+    ui.until(lambda: view.buzz is not None)  # the claim is decided by the referee, on its thread
+    view.call("number")
+    view.dismiss_result()
+    ui.step(2)
+    return view
+
+
+@scene("table-take-universal")
+def table_take_universal(ui: Any) -> None:
+    universal_survived(ui)
+
+
+def sweet_spicy_end(ui: Any) -> None:
+    """Sweet & Spicy over, after Cy took a universal card."""
+    view = universal_survived(ui)
+    view.take_universal()
+    view.end_card_showed()
+    ui.step(3)
+
+
+@scene("end-sweet-spicy")
+def end_sweet_spicy(ui: Any) -> None:
+    sweet_spicy_end(ui)
+
+
+@scene("end-sweet-spicy-fr")
+def end_sweet_spicy_fr(ui: Any) -> None:
+    assert ui.app.change_settings(language="fr")
+    sweet_spicy_end(ui)
+
+
+@scene("table-take-universal-fr")
+def table_take_universal_fr(ui: Any) -> None:
+    assert ui.app.change_settings(language="fr")
+    universal_survived(ui)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from kivy.uix.label import Label
+
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
 from companion.ui import theme
 from companion.ui.widgets.claim_pad import SpiceButton
+from companion.ui.widgets.seat_panel import SeatPanel
 from table_helpers import Table, within
 
 ANA, BEN, CY = 0, 1, 2
@@ -33,7 +36,10 @@ def test_sweet_spicy_a_universal_survives_and_the_loser_takes_one(ui) -> None:
     assert table.sheet().ids.title.text == "A universal card: it always survives."
     table.tap(table.sheet().ids.ok)
 
-    assert ids.take_universal.shown and ids.take_universal.text == "Ben takes a universal (3 left)"
+    assert ids.take_universal.shown and ids.take_universal.text == "Take a universal\nBen · 3 left"
+    ui.step(2)
+    words, button = within(ids.take_universal, Label), ids.take_universal
+    assert button.x <= words.x and words.right <= button.right and 0 < words.texture_size[1] <= button.height
     table.tap(ids.take_universal)
     assert (view.seats[BEN].hand, view.seats[BEN].universals, view.universal_pile) == (10, 2, 2)
     assert not ids.take_universal.shown
@@ -123,5 +129,29 @@ def test_the_end_screen_counts_with_the_rules_points_not_its_own(ui, monkeypatch
     table.tap(ids.draw_pile)
     table.tap(ids.draw_pile)
     rows = {row.name: row for row in table.app.screen("end").ids.rows.children}
-    # 6 spice cards and 1 universal in hand: -6 - 7
-    assert rows["Ana"].hand == "\u221213" and rows["Ana"].score == "\u221213" and rows["Ana"].won == "+0"
+    # 6 spice cards and 1 universal in hand: -6, and -7 in the universals' own column
+    ana = rows["Ana"]
+    assert (ana.hand, ana.universals, ana.score, ana.won) == ("\u22126", "\u22127", "\u221213", "+0")
+
+
+def test_sweet_spicy_shows_each_seats_universal_cards_and_marks_a_universal_on_top(ui) -> None:
+    table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    ids = table.screen.ids
+    assert [panel_chip(ui, table, i).text for i in (ANA, BEN, CY)] == ["1", "1", "1"]
+    assert ids.stack_card.ids.universal.text == ""
+    table.tap(ids.universal)
+    table.declare("lemon", 2)
+    assert [panel_chip(ui, table, i).text for i in (ANA, BEN, CY)] == ["0", "1", "1"]
+    assert ids.stack_card.ids.universal.text == "UNIVERSAL"
+    table.declare("lemon", 3)  # a spice card on top: no marker
+    assert ids.stack_card.ids.universal.text == ""
+
+
+def panel_chip(ui, table: Table, seat: int) -> Label:
+    """The small amber card on a seat's panel counting its universal cards."""
+    return ui.find(SeatPanel, seat=table.view.seats[seat]).ids.universals
+
+
+def test_spicy_panels_count_no_universal_cards(ui) -> None:
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    assert [panel_chip(ui, table, i).size for i in (ANA, BEN, CY)] == [[0, 0]] * 3

@@ -61,3 +61,30 @@ def test_a_buzz_by_the_cards_own_player_says_so_and_changes_nothing(ui) -> None:
     table.buzz((ANA, 0.0))
     ui.until(lambda: table.toast() == "Ana played this card and cannot challenge it")
     assert snapshot(table) == before and table.lit() == [BEN, CY]
+
+
+def test_a_new_stack_has_no_spice_chosen_and_a_number_alone_says_to_choose_one(ui) -> None:
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    pad, view = table.screen.ids.pad, table.view
+    one = within(pad, NumberButton, number=1)
+    assert pad.spice == "" and not any(b.selected for b in pad.ids.spices.children)
+    before = snapshot(table)
+    table.tap(one)
+    assert table.toast() == "Ana: choose a spice first, then its number"
+    assert snapshot(table) == before
+    table.declare("wasabi", 1)
+    assert pad.spice == "wasabi"  # the stack's spice, which the next claim follows
+    table.tap(within(pad, NumberButton, number=2))
+    assert (view.claim_spice, view.claim_number, view.turn) == ("wasabi", 2, CY)
+
+    # Ana challenges the number and is wrong: she draws and starts a new stack, and again no spice is chosen.
+    table.buzz((ANA, 0.0))
+    ui.until(lambda: table.screen.sheet_name == "challenge")
+    table.tap(table.sheet().ids.not_number)
+    table.tap(within(table.sheet(), NumberButton, spice="wasabi", number=2))
+    table.tap(table.sheet().ids.ok)
+    assert view.stack == 0 and view.turn == ANA and pad.spice == ""
+    before = snapshot(table)
+    table.tap(one)
+    assert table.toast() == "Ana: choose a spice first, then its number"
+    assert snapshot(table) == before

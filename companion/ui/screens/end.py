@@ -22,8 +22,9 @@ from kivy.uix.screenmanager import Screen
 
 from companion.ui import theme
 from companion.ui.i18n import tr
-from companion.ui.view import TableView
-from companion.ui.words import end_reason_text, short_name
+from companion.table_model import SeatModel
+from companion.ui.view import SeatView, TableView
+from companion.ui.words import end_reason_text, length_words, short_name
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.play_log import show_play_log
 
@@ -40,6 +41,9 @@ class ScoreRow(BoxLayout):
     trophies_note = StringProperty("")
     hand = StringProperty("")
     hand_note = StringProperty("")
+    universals = StringProperty("")
+    """Sweet & Spicy: the universal cards' ±5 each, won and in hand; "" in the other games."""
+    universals_note = StringProperty("")
     score = StringProperty("")
     winner = ObjectProperty(False)
 
@@ -90,25 +94,12 @@ class EndScreen(Screen):
         return list(reversed(grid.children))
 
     def _fill(self) -> None:
+        """One row a seat, in the rules' places: equal scores share one, and the winners are lit."""
         view = self.view
-        ranked = sorted(view.seats, key=lambda s: (s.index not in view.winners, -(s.score or 0), s.index))
-        for place, (row, seat) in enumerate(zip(self._rows(len(ranked)), ranked, strict=True)):
-            row.name = short_name(seat.name, 16)
-            row.colour = seat.colour
-            row.winner = seat.index in view.winners
-            row.rank = str(place + 1)
-            row.hand = str(seat.hand)
-            row.hand_note = tr.ngettext("{n} card in hand", "{n} cards in hand", seat.hand).format(n=seat.hand)
-            row.won = row.won_note = row.trophies = row.trophies_note = row.score = ""
-            parts = seat.score_parts
-            if parts is not None:  # the rules' parts: a universal card counts 5, in the won pile and in hand
-                row.won = f"+{parts.won}"
-                row.won_note = tr.ngettext("{n} card", "{n} cards", seat.won).format(n=seat.won)
-                row.trophies = f"+{parts.trophies}" if seat.trophies else "0"
-                row.trophies_note = (tr.ngettext("{n} trophy", "{n} trophies", seat.trophies).format(
-                    n=seat.trophies) if seat.trophies else tr._("none"))
-                row.hand = theme.signed(parts.hand)
-                row.score = theme.signed(parts.total)
+        # the model, not the seats' properties: the end shows as ``ended`` is copied, before the seats are
+        seats = sorted(zip(view.seats, view.model.seat_models, strict=True), key=lambda s: (s[1].place, s[0].index))
+        for row, (seat, facts) in zip(self._rows(len(seats)), seats, strict=True):
+            _fill_row(row, seat, facts, view.has_universals)
 
     def title_text(self, view: TableView | None, *_deps: Any) -> str:
         if view is None or not view.winners:
@@ -125,7 +116,8 @@ class EndScreen(Screen):
         if view is None:
             return ""
         actions = view.actions_saved
-        return tr.ngettext("Saved · {n} action", "Saved · {n} actions", actions).format(n=actions)
+        saved = tr.ngettext("Saved · {n} action", "Saved · {n} actions", actions).format(n=actions)
+        return f"{length_words(view.session.length())}\n{saved}"
 
     def play_again(self) -> None:
         """The same seats and rules; a new first player drawn at random."""
@@ -140,3 +132,28 @@ class EndScreen(Screen):
     def home(self) -> None:
         App.get_running_app().show("home")
 
+
+def _fill_row(row: ScoreRow, seat: SeatView, facts: SeatModel, universals: bool) -> None:
+    """A seat's final score by its parts (the rules' ``ScoreParts``), each with what it counts."""
+    row.name, row.colour, row.winner = short_name(seat.name, 16), seat.colour, facts.winner
+    row.rank = str(facts.place) if facts.place else ""
+    row.won = row.won_note = row.trophies = row.trophies_note = row.score = ""
+    row.universals = row.universals_note = ""
+    spice_in_hand = facts.hand - facts.universals
+    row.hand = str(facts.hand)
+    row.hand_note = tr.ngettext("{n} card in hand", "{n} cards in hand", spice_in_hand).format(n=spice_in_hand)
+    parts = facts.score_parts
+    if parts is None:  # five-spices: no scores, only the cards left
+        return
+    won = facts.won - facts.won_universals
+    row.won = f"+{parts.won}"
+    row.won_note = tr.ngettext("{n} card", "{n} cards", won).format(n=won)
+    row.trophies = f"+{parts.trophies}" if facts.trophies else "0"
+    row.trophies_note = (tr.ngettext("{n} trophy", "{n} trophies", facts.trophies).format(n=facts.trophies)
+                         if facts.trophies else tr._("none"))
+    row.hand = theme.signed(parts.hand)
+    if universals:
+        row.universals = f"+{parts.universals}" if parts.universals > 0 else theme.signed(parts.universals)
+        row.universals_note = tr._("{won} won, {held} held").format(won=facts.won_universals,
+                                                                       held=facts.universals)
+    row.score = theme.signed(parts.total)

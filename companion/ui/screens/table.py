@@ -153,7 +153,7 @@ class TableScreen(Screen):
             board.remove_widget(slot)
         self._slots = []
         for seat in self.view.seats:
-            panel = SeatPanel(seat=seat)
+            panel = SeatPanel(seat=seat, universals_shown=self.view.has_universals)
             panel.bind(on_long_press=lambda p: self.view.press(p.seat.index),
                        on_copy=lambda p: self.view.copy(p.seat.index))
             slot = Facing(panel, size_hint=(None, None))

@@ -1,5 +1,8 @@
 """The claim pad: the seat to play picks a spice, then a number, and the card is played.
 
+On a new stack no spice is picked for the seat: a number tapped first says to
+choose the spice, so a hurried tap never lays a spice nobody meant.
+
 Illegal spices and numbers are dimmed, never disabled: a tap on one still
 reaches the engine, whose reason the table reads in a toast. A legal number
 plays at once; undo is the safety net.
@@ -59,7 +62,8 @@ class ClaimPad(BoxLayout):
         (a universal left on would be saved with the next number tapped)."""
         self._reset()
         if view is not None and "numbers" in self.ids:
-            view.bind(spices=self._build, legal=self._pick_default, turn=self._reset, window_entry=self._reset)
+            view.bind(spices=self._build, legal=self._pick_default, turn=self._reset, window_entry=self._reset,
+                      stack_spice=self._reset)
             view.bind(legal=self._dim)
             self._build()
 
@@ -91,7 +95,7 @@ class ClaimPad(BoxLayout):
     def _pick_default(self, *_args: Any) -> None:
         legal = self.view.legal
         if self.spice not in legal or not self.view.numbered:
-            self.spice = self.view.claim_spice if self.view.claim_spice in legal else next(iter(legal), "")
+            self.spice = self.view.stack_spice
         for button in self.ids.spices.children:
             button.dimmed = self.view.numbered and button.spice not in legal
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import NumericProperty, ObjectProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatterlayout import ScatterLayout
 from kivy.uix.widget import Widget
@@ -25,6 +25,8 @@ LONG_PRESS = 0.6
 
 class SeatPanel(FloatLayout):
     seat = ObjectProperty(SeatView(), rebind=True)
+    universals_shown = BooleanProperty(False)
+    """Sweet & Spicy: the panel counts the seat's universal cards held."""
     reserve = NumericProperty(0)
     """Room left free at the panel's foot: lying flat, the seat to play's hint and buttons go there."""
 

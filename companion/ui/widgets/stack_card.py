@@ -24,6 +24,8 @@ class StackCard(RelativeLayout):
     wild = StringProperty("")
     """A revealed wild card: "wild-spice" or "wild-number"."""
     caption = StringProperty("")
+    universal = BooleanProperty(False)
+    """The card on top was laid as a universal card: a marker on it says so."""
     pill = BooleanProperty(True)
     """Whether the "STACK n" pill shows under the card."""
     card = ObjectProperty(None, allownone=True)
