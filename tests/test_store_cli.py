@@ -106,10 +106,11 @@ def test_awkward_names_survive_export_and_import(capsys, db: Path) -> None:
         session = Session.new(store, new_setup(SPICY, names))
         session.apply(Play(0, "chili", 1))
     _, transcript, _ = run(capsys, "games", "export", "1", "--db", str(db))
-    again = imported(capsys, db, transcript)
-    with Store.open(db) as store:
+    other = db.with_name("other.db")
+    again = imported(capsys, other, transcript)
+    with Store.open(other) as store:
         assert list(store.load(again).setup.names) == names
-    _, out, _ = run(capsys, "games", "export", str(again), "--format", "json", "--db", str(db))
+    _, out, _ = run(capsys, "games", "export", str(again), "--format", "json", "--db", str(other))
     assert json.loads(out)["seats"] == names
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from sqlite_utils import Database
-from store_helpers import KNOWN
+from store_helpers import KNOWN, undo_migrations_from
 
 from companion.rules import Challenge, EventKind, Play, ProfileId, replay_transcript, write_transcript
 from companion.store import Store, StoreError
@@ -36,7 +36,6 @@ from companion.store.review import (
     timeline,
     tonight,
 )
-from companion.store.schema import KNOWN as MIGRATION_NAMES
 from companion.store.simulate import simulate
 
 GAMES = 60
@@ -228,13 +227,7 @@ def test_games_that_ended_before_the_review_facts_get_them_from_their_logs(tmp_p
         store.save([Recorded(game, "2025-01-01T00:00:00.000+00:00", ["2025-01-01T00:10:00.000+00:00"] * len(game.log))])
         fresh = figures(store)
     with Database(path) as db:
-        for column in ("spice_challenges", "spice_challenges_won", "number_challenges", "number_challenges_won",
-                       "biggest_stack", "survival_streak", "declared"):
-            db.execute(f"ALTER TABLE scores DROP COLUMN {column}")
-        db.execute("ALTER TABLE games DROP COLUMN note")
-        db.execute("ALTER TABLE players DROP COLUMN retired_at")
-        db.execute("DELETE FROM _sqlite_migrations WHERE name = ?", [MIGRATION_NAMES[-1]])
-        db.execute(f"PRAGMA user_version = {len(MIGRATION_NAMES) - 1}")
+        undo_migrations_from(db.conn, "m010_review")
     with Store.open(path) as store:
         assert figures(store) == fresh
     ana = {f.name: f for f in fresh}

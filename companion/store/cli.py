@@ -8,8 +8,6 @@ stderr and exit 2.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 import time
@@ -21,9 +19,11 @@ from typing import Any
 from companion.config import load_config
 from companion.errors import UsageError
 from companion.report import describe_state, read_input, score_text, table
-from companion.rules import ProfileId, TranscriptError, format_action, replay_transcript, write_transcript
+from companion.rules import ProfileId, TranscriptError, replay_transcript
+from companion.store.backup import export_all
 from companion.store.db import RESCUE, GameSummary, Recorded, Store, now
-from companion.store.review import RecordKind, figures, head_to_heads, nemesis, note, records, rival, timeline
+from companion.store.export import FORMATS, export_text, identity
+from companion.store.review import RecordKind, figures, head_to_heads, nemesis, records, rival, timeline
 from companion.store.simulate import simulate
 
 MAX_ID = 2**63 - 1
@@ -71,9 +71,15 @@ def add_commands(subparsers: Any) -> None:
     show.add_argument("id", type=whole_number(MAX_ID))
     show.set_defaults(handler=_handler(run_show))
 
-    export = commands.add_parser("export", parents=[db_option], help="print one game as a transcript, JSON or CSV")
-    export.add_argument("id", type=whole_number(MAX_ID))
-    export.add_argument("--format", choices=("transcript", "json", "csv"), default="transcript")
+    export = commands.add_parser(
+        "export", parents=[db_option], help="print one game as a transcript, JSON or CSV, or write every game",
+        description="One game, printed (default: its transcript); or, with --all, every game written into one "
+        "dated folder, a sub-folder a format (default: all three).",
+    )
+    export.add_argument("id", type=whole_number(MAX_ID), nargs="?")
+    export.add_argument("--all", action="store_true", help="every game, written into a dated folder")
+    export.add_argument("--format", choices=tuple(FORMATS))
+    export.add_argument("--out", type=Path, metavar="DIR", help="with --all: where the folder goes (default: here)")
     export.set_defaults(handler=_handler(run_export))
 
     import_ = commands.add_parser(
@@ -169,7 +175,7 @@ def run_show(store: Store, args: argparse.Namespace) -> int:
         lines.append(f"variants: {', '.join(sorted(setup.variants))}")
     if setup.profile.end_card:
         lines.append(f"World's End card: {setup.end_card} cards under it")
-    kept = note(store, saved.id)
+    kept = saved.note
     if kept:
         lines.append(f"note: {kept}")
     lines.append("")
@@ -192,40 +198,39 @@ def run_show(store: Store, args: argparse.Namespace) -> int:
 
 
 def run_export(store: Store, args: argparse.Namespace) -> int:
+    if args.all == (args.id is not None):
+        raise UsageError("give one game's number, or --all for every game")
+    if args.all:
+        return run_export_all(store, args)
+    if args.out is not None:
+        raise UsageError("--out is for --all; one game is printed: redirect it to a file")
     saved = store.load(args.id)
-    setup = saved.setup
-    if args.format == "transcript":
-        sys.stdout.write(write_transcript(setup, (entry.action for entry in saved.log)))
-    elif args.format == "json":
-        record = {
-            "id": saved.id,
-            "started_at": saved.started_at,
-            "ended_at": saved.ended_at,
-            "seats": list(setup.names),
-            "note": note(store, saved.id),
-            "actions": [{"seq": e.seq, "at": e.at, **e.action.to_dict()} for e in saved.log],
-            "state": saved.game().state.to_json(),
-        }
-        print(json.dumps(record, ensure_ascii=False, indent=1))
-    else:
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["seq", "at", "action", "seat", "line"])
-        for e in saved.log:
-            seat = getattr(e.action, "seat", None)
-            writer.writerow([e.seq, e.at, e.action.keyword, "" if seat is None else setup.names[seat],
-                             format_action(setup, e.action)])
-        sys.stdout.write(out.getvalue())
+    sys.stdout.write(export_text(saved, store.uid_of(args.id), args.format or "transcript"))
+    return 0
+
+
+def run_export_all(store: Store, args: argparse.Namespace) -> int:
+    formats = (args.format,) if args.format else tuple(FORMATS)
+    done = export_all(store, args.out or Path.cwd(), formats)
+    for reason in done.left_out:
+        print(f"spicy-companion: {reason}", file=sys.stderr)
+    print(f"exported {done.games} games ({', '.join(formats)}) into {done.folder}")
     return 0
 
 
 def run_import(store: Store, args: argparse.Namespace) -> int:
+    text = read_input(args.file)
     try:
-        game = replay_transcript(read_input(args.file))
+        game = replay_transcript(text)
     except TranscriptError as exc:
         raise UsageError(f"{args.file}: {exc}; nothing was saved") from None
     at = now()
-    (game_id,) = store.save([Recorded(game, at, [at] * len(game.log))])
+    uid, started = identity(text) or (None, at)
+    here = store.uids()
+    if uid in here:
+        print(f"this game is saved already, as game #{here[uid]}: nothing was saved")
+        return 0
+    (game_id,) = store.save([Recorded(game, started, [at] * len(game.log), uid)])
     print(f"saved game #{game_id} ({len(game.log)} actions)")
     return 0
 

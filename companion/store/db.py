@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -106,6 +107,10 @@ class Recorded:
     game: Game
     started_at: str
     stamps: Sequence[str]
+    uid: str | None = None
+    """The game's identity when it comes from elsewhere (a restored backup); None gives a new one."""
+    seating: Seating | None = None
+    """The seat colours and buzzers it was played with, when known (a restored backup)."""
 
 
 class Store:
@@ -385,7 +390,7 @@ class Store:
         ids = []
         with self._writing() as conn:
             for recorded, actions, ending in rows:
-                game_id = _insert_game(conn, recorded.game.setup, recorded.started_at)
+                game_id = _insert_game(conn, recorded.game.setup, recorded.started_at, recorded.seating, recorded.uid)
                 conn.executemany(
                     "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                     [(game_id, *action) for action in actions],
@@ -410,12 +415,13 @@ class Store:
 
     def load(self, game_id: int) -> SavedGame:
         rows = self.query(
-            "SELECT profile, variants, options, seats, end_card, first, started_at, ended_at FROM games WHERE id = ?",
+            "SELECT profile, variants, options, seats, end_card, first, started_at, ended_at, "
+            f"{'note' if 'note' in self.db.table('games').columns_dict else 'NULL'} FROM games WHERE id = ?",
             [game_id],
         )
         if not rows:
             raise StoreError("there is no game {game}", game=game_id)
-        *setup, started_at, ended_at = rows[0]
+        *setup, started_at, ended_at, kept_note = rows[0]
         snapshots = self.query(
             "SELECT since, upto, rules, log_hash, checksum, payload FROM snapshots WHERE game_id = ? ORDER BY upto",
             [game_id],
@@ -426,7 +432,7 @@ class Store:
                 logged = tuple(logged_from_row(*r) for r in log)
             return SavedGame(
                 game_id, setup_from_row(*setup), logged, started_at, ended_at,
-                tuple(text for _, _, text in log), tuple(Snapshot(*row) for row in snapshots),
+                tuple(text for _, _, text in log), tuple(Snapshot(*row) for row in snapshots), kept_note,
             )
         except BadRow as exc:
             raise StoreError(
@@ -475,6 +481,16 @@ class Store:
             " caught_bluffing, survived_challenges FROM player_stats ORDER BY wins DESC, win_rate DESC, name"
         )
         return [PlayerStats(*row) for row in rows]
+
+    def uids(self) -> dict[str, int]:
+        """Every game's identity and its number here: what a restore compares against."""
+        return {uid: game_id for game_id, uid in self.query("SELECT id, uid FROM games")}
+
+    def uid_of(self, game_id: int) -> str:
+        rows = self.query("SELECT uid FROM games WHERE id = ?", [game_id])
+        if not rows:
+            raise StoreError("there is no game {game}", game=game_id)
+        return str(rows[0][0])
 
     def players(self) -> list[str]:
         return [name for (name,) in self.query("SELECT name FROM players ORDER BY id")]
@@ -773,8 +789,10 @@ def _rename_in_games(conn: sqlite3.Connection, player: int, old: str, new: str) 
                      [to_json(renamed[0]), None if renamed[1] is None else to_json(renamed[1]), game_id])
 
 
-def _insert_game(conn: sqlite3.Connection, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
-    row = setup_row(setup) | {"started_at": started_at}
+def _insert_game(
+    conn: sqlite3.Connection, setup: Setup, started_at: str, seating: Seating | None = None, uid: str | None = None
+) -> int:
+    row = setup_row(setup) | {"started_at": started_at, "uid": uid or str(uuid.uuid4())}
     cursor = conn.execute(
         f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values())
     )

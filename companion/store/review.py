@@ -134,12 +134,6 @@ def periods(store: Store) -> list[str]:
 # --- one game ------------------------------------------------------------------------
 
 
-def note(store: Store, game_id: int) -> str | None:
-    """The line the players kept with the game, if any."""
-    rows = store.query("SELECT note FROM games WHERE id = ?", [game_id])
-    return rows[0][0] if rows else None
-
-
 @dataclass(frozen=True, slots=True)
 class Moment:
     """One line of a game's timeline: when, after how many standing moves, what happened and the move that did it."""

@@ -8,6 +8,7 @@ Never edit a migration that has shipped: add the next one.
 from __future__ import annotations
 
 import json
+import uuid
 
 from sqlite_utils import Database, Migrations
 
@@ -186,7 +187,40 @@ def m008_game_buzz(db: Database) -> None:
 
 
 @MIGRATIONS()
-def m009_review(db: Database) -> None:
+def m009_game_uid(db: Database) -> None:
+    """Each game's identity beyond this file, so a restored or re-imported game is never doubled.
+
+    Games saved before get one worked out from what never changes in them (when
+    they started and their set-up), so two copies of the same database, upgraded
+    apart, give each game the same identity; two games alike in all that get
+    ``-2``, ``-3`` in the order they were saved.
+    """
+    db.table("games").add_column("uid", str)
+    taken: set[str] = set()
+    rows = db.execute(
+        "SELECT id, started_at, profile, variants, options, seats, end_card, first FROM games ORDER BY id"
+    ).fetchall()
+    for game_id, *facts in rows:
+        base = derived_uid(facts)
+        uid, n = base, 1
+        while uid in taken:
+            n += 1
+            uid = f"{base}-{n}"
+        taken.add(uid)
+        db.execute("UPDATE games SET uid = ? WHERE id = ?", [uid, game_id])
+    db.table("games").create_index(["uid"], unique=True)
+
+
+UID_NAMESPACE = uuid.UUID("5b1c9d2e-7f3a-4e55-9a1d-53504359c0de")
+
+
+def derived_uid(facts: list[object]) -> str:
+    """The identity of a game saved before games had one: a name-based UUID of its start and set-up."""
+    return str(uuid.uuid5(UID_NAMESPACE, "\x1f".join(str(fact) for fact in facts)))
+
+
+@MIGRATIONS()
+def m010_review(db: Database) -> None:
     """What the review screens show beyond the totals: challenges by what was called, the biggest stack,
     the longest run of survived challenges and the spices declared, per seat; a note on a game; retired players.
 

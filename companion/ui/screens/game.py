@@ -19,13 +19,14 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.rules import Challenge, EventKind, Reveal, Resolve, State
 from companion.rules.state import TROPHY_POINTS
-from companion.store.review import Moment, note, score_race, timeline
+from companion.store.review import Moment, score_race, timeline
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr
 from companion.ui.screens.games import when
 from companion.ui.words import card_words, claim_words, end_reason_text
 from companion.ui.widgets import Icon, load_kv, short
 from companion.ui.widgets.chart import LineChart
+from companion.ui.widgets.play_log import show_play_log
 
 load_kv(__file__)
 
@@ -135,7 +136,7 @@ class GameScreen(Screen):
         colours = [theme.SEAT_COLOURS[i % len(theme.SEAT_COLOURS)] for i in range(len(state.seats))]
         self.ids.race.series = [(colour, [scores[i] for scores in race]) for i, colour in enumerate(colours)]
         self.legend = [(short(seat.name, 12), colour) for seat, colour in zip(state.seats, colours, strict=True)]
-        self.ids.note.text = note(app.store, game_id) or ""
+        self.ids.note.text = saved.note or ""
         self.ids.timeline.data = [
             {"depth": str(m.depth), "at": m.at[11:16], "text": moment_words(m, state), "kind": str(m.event.kind)}
             for m in timeline(saved, game)
@@ -176,3 +177,12 @@ class GameScreen(Screen):
 
     def resume(self) -> None:
         App.get_running_app().resume_game(int(self.game_id))
+
+    def log_play(self) -> None:
+        show_play_log(self, int(self.game_id))
+
+    def take_home(self) -> None:
+        """The take-home screen, its Export for this game only."""
+        app = App.get_running_app()
+        app.screen("takehome").only = int(self.game_id)
+        app.show("takehome")
