@@ -25,6 +25,7 @@ from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import say, tr
 from companion.ui.threads import after_drawn, mainthread_now
 from companion.ui.widgets import load_kv, short
+from companion.ui.widgets.keyboard import FieldButton, TextField  # noqa: F401  (used in the kv)
 
 load_kv(__file__)
 
