@@ -121,10 +121,11 @@ def test_a_field_low_on_its_screen_is_lifted_above_the_keys_and_still_takes_touc
 
 
 def test_a_field_that_takes_the_focus_before_the_keyboard_is_made_ahead_still_gets_it(ui) -> None:
-    """Start-up makes the keyboard after the first frame; a field focused sooner makes it then."""
+    """Start-up makes the keyboard and the toast after the first frame; a field focused sooner makes the
+    keyboard then, and a message after it still shows above the keys."""
     app = ui.start(config=ui.config(ui=UiConfig(keyboard="screen")))
     setup = seats_step(ui)
-    app._screen_keyboard = None  # as before start-up's work after the first frame has made it
+    app._screen_keyboard = app._toast = None  # as before start-up's work after the first frame has made them
     ui.tap(setup.ids.new_name)
     keyboard = app.screen_keyboard
     assert keyboard.parent is Window and keyboard.target is setup.ids.new_name.__self__
