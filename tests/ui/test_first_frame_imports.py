@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+import companion.ui.screens
 
 CHILD = """
 import json, os, sys
@@ -41,17 +46,42 @@ AFTER_THE_FIRST_FRAME = [
 the other screens."""
 
 
-def imported_at_start(tmp_path: Path) -> dict[str, set[str]]:
-    """The modules loaded when the first frame is drawn, and once start-up's work after it is done."""
+BUILD_ONE = """
+import os, sys
+from kivy.app import App
+import companion.notify as notify
+
+def ready():
+    App.get_running_app().screen(os.environ["SCREEN"])
+    print("built", flush=True)
+    os._exit(0)
+
+notify.ready = ready
+from companion.cli import main
+main(sys.argv[1:])
+"""
+SCREENS = Path(companion.ui.screens.__file__).parent
+TYPED_IN = sorted(kv.stem for kv in SCREENS.glob("*.kv") if re.search(r"^\s*(TextField|FieldButton):", kv.read_text(), re.M))
+"""Screens with a text field: the widgets package no longer loads the keyboard's widgets, so each of these
+modules imports them for its kv."""
+
+
+def run_app(tmp_path: Path, code: str, **env: str) -> str:
+    """``spicy-companion`` in a fresh interpreter, ``code`` patched in before it starts; its stdout."""
     config = tmp_path / "config.toml"
     config.write_text(f"[store]\ndb = '{tmp_path / 'games.db'}'\n[buzzers]\nbackend = 'keyboard'\n"
                       "[display]\nwidth = 800\nheight = 480\n")  # fmt: skip
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
-           "KIVY_HOME": str(tmp_path / "kivy")}  # fmt: skip
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, "--config", str(config)],
+           "KIVY_HOME": str(tmp_path / "kivy"), **env}  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-c", code, "--config", str(config)],
         capture_output=True, text=True, check=True, timeout=120, env=env,
     ).stdout  # fmt: skip
+
+
+def imported_at_start(tmp_path: Path) -> dict[str, set[str]]:
+    """The modules loaded when the first frame is drawn, and once start-up's work after it is done."""
+    out = run_app(tmp_path, CHILD)
     moments = dict(line.split(" ", 1) for line in out.splitlines() if line.startswith(("drawn ", "warmed ")))
     return {moment: set(json.loads(names)) for moment, names in moments.items()}
 
@@ -70,3 +100,13 @@ def test_the_first_frame_is_drawn_before_the_keyboard_the_toast_the_store_and_ot
     warmed = modules["warmed"]  # the check sees them once they are loaded: made ahead, before any tap
     assert {"companion.ui.widgets.keyboard", "companion.ui.widgets.toast", "companion.store"} <= warmed
     assert {"companion.ui.screens.table", "companion.ui.screens.end"} <= warmed
+
+
+@pytest.mark.parametrize("name", TYPED_IN)
+def test_a_screen_with_a_text_field_builds_before_the_keyboard_is_made(tmp_path: Path, name: str) -> None:
+    """Built alone as the first frame flips, before start-up has imported the keyboard's widgets."""
+    assert run_app(tmp_path, BUILD_ONE, SCREEN=name).splitlines()[-1] == "built"
+
+
+def test_the_screens_with_a_text_field_are_found() -> None:
+    assert {"setup", "players"} <= set(TYPED_IN)

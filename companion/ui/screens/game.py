@@ -26,6 +26,7 @@ from companion.ui.screens.games import when
 from companion.ui.words import card_words, claim_words, end_reason_text
 from companion.ui.widgets import Icon, load_kv, short
 from companion.ui.widgets.chart import LineChart
+from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
 from companion.ui.widgets.play_log import show_play_log
 
 load_kv(__file__)

@@ -33,6 +33,7 @@ from companion.ui.screens.games import choice_width, profile_title
 from companion.ui.words import spice_name
 from companion.ui.widgets import ChoiceButton, load_kv, short
 from companion.ui.widgets.chart import LineChart
+from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
 
 load_kv(__file__)
 

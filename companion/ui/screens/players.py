@@ -19,6 +19,7 @@ from companion.store.ratings import Rating, ratings
 from companion.store.review import PlayerLine, player_lines
 from companion.ui.i18n import say, tr
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
 
 load_kv(__file__)
 
