@@ -27,7 +27,7 @@ last_error() {
 
 # True on a Raspberry Pi (any model, any OS).
 on_a_pi() {
-  grep -qas "Raspberry Pi" /proc/device-tree/model
+  grep -qas "Raspberry Pi" /proc/device-tree/model /sys/firmware/devicetree/base/model
 }
 
 # Create .venv if needed and install the project into it, with the extras named (if any).
