@@ -162,7 +162,15 @@ class Installer:
         missing = [p for p in APT_PACKAGES if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
         if missing:
             self.run("apt-get", "update", "-q")
-            self.run("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q", *missing)
+            result = subprocess.run(
+                ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q", *missing],
+                capture_output=True, text=True,
+            )  # fmt: skip
+            if result.returncode != 0:  # python3-lgpio is in Raspberry Pi OS's archive, not Debian's
+                raise InstallError(
+                    f"apt-get could not install {' '.join(missing)} ({_last_line(result)}): "
+                    f"on Raspberry Pi OS, run sudo apt-get install {' '.join(missing)} and read what it says"
+                )
             self.changed(f"installed {' '.join(missing)} (apt)")
 
     def user(self) -> None:
