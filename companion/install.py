@@ -37,6 +37,11 @@ from companion.errors import CompanionError, UsageError
 USER = "spicy-companion"
 GROUPS = ("gpio", "dialout", "video", "render", "audio")
 SERVICE = "spicy-companion.service"
+DROPPED_GROUPS = ("input",)
+"""Groups an earlier install put the user in: ``input`` reads every keyboard (the touch rule replaced it).
+
+The service gets every group the user is in, not only ``SupplementaryGroups=``,
+so leaving the user in one keeps its access."""
 UDEV_RULES = ("99-spicy-buzzers.rules", "99-spicy-touch.rules")
 """The buzzer box's stable name, and the touchscreen (only it) for the service user."""
 APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1", "python3-lgpio")
@@ -188,6 +193,10 @@ class Installer:
             if USER not in _members(self.root, group):
                 self.run("usermod", *self.root_args(), "--append", "--groups", group, USER)
                 self.changed(f"added {USER} to group {group}")
+        for group in DROPPED_GROUPS:
+            if USER in _members(self.root, group):
+                self.run("gpasswd", *self.root_args(), "--delete", USER, group)
+                self.changed(f"removed {USER} from group {group}")
 
     def venv(self) -> None:
         """The venv, with this source installed, or no venv at all.
@@ -205,6 +214,9 @@ class Installer:
         if fresh:
             self.run(sys.executable, "-m", "venv", "--system-site-packages", venv)
             self.changed(f"created the venv {VENV}")
+        elif "include-system-site-packages = true" not in (venv / "pyvenv.cfg").read_text():
+            self.run(sys.executable, "-m", "venv", "--upgrade", "--system-site-packages", venv)
+            self.changed(f"the venv {VENV} now sees the system's packages (python3-lgpio)")
         with tempfile.TemporaryDirectory() as scratch:  # the build leaves nothing of root's in the clone
             copy = Path(scratch) / "spicy-companion"
             shutil.copytree(self.source, copy, ignore=shutil.ignore_patterns(*BUILD_LEFTOVERS))

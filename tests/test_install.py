@@ -254,3 +254,30 @@ def test_a_venv_an_interrupted_install_left_is_made_again(installed: Path, tmp_p
         "created the venv /opt/spicy-companion/venv",
         f"installed spicy-companion {__version__} from {REPO} into /opt/spicy-companion/venv",
     ]
+
+
+def test_an_earlier_install_s_input_group_is_taken_away(installed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The service gets every group its user is in: left in ``input``, it would still read every keyboard."""
+    root = tmp_path / "pi"
+    copy(installed, root)
+    subprocess.run(["groupadd", "--root", str(root), "--system", "input"], check=True)
+    subprocess.run(["usermod", "--root", str(root), "--append", "--groups", "input", USER], check=True)
+    capsys.readouterr()
+    assert install(root) == 0
+    assert capsys.readouterr().out.splitlines() == [f"removed {USER} from group input"]
+    assert USER not in ids(root, "group", "input")[3].split(",")
+    assert "input" not in GROUPS
+
+
+def test_a_venv_an_older_install_made_is_let_see_the_system_packages(installed: Path, tmp_path: Path) -> None:
+    """Older installs took lgpio from pip; python3-lgpio is invisible to a venv without system site packages."""
+    root = tmp_path / "pi"
+    copy(installed, root)
+    config = root / "opt/spicy-companion/venv/pyvenv.cfg"
+    config.write_text(config.read_text().replace("include-system-site-packages = true", "include-system-site-packages = false"))
+    out = io.StringIO()
+    Installer(root, REPO, out, ["--no-deps"]).install()
+    assert out.getvalue().splitlines() == [
+        "the venv /opt/spicy-companion/venv now sees the system's packages (python3-lgpio)"
+    ]
+    assert "include-system-site-packages = true" in config.read_text()
