@@ -13,6 +13,7 @@ plus the list of what was said at the table, and every state is a fold of
 from companion.rules.actions import (
     Action,
     Adjust,
+    AdjustDrawPile,
     Challenge,
     Copy,
     Draw,
@@ -56,11 +57,11 @@ from companion.rules.transcript import (
 from companion.rules.variants import VARIANTS, VariantCard
 
 __all__ = [
-    "Action", "Adjust", "Card", "Challenge", "Claim", "CompanionError", "Copy", "Direction", "Draw", "EndCardDrawn",
-    "EndReason", "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass", "Play", "Profile",
-    "ProfileId", "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat", "Setup",
-    "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Undo", "VARIANTS",
-    "Variant", "VariantCard", "Window", "action_from_dict", "apply", "challengers", "check_name", "decode_transcript",
-    "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "profile_named", "read_transcript",
-    "replay_transcript", "start", "starting_draw_pile", "write_transcript",
+    "Action", "Adjust", "AdjustDrawPile", "Card", "Challenge", "Claim", "CompanionError", "Copy", "Direction", "Draw",
+    "EndCardDrawn", "EndReason", "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass",
+    "Play", "Profile", "ProfileId", "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat",
+    "Setup", "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Undo",
+    "VARIANTS", "Variant", "VariantCard", "Window", "action_from_dict", "apply", "challengers", "check_name",
+    "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "profile_named",
+    "read_transcript", "replay_transcript", "start", "starting_draw_pile", "write_transcript",
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-from companion.rules.actions import Action, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
+from companion.rules.actions import Action, AdjustDrawPile, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
 from companion.rules.actions import TakeUniversal
 from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
 from companion.rules.errors import IllegalAction, Param, Reason, Word, either
@@ -305,6 +305,21 @@ def end_card_drawn(state: State, action: EndCardDrawn) -> State:
     return end(replace(state, draw_pile=0), EndReason.END_CARD)
 
 
+def check_adjust_draw_pile(state: State, action: AdjustDrawPile) -> None:
+    most = state.profile.spice_cards - state.setup.end_card
+    if not 0 <= action.value <= most:
+        raise IllegalAction(
+            "the draw pile holds 0 to {most} cards above the World's End card, not {value}",
+            most=most, value=action.value,
+        )
+
+
+def adjust_draw_pile(state: State, action: AdjustDrawPile) -> State:
+    """The table's count wins over the companion's: nothing else moves, and 0 ends nothing until a seat draws."""
+    state = replace(state, draw_pile=action.value)
+    return tell(state, EventKind.ADJUST, None, action.value, f"the draw pile set to {action.value}")
+
+
 RULES: RuleTable = {
     Play: Rule(check_play, play),
     Copy: Rule(check_copy, copy_card),
@@ -312,6 +327,7 @@ RULES: RuleTable = {
     Challenge: Rule(check_challenge, challenge),
     TakeUniversal: Rule(check_take_universal, take_universal),
     EndCardDrawn: Rule(check_end_card_drawn, end_card_drawn),
+    AdjustDrawPile: Rule(check_adjust_draw_pile, adjust_draw_pile),
     **shared_rules(reveal, resolve),
 }
 

@@ -15,6 +15,7 @@ from itertools import chain
 from companion.rules.actions import (
     Action,
     Adjust,
+    AdjustDrawPile,
     Challenge,
     Copy,
     Draw,
@@ -260,7 +261,12 @@ def _resolve(setup: Setup, words: list[str]) -> Action:
 
 
 def _adjust(setup: Setup, words: list[str]) -> Action:
-    _arity(words, 3)
+    """adjust NAME hand|won N, or adjust draw-pile N (told apart by their length: a seat may be named draw-pile)."""
+    _arity(words, 2, 3)
+    if len(words) == 3:
+        if words[1] != "draw-pile":
+            raise IllegalAction("write adjust NAME hand N, adjust NAME won N or adjust draw-pile N")
+        return AdjustDrawPile(_number(words[2], Reason("the count")))
     return Adjust(_seat(setup, words[1]), words[2], _number(words[3], Reason("the count")))
 
 
@@ -373,6 +379,8 @@ def format_action(setup: Setup, action: Action) -> str:
             return "resolve challenger" if right else "resolve player"
         case Adjust(count=count, value=value):
             return f"adjust {who} {count} {value}"
+        case AdjustDrawPile(value=value):
+            return f"adjust draw-pile {value}"
     return action.keyword if seat is None else f"{action.keyword} {who}"
 
 
