@@ -22,13 +22,14 @@ from companion.rules import (
     Resolve,
     ScoreParts,
     State,
-    Variant,
     challengers,
     is_legal,
     legal_claims,
     starting_draw_pile,
+    variants,
 )
 from companion.rules.cards import Attribute
+from companion.rules.numbered import most_above_end_card
 
 EndLevel = Literal["calm", "warning", "danger"]
 
@@ -139,6 +140,10 @@ class TableModel:
     has_end_card: bool
     end_level: EndLevel
     draw_pile_start: int
+    draw_pile_most: int
+    """The most the table can set the draw pile to (``adjust draw-pile N``)."""
+    direction: str
+    """Which way the turn goes ("clockwise", "counter-clockwise") while a card in play can turn it; else ""."""
     trophies_total: int
     trophies_left: int
     trophy_takers: tuple[int, ...]
@@ -195,6 +200,8 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
         has_end_card=profile.end_card,
         end_level=end_level(state),
         draw_pile_start=max(1, starting_draw_pile(setup)),
+        draw_pile_most=most_above_end_card(setup),
+        direction=state.direction if variants.direction_shown(setup) else "",
         trophies_total=profile.trophies,
         trophies_left=state.trophies_left,
         trophy_takers=tuple(i for i, seat in enumerate(state.seats) for _ in range(seat.trophies)),
@@ -210,8 +217,8 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
         can_redo=game.can_redo,
         legal=_legal(state),
         stack_spice=_stack_spice(state),
-        can_tuck=Variant.CHANGE_YOUR_LUCK in setup.variants,
-        copy_cat=Variant.COPY_CAT in setup.variants,
+        can_tuck=variants.tuck(setup) is not None,
+        copy_cat=variants.allows(setup, Copy),
         armed=armed,
         hint=hint(state),
         seat_models=_seats(state, armed if buzz is None else frozenset(), buzz),

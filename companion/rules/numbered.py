@@ -13,7 +13,7 @@ from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, C
 from companion.rules.errors import IllegalAction, Param, Reason, Word, either
 from companion.rules import variants
 from companion.rules.profiles import StartAfterChallenge
-from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
+from companion.rules.state import EndReason, EventKind, PendingChallenge, Setup, State, Window, with_seat
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
 from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, take_trophy, tell
 from companion.rules.steps import win_stack
@@ -305,8 +305,13 @@ def end_card_drawn(state: State, action: EndCardDrawn) -> State:
     return end(replace(state, draw_pile=0), EndReason.END_CARD)
 
 
+def most_above_end_card(setup: Setup) -> int:
+    """The most cards the table can count above the World's End card: every spice card not under it."""
+    return setup.profile.spice_cards - setup.end_card
+
+
 def check_adjust_draw_pile(state: State, action: AdjustDrawPile) -> None:
-    most = state.profile.spice_cards - state.setup.end_card
+    most = most_above_end_card(state.setup)
     if not 0 <= action.value <= most:
         raise IllegalAction(
             "the draw pile holds 0 to {most} cards above the World's End card, not {value}",

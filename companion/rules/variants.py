@@ -49,6 +49,8 @@ class VariantCard:
     tuck: Tuck | None = None
     moves: tuple[type[Action], ...] = ()
     """Actions the card adds to the game."""
+    turns: bool = False
+    """The card can turn the direction of play, so the table shows it."""
 
 
 RAID_NUMBER = 4
@@ -108,7 +110,7 @@ VARIANTS: dict[Variant, VariantCard] = {
         ),
         VariantCard(
             Variant.CHILI_REVERSES, True, "Chili reverses", "A card declared chili reverses the direction of play",
-            on_card=_reverse,
+            on_card=_reverse, turns=True,
         ),
     )
 }
@@ -155,6 +157,11 @@ def check_tuck_allowed(setup: Setup) -> Tuck:
     if rule is None:
         raise IllegalAction("tucking cards needs the change-your-luck variant")
     return rule
+
+
+def direction_shown(setup: Setup) -> bool:
+    """Whether the direction of play can turn in this game, so the table shows which way it goes."""
+    return any(c.turns for c in in_play(setup))
 
 
 def allows(setup: Setup, move: type[Action]) -> bool:

@@ -45,7 +45,7 @@ def test_sweet_spicy_a_universal_survives_and_the_loser_takes_one(ui) -> None:
     assert not ids.take_universal.shown
 
     table.tap(ids.draw_pile)
-    table.tap(ids.draw_pile)
+    table.tap(table.sheet().ids.end_card)
     assert table.app.root.current == "end"
     shown = {row.name: row.score for row in table.app.screen("end").ids.rows.children}
     # Ana: 1 universal won +5, 6 spice cards in hand -6; Ben: 8 spice -8, 2 universals -10.
