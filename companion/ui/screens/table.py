@@ -108,6 +108,7 @@ class TableScreen(Screen):
         board.add_widget(self._pad_slot, index=1)  # over the hub, under the last-card banner
         board.add_widget(self._info_slot, index=1)  # over the pad, whose keys it lets through
         self.bind(size=self._layout, flat=self._layout)
+        self.ids.title.bind(size=self._layout)  # the title is centred in the bar: its width changes with its words
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
     def on_pre_enter(self) -> None:
@@ -231,9 +232,14 @@ class TableScreen(Screen):
             return ""
         if chain and view.top_player >= 0:
             return tr._("{name} plays again: pick a spice").format(name=view.seats[view.top_player].name)
-        if named:
-            return view.hint
+        if named:  # lying flat the title is not shown: the direction of play joins the hint
+            return view.hint + (f"  \u00b7  {direction_words(view.direction)}" if self.lying and view.direction else "")
         return tr._("{name} to play: {hint}").format(name=view.seats[view.turn].name, hint=view.hint)
+
+    def title_text(self, view: TableView, *_deps: Any) -> str:
+        """The profile's title (a table word) and, while a card in play can turn it, the direction of play."""
+        title = tr._(view.title)
+        return f"{title}  \u00b7  {direction_words(view.direction)}" if view.direction else title
 
     def count_draw_pile(self) -> None:
         """A tap on the draw pile opens the table's count of it (docs/RULES.md 6), where the World's End
@@ -445,6 +451,10 @@ class TableScreen(Screen):
         ids.hub.pos, ids.hub.size = (x, y), (w, h)
         banner_h = _dp(128 if ids.banner.flat else 64)
         ids.banner.pos, ids.banner.size = (ids.hub.x, ids.hub.top - banner_h), (ids.hub.width, banner_h)
+
+
+def direction_words(direction: str) -> str:
+    return tr._("counter-clockwise") if direction == "counter-clockwise" else tr._("clockwise")
 
 
 def _dp(value: float) -> float:
