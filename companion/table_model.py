@@ -17,7 +17,9 @@ from companion.rules import (
     Card,
     Challenge,
     Copy,
+    Draw,
     Game,
+    Pass,
     Reveal,
     Resolve,
     ScoreParts,
@@ -93,6 +95,8 @@ class Hint:
     claims: tuple[tuple[str, tuple[int, ...]], ...] = ()
     any_claim: bool = False
     may_challenge: int | None = None
+    may_pass: bool = True
+    """False for Sweet & Spicy's starter after a challenge, which must play (docs/RULES.md 2)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,8 @@ class TableModel:
     legal: dict[str, list[int]]
     """Spice -> the numbers it may be declared with now."""
     can_tuck: bool
+    can_pass: bool
+    """The seat to play may pass (five-spices: draw); dimmed, Pass still answers a tap with the reason."""
     copy_cat: bool
     armed: frozenset[int]
     """The seats the rules let challenge the card on top; their buzzers are armed while nobody has buzzed."""
@@ -218,6 +224,7 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
         legal=_legal(state),
         stack_spice=_stack_spice(state),
         can_tuck=variants.tuck(setup) is not None,
+        can_pass=state.turn is not None and is_legal(state, (Pass if profile.numbered else Draw)(state.turn)),
         copy_cat=variants.allows(setup, Copy),
         armed=armed,
         hint=hint(state),
@@ -285,7 +292,8 @@ def hint(state: State) -> Hint:
         may_challenge = top.player if top is not None and state.turn in challengers(state) else None
         return Hint(state.turn, False, may_challenge=may_challenge)
     claims = tuple((spice, tuple(numbers)) for spice, numbers in legal_claims(state).items())
-    return Hint(state.turn, True, claims, any_claim=len(claims) == len(state.profile.spices))
+    any_claim = len(claims) == len(state.profile.spices)
+    return Hint(state.turn, True, claims, any_claim, may_pass=is_legal(state, Pass(state.turn)))
 
 
 def _seats(state: State, armed: frozenset[int], buzz: Buzz | None) -> tuple[SeatModel, ...]:

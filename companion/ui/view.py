@@ -153,6 +153,8 @@ class TableView(EventDispatcher):
     legal = DictProperty()
     """Spice -> the numbers it may be declared with now."""
     can_tuck = BooleanProperty(False)
+    can_pass = BooleanProperty(True)
+    """Dimmed, Pass still answers a tap with the reason it is refused."""
     copy_cat = BooleanProperty(False)
     hint = StringProperty("")
     """What the seat to play may do, in words."""

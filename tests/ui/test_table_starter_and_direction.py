@@ -33,6 +33,8 @@ def test_sweet_spicy_the_starter_after_a_challenge_is_refused_a_pass_in_the_tabl
     assert table.app.change_settings(language=language)
     lose_a_challenge(table)
     hand = table.view.seats[ANA].hand
+    assert table.screen.ids.pass_button.dimmed
+    assert table.view.hint == (f if language == "fr" else str)("1, 2 or 3 of any spice")
     table.pass_turn()
     template = "{name} starts the new stack: in {profile} the seat that starts after a challenge plays a card, " \
         "and may not pass"
@@ -41,12 +43,13 @@ def test_sweet_spicy_the_starter_after_a_challenge_is_refused_a_pass_in_the_tabl
     assert table.toast() == said
     assert (table.view.turn, table.view.seats[ANA].hand) == (ANA, hand)
     table.declare("lemon", 1)
-    assert table.view.turn == BEN
+    assert table.view.turn == BEN and not table.screen.ids.pass_button.dimmed
 
 
 def test_spicy_the_starter_may_pass(ui) -> None:
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
     lose_a_challenge(table)
+    assert table.view.hint == "1, 2 or 3 of any spice, or pass" and not table.screen.ids.pass_button.dimmed
     table.pass_turn()
     assert table.view.turn == BEN
 
