@@ -122,7 +122,8 @@ VARIANTS: dict[Variant, VariantCard] = {
 
 
 def in_play(setup: Setup) -> Iterator[VariantCard]:
-    return (VARIANTS[variant] for variant in sorted(setup.variants, key=list(VARIANTS).index))
+    """The cards in play, in table order."""
+    return (card for variant, card in VARIANTS.items() if variant in setup.variants)
 
 
 def restarts(setup: Setup, declared: int) -> bool:
