@@ -49,13 +49,6 @@ def settings(ui: Any) -> None:
     goto(ui, "settings")
 
 
-@scene("games")
-def games(ui: Any) -> None:
-    save_games(ui)
-    screen = goto(ui, "games")
-    ui.tap(screen.ids.rows.children[0])  # the oldest: the finished game
-
-
 @scene("buzzer-check")
 def buzzer_check(ui: Any) -> None:
     goto(ui, "buzzers")
