@@ -58,6 +58,10 @@ ETC = Path("/etc/spicy-companion")
 CONFIG = ETC / "config.toml"
 UNIT = Path("/etc/systemd/system") / SERVICE
 RULES = Path("/etc/udev/rules.d")
+STICK_RULE = "99-spicy-usb-sticks.rules"
+EJECT_UNITS = ("spicy-companion-eject.service", "spicy-companion-eject.path")
+MEDIA = Path("/media/spicy-companion")
+"""Where the udev rule mounts USB sticks; the one folder outside its state the service may write."""
 STATE = Path("/var/lib/spicy-companion")
 """The service's StateDirectory: the saved games live here and outlive an uninstall."""
 BUILD_LEFTOVERS = (".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
@@ -161,7 +165,39 @@ class Installer:
         if not self.at(CONFIG).exists():  # the owner's edits are kept
             self.file(CONFIG, example, 0o640, group=USER)
         self.directory(STATE, 0o750, owner=USER, group=USER, deep=True)
+        self.usb_sticks()
         self.enable()
+
+    def usb_sticks(self) -> None:
+        """The rule that mounts a stick under MEDIA (FAT and exFAT owned by the service user), and Eject.
+
+        The rule is written with the user's numbers: vfat and exfat take only numeric ``uid=``.
+        """
+        rule = (self.source / "systemd" / STICK_RULE).read_text(encoding="utf-8")
+        uid, gid = self.id_of("passwd", USER), self.id_of("group", USER)
+        self.file(Path("/etc/udev/rules.d") / STICK_RULE,
+                  rule.replace("@UID@", str(uid)).replace("@GID@", str(gid)).encode(), 0o644)
+        for unit in EJECT_UNITS:
+            self.file(UNIT.parent / unit, (self.source / "systemd" / unit).read_bytes(), 0o644)
+        self.directory(MEDIA, 0o750, group=USER)
+        path_unit = EJECT_UNITS[1]
+        state = subprocess.run(["systemctl", *self.root_args(), "is-enabled", path_unit],
+                               capture_output=True, text=True).stdout.strip()
+        if state != "enabled":
+            self.run("systemctl", *self.root_args(), "enable", path_unit)
+            self.changed(f"enabled {path_unit}: Eject on screen unmounts the stick")
+
+    def remove_usb_sticks(self) -> None:
+        if self.at(UNIT.parent / EJECT_UNITS[1]).exists():
+            self.run("systemctl", *self.root_args(), "disable", EJECT_UNITS[1])
+            self.changed(f"disabled {EJECT_UNITS[1]}")
+        for path in (Path("/etc/udev/rules.d") / STICK_RULE, *(UNIT.parent / unit for unit in EJECT_UNITS)):
+            if self.at(path).exists():
+                self.at(path).unlink()
+                self.changed(f"removed {path}")
+        if self.at(MEDIA).is_dir() and not any(self.at(MEDIA).iterdir()):
+            self.at(MEDIA).rmdir()
+            self.changed(f"removed {MEDIA}")
 
     def apt_packages(self) -> None:
         missing = [p for p in APT_PACKAGES if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
@@ -319,6 +355,7 @@ class Installer:
         if self.at(UNIT).exists():
             self.run("systemctl", *self.root_args(), "disable", *(["--now"] if self.live else []), SERVICE)
             self.changed(f"disabled {SERVICE}")
+        self.remove_usb_sticks()
         for path in (UNIT, *(RULES / rule for rule in UDEV_RULES)):
             if self.at(path).exists():
                 self.at(path).unlink()

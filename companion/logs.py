@@ -22,7 +22,7 @@ log = logging.getLogger("companion")
 def settings_lines(config: Config) -> list[str]:
     """One line a section, every key with the value in use, as the config file would spell it.
 
-    >>> settings_lines(Config())[-1]
+    >>> settings_lines(Config())[3]
     "[ui] language = 'en', sounds = true, face_seats = false, keyboard = 'auto'"
     """
     lines = []

@@ -170,6 +170,10 @@ def test_uninstall_removes_everything_but_the_saved_games(
         "etc/systemd/system/multi-user.target.wants/spicy-companion.service",
         "etc/udev/rules.d/99-spicy-buzzers.rules",
         "etc/udev/rules.d/99-spicy-touch.rules",
+        "etc/udev/rules.d/99-spicy-usb-sticks.rules",
+        "etc/systemd/system/spicy-companion-eject.path",
+        "etc/systemd/system/multi-user.target.wants/spicy-companion-eject.path",
+        "media/spicy-companion",
     ):
         assert not (root / gone).exists(), gone
     assert f"\n{USER}:" not in "\n" + (root / "etc/passwd").read_text()
@@ -281,3 +285,22 @@ def test_a_venv_an_older_install_made_is_let_see_the_system_packages(installed: 
         "the venv /opt/spicy-companion/venv now sees the system's packages (python3-lgpio)"
     ]
     assert "include-system-site-packages = true" in config.read_text()
+def test_usb_sticks_mount_under_the_one_folder_the_service_may_write(installed: Path) -> None:
+    uid, gid = ids(installed, "passwd", USER)[2], ids(installed, "group", USER)[2]
+    rule = (installed / "etc/udev/rules.d/99-spicy-usb-sticks.rules").read_text()
+    mounts = [line for line in rule.splitlines() if "systemd-mount" in line and not line.startswith("#")]
+    assert len(mounts) == 2 and all("--options=nosuid,nodev,noexec" in line for line in mounts)
+    assert all(" $devnode /media/spicy-companion/%k" in line for line in mounts)
+    assert f"uid={uid},gid={gid}," in mounts[0] and 'ENV{ID_FS_TYPE}=="vfat|exfat"' in mounts[0]
+    assert 'ENV{ID_FS_TYPE}=="ext4"' in mounts[1] and "@" not in rule
+    assert owner_and_mode(installed / "media/spicy-companion") == (0, int(gid), "0o750")
+    service = (installed / "etc/systemd/system/spicy-companion.service").read_text().splitlines()
+    writable = [line for line in service if line.startswith(("ReadWritePaths=", "ReadWriteDirectories="))]
+    assert writable == ["ReadWritePaths=-/media/spicy-companion"]
+    wants = installed / "etc/systemd/system/multi-user.target.wants/spicy-companion-eject.path"
+    assert wants.is_symlink()
+    result = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={installed}", "spicy-companion-eject.path",
+         "spicy-companion-eject.service"], capture_output=True, text=True,
+    )  # fmt: skip
+    assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
