@@ -189,6 +189,8 @@ RADIUS_PANEL = 16
 RADIUS_TILE = 20
 RADIUS_BIG = 24
 ROUND_BUTTON = 56
+TAB_RISE = 10
+"""How far the "TO PLAY" tab rises over its panel's top edge: the screens leave it that room."""
 
 MINUS = "\u2212"
 """Scores are written with a real minus sign."""

@@ -104,6 +104,7 @@ class TableScreen(Screen):
         board.add_widget(self._pad_slot, index=1)  # over the hub, under the last-card banner
         board.add_widget(self._info_slot, index=1)  # over the pad, whose keys it lets through
         self.bind(size=self._layout, flat=self._layout)
+        self.ids.title.bind(size=self._layout)  # a new game's title is measured after the layout: centre it again
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
     def on_pre_enter(self) -> None:
@@ -305,7 +306,7 @@ class TableScreen(Screen):
     def _layout_portrait(self, w: float, h: float) -> None:
         """Standing, portrait: a two-column grid of seats under the top bar, clockwise."""
         m = _dp(16)
-        bar = _dp(72)
+        bar = m + self.ids.undo.height + _dp(theme.TAB_RISE + 4)  # the seat to play's tab stays clear of Undo
         n = len(self._slots)
         rows = (n + 1) // 2
         cell_w = (w - 2 * m - _dp(8)) / 2
