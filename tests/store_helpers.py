@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 import sys
 from pathlib import Path
 
 from companion.rules import FIVE_SPICES, Game, Setup, action_from_dict, new_setup
 from companion.session import Session
 from companion.store import Store
+from companion.store.schema import KNOWN as MIGRATION_NAMES
 
 # Cy catches Ben bluffing, Ben survives Ana's challenge, Ben's challenge on Ana is
 # undone, then the World's End card shows.
@@ -73,3 +75,27 @@ def crash_child(db: str, plan_path: str) -> None:
 
 if __name__ == "__main__":
     crash_child(*sys.argv[1:])
+
+
+UNDO_MIGRATION = {
+    "m009_game_uid": ["DROP INDEX idx_games_uid", "ALTER TABLE games DROP COLUMN uid"],
+    "m010_review": [
+        *(f"ALTER TABLE scores DROP COLUMN {column}" for column in (
+            "spice_challenges", "spice_challenges_won", "number_challenges", "number_challenges_won",
+            "biggest_stack", "survival_streak", "declared")),
+        "ALTER TABLE games DROP COLUMN note",
+        "ALTER TABLE players DROP COLUMN retired_at",
+    ],
+}
+"""How to take each later migration back out of a file, so a test can make a database from before it."""
+
+
+def undo_migrations_from(db: sqlite3.Connection, name: str) -> None:
+    """Make the file as an app from before migration ``name`` left it: that one and every later one undone."""
+    later = MIGRATION_NAMES[MIGRATION_NAMES.index(name):]
+    for undone in reversed(later):
+        for statement in UNDO_MIGRATION[undone]:
+            db.execute(statement)
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = ?", [undone])
+    db.execute(f"PRAGMA user_version = {len(MIGRATION_NAMES) - len(later)}")
+    db.commit()

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 import pytest
+from store_helpers import undo_migrations_from
 
 from companion.cli import main
 from companion.rules import replay_transcript
@@ -31,7 +32,7 @@ from companion.store.backup import (
     plan_restore,
     restore,
 )
-from companion.store.schema import KNOWN, derived_uid
+from companion.store.schema import derived_uid
 from companion.store.simulate import simulate
 
 START = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
@@ -120,10 +121,7 @@ def test_games_saved_before_uids_get_the_same_uid_in_every_copy(pi: Store, tmp_p
     old = tmp_path / "old.db"
     backup(pi, tmp_path, name="old.db")
     with sqlite3.connect(old) as db:
-        db.execute("DROP INDEX idx_games_uid")
-        db.execute("ALTER TABLE games DROP COLUMN uid")
-        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm009_game_uid'")
-        db.execute(f"PRAGMA user_version = {len(KNOWN) - 1}")
+        undo_migrations_from(db, "m009_game_uid")
     copy = tmp_path / "copy" / "games.db"
     copy.parent.mkdir()
     shutil.copyfile(old, copy)

@@ -47,6 +47,7 @@ def json_record(saved: SavedGame, uid: str) -> dict[str, Any]:
         "end_card": saved.setup.end_card,
         "first": saved.setup.first,
         "seats": list(saved.setup.names),
+        "note": saved.note,
         "actions": [{"seq": e.seq, "at": e.at, **e.action.to_dict()} for e in saved.log],
         "state": saved.game().state.to_json(),
     }

@@ -96,6 +96,8 @@ class SavedGame:
     texts: tuple[str, ...] = ()
     """The log's rows as saved (JSON), which a snapshot is checked against."""
     snapshots: tuple[Snapshot, ...] = ()
+    note: str | None = None
+    """The line the players kept with the game, if any."""
 
     def game(self) -> Game:
         """Resume and replay are the same fold over the log."""

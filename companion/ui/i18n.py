@@ -24,6 +24,7 @@ from typing import Any
 from kivy.event import Observable
 
 from companion.errors import Reason
+from companion.rules.variants import VARIANTS
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "companion"
@@ -144,10 +145,5 @@ def table_words() -> dict[str, str]:
         "Spicy": tr._("Spicy"),
         "Sweet & Spicy": tr._("Sweet & Spicy"),
         "Five Spices": tr._("Five Spices"),
-        "start-it-up": tr._("start-it-up"),
-        "turn-it-up": tr._("turn-it-up"),
-        "spice-raider": tr._("spice-raider"),
-        "we-love-chili": tr._("we-love-chili"),
-        "change-your-luck": tr._("change-your-luck"),
-        "copy-cat": tr._("copy-cat"),
+        **{variant: tr._(variant) for variant in VARIANTS},  # the catalogue takes them from the rows
     }

@@ -49,13 +49,6 @@ def settings(ui: Any) -> None:
     goto(ui, "settings")
 
 
-@scene("games")
-def games(ui: Any) -> None:
-    save_games(ui)
-    screen = goto(ui, "games")
-    ui.tap(screen.ids.rows.children[0])  # the oldest: the finished game
-
-
 @scene("buzzer-check")
 def buzzer_check(ui: Any) -> None:
     goto(ui, "buzzers")
@@ -152,3 +145,30 @@ def start_up_notices(ui: Any) -> None:
     store.close()
     goto(ui, "home")
     ui.app.notify(f"{store.notice}\nno GPIO on this machine; keys 1 2 3 4 5 6 are the buzzers", 10)
+
+
+@scene("setup-rules-fr")
+def setup_rules_fr(ui: Any) -> None:
+    ui.app.change_settings(language="fr")
+    setup_rules(ui)
+
+
+@scene("setup-rules-new-cards")
+def setup_rules_new_cards(ui: Any) -> None:
+    """The two cards of the French rule sheet, at the foot of the list."""
+    setup = goto(ui, "setup")
+    setup.change("toggle_variant", "four-is-any")
+    setup.change("toggle_variant", "chili-reverses")
+    ui.step(2)
+    page = setup.ids.variants
+    while not hasattr(page, "scroll_y"):  # the step's page scrolls
+        page = page.parent
+    if page.children and page.children[0].height > page.height:
+        page.scroll_y = 0
+    ui.step(3)
+
+
+@scene("setup-rules-new-cards-fr")
+def setup_rules_new_cards_fr(ui: Any) -> None:
+    ui.app.change_settings(language="fr")
+    setup_rules_new_cards(ui)

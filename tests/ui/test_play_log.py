@@ -59,10 +59,9 @@ def test_a_saved_game_has_the_same_qr_code_and_close_takes_it_away(ui, tmp_path:
     (on_end,) = decoded(ui.screenshot(tmp_path / "end.png"))
     ui.tap(ui.find(QrCode).parent.parent.ids.close)
     assert ui.find_all(QrCode) == []
-    app.show("games")
+    page = app.screen("game")
+    assert page.open(game_id)
+    app.show("game")
     ui.step(2)
-    games = app.screen("games")
-    games.show(game_id)
-    ui.step(2)
-    ui.tap(games.ids.log_play)
+    ui.tap(page.ids.log_play)
     assert decoded(ui.screenshot(tmp_path / "games.png")) == [on_end]

@@ -91,12 +91,11 @@ def test_a_saved_game_exports_alone(ui, tmp_path: Path) -> None:
     app = ui.start()
     with Store.open(tmp_path / "games.db") as store:
         simulate(store, 3, seed=1, start=datetime(2026, 1, 1))
-    app.show("games")
+    page = app.screen("game")
+    assert page.open(2)
+    app.show("game")
     ui.step(2)
-    games = app.screen("games")
-    games.show(2)
-    ui.step(2)
-    ui.tap(games.ids.take_home)
+    ui.tap(page.ids.take_home)
     screen = app.screen("takehome")
     assert app.root.current == "takehome" and screen.only == 2
     ui.tap(screen.ids.export)
