@@ -317,7 +317,7 @@ class TableScreen(Screen):
     def _layout_portrait(self, w: float, h: float) -> None:
         """Standing, portrait: a two-column grid of seats under the top bar, clockwise."""
         m = _dp(16)
-        bar = _dp(72)
+        bar = m + self.ids.undo.height + _dp(theme.TAB_RISE + 4)  # the seat to play's tab stays clear of Undo
         n = len(self._slots)
         rows = (n + 1) // 2
         cell_w = (w - 2 * m - _dp(8)) / 2
