@@ -24,7 +24,6 @@ from typing import Any
 from kivy.event import Observable
 
 from companion.errors import Reason
-from companion.rules.variants import VARIANTS
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "companion"
@@ -128,6 +127,8 @@ def table_word(word: str) -> str:
 
 def table_words() -> dict[str, str]:
     """Every table word a reason from the rules can hold, as said inside a sentence, in the chosen language."""
+    from companion.rules.variants import VARIANTS  # here, not at the top: the rules are not needed for the first frame
+
     return {
         "chili": tr._("chili"),
         "wasabi": tr._("wasabi"),
