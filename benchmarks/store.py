@@ -21,13 +21,17 @@ from collections.abc import Callable
 from dataclasses import astuple
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from companion.rules import Game
 from companion.session import Session
 from companion.store import Store
 from companion.random_play import endless_game, long_game
+from companion.store.backup import backup, export_all, plan_restore, restore
 from companion.store.schema import PLAYER_STATS
 from companion.store.simulate import simulate
+
+T = TypeVar("T")
 
 
 def ms(seconds: float) -> str:
@@ -137,9 +141,9 @@ def many_games(folder: Path, games: int, base: int) -> Path:
             hours = f"+{offset} hours"
             conn.execute(
                 "INSERT INTO games (id, profile, variants, options, seats, end_card, first, started_at, ended_at,"
-                " end_reason, winners) SELECT id + ?, profile, variants, options, seats, end_card, first,"
-                f" {STAMP.format('started_at')}, {STAMP.format('ended_at')}, end_reason, winners"
-                " FROM games WHERE id <= ?", [offset, hours, hours, copies])
+                " end_reason, winners, uid) SELECT id + ?, profile, variants, options, seats, end_card, first,"
+                f" {STAMP.format('started_at')}, {STAMP.format('ended_at')}, end_reason, winners,"
+                " uid || '-copy-' || ? FROM games WHERE id <= ?", [offset, hours, hours, offset, copies])
             conn.execute("INSERT INTO game_seats SELECT game_id + ?, seat, player_id FROM game_seats"
                          " WHERE game_id <= ?", [offset, copies])
             conn.execute("INSERT INTO actions SELECT game_id + ?, seq, at, action FROM actions WHERE game_id <= ?",
@@ -230,6 +234,33 @@ def at_scale(folder: Path, games: int, base: int) -> None:
               f"{statistics.median(few_s):.2f} s, {max(few_mib):.0f} MiB")
 
 
+def once(fn: Callable[[], T]) -> tuple[T, float]:
+    """The result of one call and the seconds it took."""
+    start = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - start
+
+
+def take_home(folder: Path, path: Path) -> None:
+    """Backup, export of every game and restore into a fresh database, against a plain copy of the file."""
+    stick = folder / "stick"
+    stick.mkdir()
+    with Store.open(path) as store:
+        (games,) = store.query("SELECT count(*) FROM games")[0]
+        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _, copied = once(lambda: shutil.copyfile(path, stick / "plain-copy.db"))
+        written, backed_up = once(lambda: backup(store, stick))
+        _, exported = once(lambda: export_all(store, stick))
+    with Store.open(folder / "fresh.db") as fresh:
+        plan, planned = once(lambda: plan_restore(fresh, written))
+        _, restored = once(lambda: restore(fresh, plan))
+    print(f"take home {games:,} games: plain file copy {copied:.2f} s (baseline); backup {backed_up:.2f} s "
+          f"({backed_up / copied:.1f}x); export all, 3 formats {exported:.1f} s ({exported / copied:.0f}x); "
+          f"restore into a fresh database {planned + restored:.1f} s ({(planned + restored) / copied:.0f}x: "
+          f"plan {planned:.1f} s, of which replaying every game to check it and score it is most; "
+          f"add {restored:.1f} s) ({load()})")
+
+
 WRITER = """
 import sys
 from datetime import UTC, datetime
@@ -291,6 +322,7 @@ def main() -> None:
         resume(folder, endless_game(args.actions))
         for games in sorted(args.games):
             at_scale(folder, games, args.base)
+        take_home(folder, many_games(folder, 10_000, args.base))
 
 
 if __name__ == "__main__":

@@ -81,6 +81,7 @@ REGISTRARS: list[Registrar] = [
     add_replay,
     commands_of("companion.buzzers.cli"),
     commands_of("companion.store.cli"),
+    commands_of("companion.store.backup_cli"),
     commands_of("companion.install"),
     commands_of("companion.doctor"),
 ]

@@ -261,11 +261,38 @@ class UiConfig:
 
 
 @dataclass(frozen=True)
+class BgStatsConfig:
+    """Each rules profile's BoardGameGeek id for "Log this play"; 0: none, and BG Stats matches the game by name.
+
+    Spicy's is the number in its boardgamegeek.com address (README "Taking games home").
+    """
+
+    spicy: int = 299169
+    sweet_spicy: int = 0
+    five_spices: int = 0
+
+    def __post_init__(self) -> None:
+        check_kinds(self, "bgstats")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not 0 <= value <= 99_999_999:
+                raise ConfigError(
+                    "[bgstats] {key} must be a BoardGameGeek id (the number in the game's address) or 0, "
+                    "not {value}", key=f.name, value=shown(value),
+                )
+
+    def bgg_id(self, profile: str) -> int:
+        """The id for a profile id such as ``sweet-spicy``."""
+        return int(getattr(self, profile.replace("-", "_"), 0))
+
+
+@dataclass(frozen=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     buzzers: BuzzerConfig = field(default_factory=BuzzerConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     ui: UiConfig = field(default_factory=UiConfig)
+    bgstats: BgStatsConfig = field(default_factory=BgStatsConfig)
 
 
 _SECTIONS: dict[str, type] = {
@@ -273,6 +300,7 @@ _SECTIONS: dict[str, type] = {
     "buzzers": BuzzerConfig,
     "display": DisplayConfig,
     "ui": UiConfig,
+    "bgstats": BgStatsConfig,
 }
 
 

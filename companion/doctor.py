@@ -1,6 +1,10 @@
 """``spicy-companion doctor``: what is wrong with this Pi's set-up, and what to do about it.
 
-It checks, in this order: the pin factory (and whether edge times come from
+It starts with the facts a problem report needs (the system, the versions
+of Python, Kivy, gpiozero and lgpio, the pin factory, the SDL video driver,
+the DRM cards and what is connected to them, the touch devices, the sound
+cards), since most of what can go wrong on a Pi depends on them. Then it
+checks, in this order: the pin factory (and whether edge times come from
 the kernel), each button (the person presses them) and each LED (the person
 watches them light), the USB buzzer box and its handshake, the display and
 touch devices (and whether this user may open them), and the database. Every
@@ -11,22 +15,49 @@ The exit status is 1 when there is a problem, so a script can ask too.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
+import platform
+import re
 import shutil
 import sys
 import threading
 import time
+import warnings
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion import __version__
 from companion.buzzers import BuzzerError, GpioBuzzers, open_buzzers, pin_factory_timing, probe_box
 from companion.buzzers.protocol import VERSION
 from companion.config import Backend, Config, load_config
-from companion.install import SERVICE
+from companion.install import SERVICE, USER
+from companion.logs import package_version
 
 LOW_DISK = 200 * 1024 * 1024
 """Below this much free space the saved games and the journal are at risk."""
+
+
+VIDEO_ENVIRONMENT = ("SDL_VIDEODRIVER", "SDL_KMSDRM_DEVICE_INDEX", "KIVY_WINDOW", "DISPLAY", "WAYLAND_DISPLAY")
+"""What decides where SDL draws: KMSDRM on a card, or a desktop session's X11 or Wayland."""
+
+
+def _text(path: Path) -> str:
+    """A small kernel or system file's text, or "" when it is not there (not a Pi, not Linux)."""
+    try:
+        return path.read_text(errors="replace").strip().strip("\0")
+    except OSError:
+        return ""
+
+
+def _read(path: Path, key: str) -> str:
+    """One value of an os-release style file (KEY="value" lines)."""
+    for line in _text(path).splitlines():
+        name, _, value = line.partition("=")
+        if name == key:
+            return value.strip().strip('"')
+    return ""
 
 
 def _size(count: float) -> str:
@@ -53,6 +84,8 @@ class Doctor:
         pin_factory: Any = None,
         dev: Path = Path("/dev"),
         sys_dir: Path = Path("/sys"),
+        etc: Path = Path("/etc"),
+        proc: Path = Path("/proc"),
     ) -> None:
         self.config = config
         self.out = out
@@ -60,6 +93,8 @@ class Doctor:
         self.pin_factory = pin_factory
         self.dev = dev
         self.sys_dir = sys_dir
+        self.etc = etc
+        self.proc = proc
         self.problems = 0
 
     def ok(self, finding: str) -> None:
@@ -72,7 +107,11 @@ class Doctor:
     def say(self, line: str) -> None:
         print(f"         {line}", file=self.out, flush=True)
 
+    def fact(self, what: str, value: str) -> None:
+        print(f"about    {what}: {value}", file=self.out)
+
     def run(self) -> int:
+        self.facts()
         buzzers = self.config.buzzers
         box_present = any(os.path.exists(port) for port in buzzers.serial_ports)
         if buzzers.backend == "serial" or (buzzers.backend == "auto" and box_present):
@@ -87,6 +126,79 @@ class Doctor:
         print("all good" if not self.problems else f"{self.problems} problem(s)", file=self.out)
         return 1 if self.problems else 0
 
+    # what a problem report needs
+
+    def facts(self) -> None:
+        print("about this machine (send these lines with a problem report):", file=self.out)
+        system = _read(self.etc / "os-release", "PRETTY_NAME") or "unknown system"
+        model = _text(self.sys_dir / "firmware" / "devicetree" / "base" / "model") or "not a Raspberry Pi"
+        self.fact("system", f"{system}; {model}; kernel {platform.release()} {platform.machine()}")
+        lgpio = importlib.util.find_spec("lgpio")
+        self.fact(
+            "versions",
+            f"spicy-companion {__version__}, Python {platform.python_version()}, Kivy {package_version('kivy')}, "
+            f"gpiozero {package_version('gpiozero')}, lgpio {package_version('lgpio')}"
+            + (f" ({lgpio.origin})" if lgpio and lgpio.origin else ""),
+        )
+        self.fact("pin factory", self.factory_name())
+        environment = [f"{name}={os.environ[name]}" for name in VIDEO_ENVIRONMENT if name in os.environ]
+        self.fact("video", ", ".join(environment) or "SDL chooses (no SDL_VIDEODRIVER, no DISPLAY)")
+        self.fact("DRM cards", ", ".join(self.drm_card(card) for card in self.cards()) or "none")
+        touch = [f"{event} ({name})" for event, name in self.touchscreens()]
+        self.fact("touch devices", ", ".join(touch) or "none")
+        cards = _text(self.proc / "asound" / "cards")
+        sound = [found[1] for line in cards.splitlines() if (found := re.match(r"\s*\d+ \[.*\]: (.*)", line))]
+        self.fact("sound cards", ", ".join(sound) or "none")
+
+    def factory_name(self) -> str:
+        """The pin factory gpiozero picks here (or was given), opened only to be named, then closed."""
+        if self.pin_factory is not None:
+            return pin_factory_timing(self.pin_factory)[0]
+        from gpiozero import Device
+        from gpiozero.exc import PinFactoryFallback
+
+        with warnings.catch_warnings(record=True) as fallbacks:  # why each library before it did not load
+            warnings.simplefilter("always", PinFactoryFallback)
+            try:
+                factory = Device._default_pin_factory()
+            except Exception:  # noqa: BLE001 - each pin library fails its own way; its words are the report
+                factory = None
+        why = "; ".join(str(warning.message).removeprefix("Falling back from ") for warning in fallbacks)
+        if factory is None:
+            return f"none ({why})"
+        try:
+            return pin_factory_timing(factory)[0] + (f" (after {why})" if why else "")
+        finally:
+            factory.close()
+
+    def cards(self) -> list[Path]:
+        return sorted((self.dev / "dri").glob("card*"))
+
+    def drm_card(self, card: Path) -> str:
+        """A card, its driver, and its connected outputs: which card drives the display (a Pi 5 has two)."""
+        drm = self.sys_dir / "class" / "drm"
+        driver = drm / card.name / "device" / "driver"
+        outputs = sorted(
+            connector.name.removeprefix(card.name + "-")
+            for connector in drm.glob(f"{card.name}-*")
+            if _text(connector / "status") == "connected"
+        )
+        name = os.path.basename(os.readlink(driver)) if driver.is_symlink() else "driver unknown"
+        return f"{card.name} ({name}; {', '.join(outputs) + ' connected' if outputs else 'nothing connected'})"
+
+    def touchscreens(self) -> list[tuple[str, str]]:
+        """The input devices that are touchscreens (INPUT_PROP_DIRECT, so not a touchpad), by event name."""
+        found = []
+        for event in sorted((self.sys_dir / "class" / "input").glob("event*")):
+            try:
+                properties = int((event / "device" / "properties").read_text().split()[0], 16)
+                name = (event / "device" / "name").read_text().strip()
+            except (OSError, ValueError, IndexError):
+                continue
+            if properties & 0b10:
+                found.append((event.name, name))
+        return found
+
     # buttons and lights on the Pi's header
 
     def check_pins(self) -> None:
@@ -98,7 +210,7 @@ class Doctor:
             return
         if not isinstance(buzzers, GpioBuzzers):  # no GPIO: the keyboard stood in
             buzzers.close()
-            self.problem(f"pin factory: {buzzers.notice}", "on a Pi, run the installer (it installs lgpio into the venv)")
+            self.problem(f"pin factory: {buzzers.notice}", "on a Pi: sudo apt-get install python3-lgpio (the installer does), in a venv that sees it (README)")
             return
         with buzzers:
             self.check_factory()
@@ -114,7 +226,7 @@ class Doctor:
         else:
             self.problem(
                 f"pin factory: {name}: edge times are taken when Python gets to them, not by the kernel",
-                "install lgpio (the installer does) so close presses are ordered by the kernel's time",
+                "install lgpio (sudo apt-get install python3-lgpio; the installer does) so close presses are ordered by the kernel's time",
             )
 
     def check_buttons(self, buzzers: GpioBuzzers) -> None:
@@ -198,7 +310,7 @@ class Doctor:
     # screen and touch
 
     def check_display(self) -> None:
-        cards = sorted((self.dev / "dri").glob("card*"))
+        cards = self.cards()
         if not cards:
             self.problem(
                 f"display: no {self.dev}/dri/card*",
@@ -206,33 +318,27 @@ class Doctor:
             )
             return
         for card in cards:
-            self.device("display", card, os.R_OK | os.W_OK, "video")
+            self.device("display", card, os.R_OK | os.W_OK, "add the user to the video group (sudo usermod -aG video USER) and log in again")
 
     def check_touch(self) -> None:
-        found = False
-        for event in sorted((self.sys_dir / "class" / "input").glob("event*")):
-            try:
-                properties = int((event / "device" / "properties").read_text().split()[0], 16)
-                name = (event / "device" / "name").read_text().strip()
-            except (OSError, ValueError, IndexError):
-                continue
-            if properties & 0b10:  # INPUT_PROP_DIRECT: a touchscreen, not a touchpad
-                found = True
-                self.device(f"touch ({name})", self.dev / "input" / event.name, os.R_OK, "input")
+        found = self.touchscreens()
+        for event, name in found:
+            self.device(
+                f"touch ({name})", self.dev / "input" / event, os.R_OK,
+                f"the installer's udev rule gives it to {USER} (sudo udevadm trigger --subsystem-match=input); "
+                "for another user: sudo usermod -aG input USER, and log in again",
+            )  # fmt: skip
         if not found:
             self.problem(
                 "touch: no touchscreen among the input devices",
                 "check the display's ribbon cable and its overlay in /boot/firmware/config.txt, then reboot",
             )
 
-    def device(self, what: str, path: Path, mode: int, group: str) -> None:
+    def device(self, what: str, path: Path, mode: int, fix: str) -> None:
         if os.access(path, mode):
             self.ok(f"{what}: {path} opens for this user")
         else:
-            self.problem(
-                f"{what}: {path} cannot be opened by this user",
-                f"add the user to the {group} group (sudo usermod -aG {group} USER) and log in again",
-            )
+            self.problem(f"{what}: {path} cannot be opened by this user", fix)
 
     # saved games
 

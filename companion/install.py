@@ -1,9 +1,11 @@
 """``spicy-companion install``: a Pi that boots straight into the game.
 
-It creates the service user (in the groups for pins, serial, screen, touch and
-sound), a venv in /opt/spicy-companion (Raspberry Pi OS refuses system-wide
-pip) with the app and lgpio, the config file if there is none, the kiosk
-service and the buzzer box's udev rule, and enables them. Every step looks
+It creates the service user (in the groups for pins, serial, screen and
+sound; the touchscreen alone is given to it by a udev rule, not the whole
+``input`` group, which would let it read every keyboard), a venv in
+/opt/spicy-companion (Raspberry Pi OS refuses system-wide pip) with the app,
+seeing the system's python3-lgpio, the config file if there is none, the
+kiosk service and the udev rules, and enables them. Every step looks
 before it writes, so a second run changes nothing; ``--uninstall`` removes it
 all except the saved games.
 
@@ -21,6 +23,7 @@ import argparse
 import hashlib
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -32,18 +35,33 @@ from companion import __version__
 from companion.errors import CompanionError, UsageError
 
 USER = "spicy-companion"
-GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
+GROUPS = ("gpio", "dialout", "video", "render", "audio")
 SERVICE = "spicy-companion.service"
-UDEV_RULE = "99-spicy-buzzers.rules"
-APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1")
-"""What Kivy's wheel needs on Raspberry Pi OS Lite (docs/design/KIVY-NOTES.md)."""
+DROPPED_GROUPS = ("input",)
+"""Groups an earlier install put the user in: ``input`` reads every keyboard (the touch rule replaced it).
+
+The service gets every group the user is in, not only ``SupplementaryGroups=``,
+so leaving the user in one keeps its access."""
+UDEV_RULES = ("99-spicy-buzzers.rules", "99-spicy-touch.rules")
+"""The buzzer box's stable name, and the touchscreen (only it) for the service user."""
+APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1", "python3-lgpio")
+"""What Kivy's wheel needs on Raspberry Pi OS Lite (docs/design/KIVY-NOTES.md), and lgpio.
+
+Raspberry Pi OS builds python3-lgpio for its own Python (3.11 on Bookworm, 3.13
+on Trixie); PyPI has no lgpio wheel for 3.13, and its sdist needs a compiler,
+swig and liblgpio-dev. The venv sees it through ``--system-site-packages``.
+"""
 
 OPT = Path("/opt/spicy-companion")
 VENV = OPT / "venv"
 ETC = Path("/etc/spicy-companion")
 CONFIG = ETC / "config.toml"
 UNIT = Path("/etc/systemd/system") / SERVICE
-RULE = Path("/etc/udev/rules.d") / UDEV_RULE
+RULES = Path("/etc/udev/rules.d")
+STICK_RULE = "99-spicy-usb-sticks.rules"
+EJECT_UNITS = ("spicy-companion-eject.service", "spicy-companion-eject.path")
+MEDIA = Path("/media/spicy-companion")
+"""Where the udev rule mounts USB sticks; the one folder outside its state the service may write."""
 STATE = Path("/var/lib/spicy-companion")
 """The service's StateDirectory: the saved games live here and outlive an uninstall."""
 BUILD_LEFTOVERS = (".git", ".venv", "build", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
@@ -93,6 +111,13 @@ def _tree_digest(tree: Path) -> str:
     return digest.hexdigest()
 
 
+def _last_line(result: subprocess.CompletedProcess[str]) -> str:
+    """What a failed command said last, its last error line first: pip's and apt's name what is missing."""
+    lines = [line.strip() for line in (result.stderr or result.stdout).splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith(("ERROR: ", "E: "))]
+    return (errors or lines or [f"status {result.returncode}"])[-1]
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -119,8 +144,7 @@ class Installer:
         words = [str(word) for word in command]
         result = subprocess.run(words, capture_output=True, text=True)
         if result.returncode != 0:
-            detail = (result.stderr or result.stdout).strip().splitlines()
-            raise InstallError(f"{' '.join(words)} failed: {detail[-1] if detail else f'status {result.returncode}'}")
+            raise InstallError(f"{' '.join(words)} failed: {_last_line(result)}")
         return result.stdout
 
     def root_args(self) -> list[str]:
@@ -134,19 +158,60 @@ class Installer:
         self.user()
         self.venv()
         self.file(UNIT, (self.source / "systemd" / SERVICE).read_bytes(), 0o644)
-        self.file(RULE, (self.source / "systemd" / UDEV_RULE).read_bytes(), 0o644)
+        for rule in UDEV_RULES:
+            self.file(RULES / rule, (self.source / "systemd" / rule).read_bytes(), 0o644)
         self.directory(ETC, 0o750, group=USER)
         example = (self.source / "companion" / "config.example.toml").read_bytes()
         if not self.at(CONFIG).exists():  # the owner's edits are kept
             self.file(CONFIG, example, 0o640, group=USER)
         self.directory(STATE, 0o750, owner=USER, group=USER, deep=True)
+        self.usb_sticks()
         self.enable()
+
+    def usb_sticks(self) -> None:
+        """The rule that mounts a stick under MEDIA (FAT and exFAT owned by the service user), and Eject.
+
+        The rule is written with the user's numbers: vfat and exfat take only numeric ``uid=``.
+        """
+        rule = (self.source / "systemd" / STICK_RULE).read_text(encoding="utf-8")
+        uid, gid = self.id_of("passwd", USER), self.id_of("group", USER)
+        self.file(Path("/etc/udev/rules.d") / STICK_RULE,
+                  rule.replace("@UID@", str(uid)).replace("@GID@", str(gid)).encode(), 0o644)
+        for unit in EJECT_UNITS:
+            self.file(UNIT.parent / unit, (self.source / "systemd" / unit).read_bytes(), 0o644)
+        self.directory(MEDIA, 0o750, group=USER)
+        path_unit = EJECT_UNITS[1]
+        state = subprocess.run(["systemctl", *self.root_args(), "is-enabled", path_unit],
+                               capture_output=True, text=True).stdout.strip()
+        if state != "enabled":
+            self.run("systemctl", *self.root_args(), "enable", path_unit)
+            self.changed(f"enabled {path_unit}: Eject on screen unmounts the stick")
+
+    def remove_usb_sticks(self) -> None:
+        if self.at(UNIT.parent / EJECT_UNITS[1]).exists():
+            self.run("systemctl", *self.root_args(), "disable", EJECT_UNITS[1])
+            self.changed(f"disabled {EJECT_UNITS[1]}")
+        for path in (Path("/etc/udev/rules.d") / STICK_RULE, *(UNIT.parent / unit for unit in EJECT_UNITS)):
+            if self.at(path).exists():
+                self.at(path).unlink()
+                self.changed(f"removed {path}")
+        if self.at(MEDIA).is_dir() and not any(self.at(MEDIA).iterdir()):
+            self.at(MEDIA).rmdir()
+            self.changed(f"removed {MEDIA}")
 
     def apt_packages(self) -> None:
         missing = [p for p in APT_PACKAGES if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
         if missing:
             self.run("apt-get", "update", "-q")
-            self.run("env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q", *missing)
+            result = subprocess.run(
+                ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q", *missing],
+                capture_output=True, text=True,
+            )  # fmt: skip
+            if result.returncode != 0:  # python3-lgpio is in Raspberry Pi OS's archive, not Debian's
+                raise InstallError(
+                    f"apt-get could not install {' '.join(missing)} ({_last_line(result)}): "
+                    f"on Raspberry Pi OS, run sudo apt-get install {' '.join(missing)} and read what it says"
+                )
             self.changed(f"installed {' '.join(missing)} (apt)")
 
     def user(self) -> None:
@@ -164,23 +229,54 @@ class Installer:
             if USER not in _members(self.root, group):
                 self.run("usermod", *self.root_args(), "--append", "--groups", group, USER)
                 self.changed(f"added {USER} to group {group}")
+        for group in DROPPED_GROUPS:
+            if USER in _members(self.root, group):
+                self.run("gpasswd", *self.root_args(), "--delete", USER, group)
+                self.changed(f"removed {USER} from group {group}")
 
     def venv(self) -> None:
-        python = self.at(VENV) / "bin" / "python"
-        if not python.exists():
-            self.run(sys.executable, "-m", "venv", self.at(VENV))
+        """The venv, with this source installed, or no venv at all.
+
+        The marker is written last, so a venv without it is one a failed or
+        interrupted run left (maybe without Kivy): it is made again from
+        scratch, and a venv this run made is removed when pip fails.
+        """
+        venv, marker = self.at(VENV), self.at(VENV) / "spicy-companion-source.sha256"
+        python = venv / "bin" / "python"
+        if venv.exists() and not marker.exists():
+            shutil.rmtree(venv)
+            self.changed(f"removed {VENV}: an earlier install did not finish")
+        fresh = not python.exists()
+        if fresh:
+            self.run(sys.executable, "-m", "venv", "--system-site-packages", venv)
             self.changed(f"created the venv {VENV}")
-        marker = self.at(VENV) / "spicy-companion-source.sha256"
+        elif "include-system-site-packages = true" not in (venv / "pyvenv.cfg").read_text():
+            self.run(sys.executable, "-m", "venv", "--upgrade", "--system-site-packages", venv)
+            self.changed(f"the venv {VENV} now sees the system's packages (python3-lgpio)")
         with tempfile.TemporaryDirectory() as scratch:  # the build leaves nothing of root's in the clone
             copy = Path(scratch) / "spicy-companion"
             shutil.copytree(self.source, copy, ignore=shutil.ignore_patterns(*BUILD_LEFTOVERS))
             digest = _tree_digest(copy)
             if marker.exists() and marker.read_text() == digest:
                 return  # this very source is installed: same version is not enough after a git pull
-            pip: list[str | Path] = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-            self.run(*pip, *self.pip_options, f"{copy}[pi]")
+            pip: list[str | Path] = [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", *self.pip_options, copy]
+            result = subprocess.run([str(word) for word in pip], capture_output=True, text=True)
+            if result.returncode != 0:
+                if fresh:
+                    shutil.rmtree(venv)
+                raise InstallError(
+                    f"pip could not install the app into {VENV} ({_last_line(result)}): "
+                    "fix that, then run sudo .venv/bin/spicy-companion install again"
+                )
+        if self.live:
+            self.need_lgpio(python)
         marker.write_text(digest)
-        self.changed(f"installed spicy-companion {__version__} from {self.source} (with lgpio) into {VENV}")
+        self.changed(f"installed spicy-companion {__version__} from {self.source} into {VENV}")
+
+    def need_lgpio(self, python: Path) -> None:
+        """On the Pi, a venv that cannot see lgpio would fall back to the keys: say so now instead."""
+        if subprocess.run([python, "-c", "import lgpio"], capture_output=True).returncode:
+            raise InstallError(f"{VENV} cannot import lgpio: run sudo apt-get install python3-lgpio, then install again")
 
     def file(self, path: Path, content: bytes, mode: int, group: str = "root") -> None:
         target = self.at(path)
@@ -206,15 +302,30 @@ class Installer:
             self.changed(f"created {path}")
         self.fix_owner_and_mode(path, uid, gid, mode)
         for inner in target.rglob("*") if deep else ():  # saved games kept from an earlier install, under an older uid
-            if (inner.stat().st_uid, inner.stat().st_gid) != (uid, gid):
-                os.chown(inner, uid, gid)
-                self.changed(f"gave {inner.relative_to(self.root)} to {owner}")
+            self.give(inner, uid, gid, owner)
+
+    def give(self, inner: Path, uid: int, gid: int, owner: str) -> None:
+        """Give one thing inside the state folder to the service user, never what a link points to.
+
+        The service user can write there: a symlink or a hard link it planted
+        (``games.db-x -> /etc/shadow``) must not make root hand the target over.
+        A symbolic link itself is left as it is; so is a file with a second name.
+        """
+        info = inner.lstat()
+        if stat.S_ISLNK(info.st_mode) or (not stat.S_ISDIR(info.st_mode) and info.st_nlink > 1):
+            print(f"left {inner.relative_to(self.root)} alone: a link is never given to {owner}", file=self.out)
+            return
+        if (info.st_uid, info.st_gid) != (uid, gid):
+            os.chown(inner, uid, gid, follow_symlinks=False)
+            self.changed(f"gave {inner.relative_to(self.root)} to {owner}")
 
     def fix_owner_and_mode(self, path: Path, uid: int, gid: int, mode: int) -> None:
         target = self.at(path)
-        info = target.stat()
+        info = target.lstat()
+        if stat.S_ISLNK(info.st_mode):
+            raise InstallError(f"{path} is a symbolic link: remove it (sudo rm {path}), then install again")
         if (info.st_uid, info.st_gid) != (uid, gid):
-            os.chown(target, uid, gid)
+            os.chown(target, uid, gid, follow_symlinks=False)
             self.changed(f"owner of {path} set")
         if info.st_mode & 0o7777 != mode:
             target.chmod(mode)
@@ -233,7 +344,7 @@ class Installer:
         if self.live and self.changes:
             self.run("systemctl", "daemon-reload")
             self.run("udevadm", "control", "--reload")
-            self.run("udevadm", "trigger", "--subsystem-match=tty")
+            self.run("udevadm", "trigger", "--subsystem-match=tty", "--subsystem-match=input")
         if state != "enabled":
             self.run("systemctl", *self.root_args(), "enable", SERVICE)
             self.changed(f"enabled {SERVICE}: it starts at boot")
@@ -244,7 +355,8 @@ class Installer:
         if self.at(UNIT).exists():
             self.run("systemctl", *self.root_args(), "disable", *(["--now"] if self.live else []), SERVICE)
             self.changed(f"disabled {SERVICE}")
-        for path in (UNIT, RULE):
+        self.remove_usb_sticks()
+        for path in (UNIT, *(RULES / rule for rule in UDEV_RULES)):
             if self.at(path).exists():
                 self.at(path).unlink()
                 self.changed(f"removed {path}")

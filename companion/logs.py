@@ -22,7 +22,7 @@ log = logging.getLogger("companion")
 def settings_lines(config: Config) -> list[str]:
     """One line a section, every key with the value in use, as the config file would spell it.
 
-    >>> settings_lines(Config())[-1]
+    >>> settings_lines(Config())[3]
     "[ui] language = 'en', sounds = true, face_seats = false, keyboard = 'auto'"
     """
     lines = []
@@ -33,7 +33,8 @@ def settings_lines(config: Config) -> list[str]:
     return lines
 
 
-def _version(package: str) -> str:
+def package_version(package: str) -> str:
+    """An installed distribution's version, or "not installed"."""
     try:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
@@ -47,9 +48,9 @@ def log_start(config: Config, path: Path | None = None) -> None:
         "Companion: Spicy Companion %s (Python %s, Kivy %s, gpiozero %s, lgpio %s)",
         __version__,
         platform.python_version(),
-        _version("kivy"),
-        _version("gpiozero"),
-        _version("lgpio"),
+        package_version("kivy"),
+        package_version("gpiozero"),
+        package_version("lgpio"),
     )
     path = path or default_config_path()
     source = f"from {path}" if path.exists() else f"defaults ({path} does not exist)"

@@ -17,18 +17,21 @@ from companion.rules import (
     Card,
     Challenge,
     Copy,
+    Draw,
     Game,
+    Pass,
     Reveal,
     Resolve,
     ScoreParts,
     State,
-    Variant,
     challengers,
     is_legal,
     legal_claims,
     starting_draw_pile,
+    variants,
 )
 from companion.rules.cards import Attribute
+from companion.rules.numbered import most_above_end_card
 
 EndLevel = Literal["calm", "warning", "danger"]
 
@@ -92,6 +95,8 @@ class Hint:
     claims: tuple[tuple[str, tuple[int, ...]], ...] = ()
     any_claim: bool = False
     may_challenge: int | None = None
+    may_pass: bool = True
+    """False for Sweet & Spicy's starter after a challenge, which must play (docs/RULES.md 2)."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,10 @@ class TableModel:
     has_end_card: bool
     end_level: EndLevel
     draw_pile_start: int
+    draw_pile_most: int
+    """The most the table can set the draw pile to (``adjust draw-pile N``)."""
+    direction: str
+    """Which way the turn goes ("clockwise", "counter-clockwise") while a card in play can turn it; else ""."""
     trophies_total: int
     trophies_left: int
     trophy_takers: tuple[int, ...]
@@ -167,6 +176,8 @@ class TableModel:
     legal: dict[str, list[int]]
     """Spice -> the numbers it may be declared with now."""
     can_tuck: bool
+    can_pass: bool
+    """The seat to play may pass (five-spices: draw); dimmed, Pass still answers a tap with the reason."""
     copy_cat: bool
     armed: frozenset[int]
     """The seats the rules let challenge the card on top; their buzzers are armed while nobody has buzzed."""
@@ -195,6 +206,8 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
         has_end_card=profile.end_card,
         end_level=end_level(state),
         draw_pile_start=max(1, starting_draw_pile(setup)),
+        draw_pile_most=most_above_end_card(setup),
+        direction=state.direction if variants.direction_shown(setup) else "",
         trophies_total=profile.trophies,
         trophies_left=state.trophies_left,
         trophy_takers=tuple(i for i, seat in enumerate(state.seats) for _ in range(seat.trophies)),
@@ -210,8 +223,9 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
         can_redo=game.can_redo,
         legal=_legal(state),
         stack_spice=_stack_spice(state),
-        can_tuck=Variant.CHANGE_YOUR_LUCK in setup.variants,
-        copy_cat=Variant.COPY_CAT in setup.variants,
+        can_tuck=variants.tuck(setup) is not None,
+        can_pass=state.turn is not None and is_legal(state, (Pass if profile.numbered else Draw)(state.turn)),
+        copy_cat=variants.allows(setup, Copy),
         armed=armed,
         hint=hint(state),
         seat_models=_seats(state, armed if buzz is None else frozenset(), buzz),
@@ -278,7 +292,8 @@ def hint(state: State) -> Hint:
         may_challenge = top.player if top is not None and state.turn in challengers(state) else None
         return Hint(state.turn, False, may_challenge=may_challenge)
     claims = tuple((spice, tuple(numbers)) for spice, numbers in legal_claims(state).items())
-    return Hint(state.turn, True, claims, any_claim=len(claims) == len(state.profile.spices))
+    any_claim = len(claims) == len(state.profile.spices)
+    return Hint(state.turn, True, claims, any_claim, may_pass=is_legal(state, Pass(state.turn)))
 
 
 def _seats(state: State, armed: frozenset[int], buzz: Buzz | None) -> tuple[SeatModel, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from pathlib import Path
 from companion.rules import FIVE_SPICES, Game, Setup, action_from_dict, new_setup
 from companion.session import Session
 from companion.store import Store
+from companion.store.schema import KNOWN as MIGRATION_NAMES
 
 # Cy catches Ben bluffing, Ben survives Ana's challenge, Ben's challenge on Ana is
 # undone, then the World's End card shows.
@@ -100,3 +102,28 @@ def fill(folder: Path) -> None:
                 filler.flush()
     except OSError:
         pass  # full
+
+
+UNDO_MIGRATION = {
+    "m009_game_uid": ["DROP INDEX idx_games_uid", "ALTER TABLE games DROP COLUMN uid"],
+    "m010_review": [
+        *(f"ALTER TABLE scores DROP COLUMN {column}" for column in (
+            "spice_challenges", "spice_challenges_won", "number_challenges", "number_challenges_won",
+            "biggest_stack", "survival_streak", "declared")),
+        "ALTER TABLE games DROP COLUMN note",
+        "ALTER TABLE players DROP COLUMN retired_at",
+    ],
+    "m011_game_abandoned": ["ALTER TABLE games DROP COLUMN abandoned_at"],
+}
+"""How to take each later migration back out of a file, so a test can make a database from before it."""
+
+
+def undo_migrations_from(db: sqlite3.Connection, name: str) -> None:
+    """Make the file as an app from before migration ``name`` left it: that one and every later one undone."""
+    later = MIGRATION_NAMES[MIGRATION_NAMES.index(name):]
+    for undone in reversed(later):
+        for statement in UNDO_MIGRATION[undone]:
+            db.execute(statement)
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = ?", [undone])
+    db.execute(f"PRAGMA user_version = {len(MIGRATION_NAMES) - len(later)}")
+    db.commit()

@@ -251,3 +251,50 @@ def test_main_turns_off_ctrl_c_and_stamps_all_buttons_at_once(
     buttons[4].handler(buttons[4])
     queue = boxes[0].queue
     assert queue.get() == queue.get() == (levels(1, 4), 7000)
+
+
+BOOT = FIRMWARE.with_name("boot.py")
+RULE = FIRMWARE.parent.parent.parent / "systemd" / "99-spicy-buzzers.rules"
+
+
+class USBDevice:
+    """MicroPython's ``machine.USBDevice`` (1.23+), as far as boot.py uses it: what it was told, in order."""
+
+    BUILTIN_DEFAULT = types.SimpleNamespace(desc_dev=b"device descriptor", desc_cfg=b"config descriptor")
+    calls: list[tuple] = []
+
+    def __init__(self) -> None:
+        self.builtin_driver = None
+
+    def active(self, value: bool) -> None:
+        self.calls.append(("active", value, self.builtin_driver))
+
+    def config(self, desc_dev: bytes, desc_cfg: bytes, desc_strs: dict[int, str]) -> None:
+        self.calls.append(("config", desc_dev, desc_cfg, desc_strs))
+
+
+def run_boot(monkeypatch: pytest.MonkeyPatch, machine: object) -> None:
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    monkeypatch.setitem(sys.modules, "protocol", protocol)
+    spec = importlib.util.spec_from_file_location("buzzer_box_boot", BOOT)
+    assert spec and spec.loader
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+
+def test_boot_names_the_usb_device_with_the_product_the_udev_rule_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    USBDevice.calls = []
+    run_boot(monkeypatch, types.SimpleNamespace(USBDevice=USBDevice))
+    builtin = USBDevice.BUILTIN_DEFAULT
+    assert USBDevice.calls == [
+        ("active", False, None),
+        ("config", builtin.desc_dev, builtin.desc_cfg, {2: protocol.USB_PRODUCT}),  # MicroPython's iProduct is 2
+        ("active", True, builtin),  # the REPL's own serial port stays: the protocol runs over it
+    ]
+    rules = [line for line in RULE.read_text().splitlines() if line and not line.startswith("#")]
+    assert rules and all(
+        'ATTRS{idVendor}=="2e8a"' in rule and f'ATTRS{{product}}=="{protocol.USB_PRODUCT}"' in rule for rule in rules
+    ), rules  # any other Pico, an Uno or a CH340 adapter gets no /dev/spicy-buzzers
+
+
+def test_boot_on_a_micropython_without_usb_device_leaves_usb_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    run_boot(monkeypatch, types.SimpleNamespace())  # MicroPython before 1.23: nothing to call, nothing raised

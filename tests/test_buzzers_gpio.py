@@ -254,7 +254,7 @@ def test_a_factory_that_stamps_in_python_is_named_on_screen() -> None:
     with GpioBuzzers(BUTTONS, pin_factory=CallbackTimeFactory()) as buzzers:
         assert buzzers.notice == (
             "the callbacktime pin factory does not stamp edges in the kernel: timing is only as good "
-            "as callback time (install lgpio: pip install 'spicy-companion[pi]')"
+            "as callback time (install lgpio: sudo apt-get install python3-lgpio)"
         )
     assert pin_factory_timing(MockFactory()) == ("mock", True)
 

@@ -274,3 +274,41 @@ def test_heartbeats_keep_the_box_clock_right_after_40_idle_minutes(box: PtyPair,
     box.write(encode_press(1, micros(1.0 + 2400.5)))
     (_, first), (_, second) = presses.next(), presses.next()
     assert second - first == pytest.approx(2400.5)
+
+
+def wait_for(condition, timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_a_device_that_never_answers_is_asked_a_few_times_then_left_alone_until_replugged(
+    link: Path, box: PtyPair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(serialbox, "ASK_EVERY", 0.05)
+    buzzers = SerialBuzzers([str(link)], reconnect_ms=20)
+    try:
+        assert wait_for(lambda: "left alone" in buzzers.notice)
+        assert buzzers.notice == (
+            f"{link} did not answer as a buzzer box ({serialbox.ASK_TRIES} questions); left alone until it is "
+            "plugged in again (is it flashed? hardware/README.md)"
+        )
+        time.sleep(0.5)  # ten more seconds' worth of questions, had it kept asking
+        assert box.read_available() == b"?\n" * serialbox.ASK_TRIES
+        assert not buzzers.wait_connected(0)
+
+        link.unlink()  # unplugged...
+        assert wait_for(lambda: "waiting for the buzzer box" in buzzers.notice)
+        second = PtyPair()
+        point(link, second.path)  # ...and plugged in again: now it answers
+        try:
+            greet(second, buzzers)
+            assert buzzers.notice == ""
+        finally:
+            buzzers.close()
+            second.close()
+    finally:
+        buzzers.close()

@@ -6,6 +6,7 @@ mock LED pins and pressing mock buttons as the doctor asks.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import subprocess
@@ -21,6 +22,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from buzzers_fixtures import PtyPair
+from companion import __version__
 from companion.buzzers import protocol
 from companion.config import BuzzerConfig, Config, StoreConfig
 from companion.doctor import Doctor
@@ -66,6 +68,11 @@ class Person(threading.Thread):
                 self.press(BUTTONS[0])
 
 
+def findings(out: io.StringIO) -> list[str]:
+    """The checks' lines, after the facts about the machine."""
+    return [line for line in out.getvalue().splitlines() if not line.startswith("about")]
+
+
 def config(tmp_path: Path, **buzzers: object) -> Config:
     buzzers = {"button_pins": BUTTONS, "led_pins": LEDS, **buzzers}
     return Config(store=StoreConfig(db=tmp_path / "games.db"), buzzers=replace(BuzzerConfig(), **buzzers))
@@ -87,7 +94,7 @@ def test_a_stuck_button_a_silent_button_and_a_missing_light_each_get_their_line(
     out = io.StringIO()
     status = Doctor(config(tmp_path, backend="gpio"), out, seconds=0.5, pin_factory=factory).run()
     person.done.set()
-    lines = out.getvalue().splitlines()
+    lines = findings(out)
     assert status == 1
     assert lines[0].startswith("ok       pin factory: mock: each edge carries its own time")
     assert "ok       seat 1 button (BCM 5): pressed" in lines
@@ -111,16 +118,19 @@ def test_a_pin_factory_without_kernel_edge_times_gets_its_line(tmp_path: Path) -
     factory = CallbackTimeFactory()
     Doctor(config(tmp_path, backend="gpio"), out, seconds=0, pin_factory=factory).run()
     factory.reset()
-    lines = out.getvalue().splitlines()
+    lines = findings(out)
     assert lines[0] == "PROBLEM  pin factory: callbacktime: edge times are taken when Python gets to them, not by the kernel"
-    assert lines[1] == "  fix:   install lgpio (the installer does) so close presses are ordered by the kernel's time"
+    assert lines[1] == (
+        "  fix:   install lgpio (sudo apt-get install python3-lgpio; the installer does) "
+        "so close presses are ordered by the kernel's time"
+    )
 
 
 def test_no_serial_box_gets_its_line(tmp_path: Path) -> None:
     out = io.StringIO()
     checked = config(tmp_path, backend="serial", serial_ports=(str(tmp_path / "ttyACM9"),))
     assert Doctor(checked, out, seconds=0.2).run() == 1
-    lines = out.getvalue().splitlines()
+    lines = findings(out)
     assert lines[0] == f"PROBLEM  buzzer box: nothing on {tmp_path / 'ttyACM9'}"
     assert lines[1].startswith("  fix:   plug the box in (USB), install the udev rule")
 
@@ -142,7 +152,7 @@ def test_the_box_handshake_on_a_pty(tmp_path: Path, answer: bytes, line: str) ->
     threading.Thread(target=box, daemon=True).start()
     out = io.StringIO()
     Doctor(config(tmp_path, backend="serial", serial_ports=(pty.path,)), out, seconds=0.3).run()
-    assert out.getvalue().splitlines()[0] == line.format(port=pty.path)
+    assert findings(out)[0] == line.format(port=pty.path)
 
 
 def test_display_and_touch_devices_are_found_by_what_the_kernel_says(tmp_path: Path) -> None:
@@ -157,7 +167,7 @@ def test_display_and_touch_devices_are_found_by_what_the_kernel_says(tmp_path: P
         (dev / "input" / event).touch()
     out = io.StringIO()
     Doctor(config(tmp_path, backend="keyboard"), out, dev=dev, sys_dir=sys_dir).run()
-    lines = out.getvalue().splitlines()
+    lines = findings(out)
     assert f"ok       display: {dev}/dri/card1 opens for this user" in lines
     assert [line for line in lines if line[9:].startswith("touch")] == [
         f"ok       touch (generic ft5x06 (79)): {dev}/input/event5 opens for this user"
@@ -193,3 +203,62 @@ def test_an_unwritable_database_gets_its_line() -> None:
     assert result.returncode == 1, result.stderr
     assert f"PROBLEM  database: {db} (0 bytes) cannot be written by this user\n" in result.stdout
     assert f"  fix:   give it to the user that runs the app (sudo chown -R USER {folder})" in result.stdout
+
+
+def test_the_facts_a_problem_report_needs_come_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi 5 as its kernel shows it: the GPU's card without outputs, the display's card with DSI connected."""
+    etc, sys_dir, dev, proc = (tmp_path / name for name in ("etc", "sys", "dev", "proc"))
+    etc.mkdir()
+    (etc / "os-release").write_text('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nID=debian\n')
+    (sys_dir / "firmware/devicetree/base").mkdir(parents=True)
+    (sys_dir / "firmware/devicetree/base/model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    drivers = sys_dir / "bus/platform/drivers"
+    for card, driver, outputs in (("card0", "v3d", {}), ("card1", "vc4-drm", {"DSI-1": "connected", "HDMI-A-1": "disconnected"})):
+        (drivers / driver).mkdir(parents=True)
+        (sys_dir / "class/drm" / card / "device").mkdir(parents=True)
+        (sys_dir / "class/drm" / card / "device/driver").symlink_to(drivers / driver)
+        for output, status in outputs.items():
+            (sys_dir / "class/drm" / f"{card}-{output}").mkdir()
+            (sys_dir / "class/drm" / f"{card}-{output}/status").write_text(status + "\n")
+        (dev / "dri").mkdir(parents=True, exist_ok=True)
+        (dev / "dri" / card).touch()
+    (sys_dir / "class/input/event4/device").mkdir(parents=True)
+    (sys_dir / "class/input/event4/device/name").write_text("10-0038 generic ft5x06 (00)\n")
+    (sys_dir / "class/input/event4/device/properties").write_text("2\n")
+    (proc / "asound").mkdir(parents=True)
+    (proc / "asound/cards").write_text(
+        " 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n                      vc4-hdmi-0\n"
+    )
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "KIVY_WINDOW", "SDL_KMSDRM_DEVICE_INDEX"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")
+    out = io.StringIO()
+    factory = MockFactory()
+    try:
+        Doctor(config(tmp_path, backend="keyboard"), out, pin_factory=factory, dev=dev, sys_dir=sys_dir, etc=etc, proc=proc).run()
+    finally:
+        factory.reset()
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "about this machine (send these lines with a problem report):"
+    assert lines[1].startswith("about    system: Debian GNU/Linux 13 (trixie); Raspberry Pi 5 Model B Rev 1.0; kernel ")
+    assert lines[2].startswith(f"about    versions: spicy-companion {__version__}, Python {sys.version.split()[0]}, Kivy ")
+    assert lines[3:8] == [
+        "about    pin factory: mock",
+        "about    video: SDL_VIDEODRIVER=kmsdrm",
+        "about    DRM cards: card0 (v3d; nothing connected), card1 (vc4-drm; DSI-1 connected)",
+        "about    touch devices: event4 (10-0038 generic ft5x06 (00))",
+        "about    sound cards: vc4-hdmi - vc4-hdmi-0",
+    ]
+
+
+def test_without_a_pin_library_the_facts_say_why_each_one_failed(tmp_path: Path) -> None:
+    """gpiozero's own reasons, as a user on a Pi without lgpio would send them."""
+    result = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "doctor", "--seconds", "0", "--db", str(tmp_path / "games.db")],
+        capture_output=True, text=True, cwd=REPO,
+        env={**{k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}, "HOME": str(tmp_path)},
+    )  # fmt: skip
+    [line] = [line for line in result.stdout.splitlines() if line.startswith("about    pin factory:")]
+    if importlib.util.find_spec("lgpio") is None:
+        assert "lgpio: No module named 'lgpio'" in line, line
+    assert result.stderr == ""  # gpiozero's fallback warnings are in the report line, not sprayed on the terminal

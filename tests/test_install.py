@@ -21,7 +21,7 @@ import pytest
 
 from companion import __version__
 from companion.cli import main
-from companion.install import BUILD_LEFTOVERS, GROUPS, USER, Installer
+from companion.install import BUILD_LEFTOVERS, GROUPS, UDEV_RULES, USER, Installer
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="setting owners needs root (scripts/test runs as root in CI)")
 
@@ -68,8 +68,8 @@ def test_files_land_where_they_belong_with_their_owners_and_modes(installed: Pat
     unit = installed / "etc/systemd/system/spicy-companion.service"
     assert unit.read_bytes() == (REPO / "systemd/spicy-companion.service").read_bytes()
     assert owner_and_mode(unit) == (0, 0, "0o644")
-    rule = installed / "etc/udev/rules.d/99-spicy-buzzers.rules"
-    assert owner_and_mode(rule) == (0, 0, "0o644")
+    for rule in UDEV_RULES:
+        assert owner_and_mode(installed / "etc/udev/rules.d" / rule) == (0, 0, "0o644")
     # The app reads its config but cannot change it.
     assert owner_and_mode(installed / "etc/spicy-companion") == (0, gid, "0o750")
     config = installed / "etc/spicy-companion/config.toml"
@@ -127,13 +127,13 @@ def test_a_changed_mode_or_a_lost_file_is_put_right(installed: Path, tmp_path: P
     os.chown(root / "var/lib/spicy-companion/games.db", 4321, 4321)
     (root / "etc/udev/rules.d/99-spicy-buzzers.rules").unlink()
     groups = (root / "etc/group").read_text().splitlines()
-    left_input = [line.rsplit(":", 1)[0] + ":" if line.startswith("input:") else line for line in groups]
-    (root / "etc/group").write_text("\n".join(left_input) + "\n")
+    left_render = [line.rsplit(":", 1)[0] + ":" if line.startswith("render:") else line for line in groups]
+    (root / "etc/group").write_text("\n".join(left_render) + "\n")
     capsys.readouterr()
     assert main(["install", "--root", str(root)]) == 0
     out = capsys.readouterr().out
     assert out.splitlines() == [
-        f"added {USER} to group input",
+        f"added {USER} to group render",
         "wrote /etc/udev/rules.d/99-spicy-buzzers.rules",
         "mode of /var/lib/spicy-companion set to 0750",
         f"gave var/lib/spicy-companion/games.db to {USER}",
@@ -149,7 +149,7 @@ def test_a_pulled_change_is_installed_even_at_the_same_version(installed: Path, 
     out = io.StringIO()
     Installer(root, source, out, ["--no-deps"]).install()
     assert out.getvalue().splitlines() == [
-        f"installed spicy-companion {__version__} from {source} (with lgpio) into /opt/spicy-companion/venv"
+        f"installed spicy-companion {__version__} from {source} into /opt/spicy-companion/venv"
     ]
     assert list((root / "opt/spicy-companion/venv/lib").glob("python3*/site-packages/companion/pulled.py"))
 
@@ -169,6 +169,11 @@ def test_uninstall_removes_everything_but_the_saved_games(
         "etc/systemd/system/spicy-companion.service",
         "etc/systemd/system/multi-user.target.wants/spicy-companion.service",
         "etc/udev/rules.d/99-spicy-buzzers.rules",
+        "etc/udev/rules.d/99-spicy-touch.rules",
+        "etc/udev/rules.d/99-spicy-usb-sticks.rules",
+        "etc/systemd/system/spicy-companion-eject.path",
+        "etc/systemd/system/multi-user.target.wants/spicy-companion-eject.path",
+        "media/spicy-companion",
     ):
         assert not (root / gone).exists(), gone
     assert f"\n{USER}:" not in "\n" + (root / "etc/passwd").read_text()
@@ -185,3 +190,117 @@ def test_the_installer_needs_root_for_the_running_system(tmp_path: Path) -> None
         2,
         "spicy-companion: the installer sets owners and users: run it as root (sudo)\n",
     )
+
+
+def test_the_venv_sees_the_system_packages_for_python3_lgpio(installed: Path) -> None:
+    """Raspberry Pi OS's python3-lgpio is a system package: a plain venv would not see it."""
+    config = (installed / "opt/spicy-companion/venv/pyvenv.cfg").read_text()
+    assert "include-system-site-packages = true" in config
+
+
+def test_a_link_planted_in_the_state_folder_is_never_followed(
+    installed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Whoever runs as the service user can write there; root's next install must not hand it /etc/shadow."""
+    root = tmp_path / "pi"
+    copy(installed, root)
+    state, shadow, gshadow = root / "var/lib/spicy-companion", root / "etc/shadow", root / "etc/gshadow"
+    (state / "games.db-x").symlink_to(shadow)
+    (state / "kivy").mkdir()
+    (state / "kivy" / "config.ini").symlink_to(root / "etc")  # a link to a folder, one level down
+    os.link(gshadow, state / "games.db-y")  # a second name for the file itself
+    capsys.readouterr()
+    assert install(root) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"left var/lib/spicy-companion/games.db-x alone: a link is never given to {USER}" in out
+    assert f"left var/lib/spicy-companion/games.db-y alone: a link is never given to {USER}" in out
+    assert f"left var/lib/spicy-companion/kivy/config.ini alone: a link is never given to {USER}" in out
+    for target in (shadow, gshadow, root / "etc"):
+        assert target.stat().st_uid == 0 and target.stat().st_gid == 0, target
+    assert (state / "games.db-x").lstat().st_uid == 0
+
+
+def test_a_state_folder_that_is_itself_a_link_is_refused(
+    installed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "pi"
+    copy(installed, root)
+    shutil.rmtree(root / "var/lib/spicy-companion")
+    (root / "var/lib/spicy-companion").symlink_to(root / "etc")
+    capsys.readouterr()
+    assert install(root) == 2
+    assert capsys.readouterr().err == (
+        "spicy-companion: /var/lib/spicy-companion is a symbolic link: "
+        "remove it (sudo rm /var/lib/spicy-companion), then install again\n"
+    )
+    assert (root / "etc").stat().st_uid == 0 and oct(stat.S_IMODE((root / "etc").stat().st_mode)) != "0o750"
+
+
+def test_a_failed_pip_says_so_in_one_line_and_leaves_no_venv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Here pip cannot reach a package index (as on a Pi without network): the next run starts clean."""
+    root = fresh_root(tmp_path / "pi")
+    assert main(["install", "--root", str(root), "--pip-option=--no-index", "--pip-option=--find-links=/nowhere"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("spicy-companion: pip could not install the app into /opt/spicy-companion/venv (")
+    assert "setuptools" in err and err.endswith("fix that, then run sudo .venv/bin/spicy-companion install again\n")
+    assert err.count("\n") == 1
+    assert not (root / "opt/spicy-companion/venv").exists()
+
+
+def test_a_venv_an_interrupted_install_left_is_made_again(installed: Path, tmp_path: Path) -> None:
+    root = tmp_path / "pi"
+    copy(installed, root)
+    (root / "opt/spicy-companion/venv/spicy-companion-source.sha256").unlink()  # pip never finished
+    out = io.StringIO()
+    Installer(root, REPO, out, ["--no-deps"]).install()
+    assert out.getvalue().splitlines() == [
+        "removed /opt/spicy-companion/venv: an earlier install did not finish",
+        "created the venv /opt/spicy-companion/venv",
+        f"installed spicy-companion {__version__} from {REPO} into /opt/spicy-companion/venv",
+    ]
+
+
+def test_an_earlier_install_s_input_group_is_taken_away(installed: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The service gets every group its user is in: left in ``input``, it would still read every keyboard."""
+    root = tmp_path / "pi"
+    copy(installed, root)
+    subprocess.run(["groupadd", "--root", str(root), "--system", "input"], check=True)
+    subprocess.run(["usermod", "--root", str(root), "--append", "--groups", "input", USER], check=True)
+    capsys.readouterr()
+    assert install(root) == 0
+    assert capsys.readouterr().out.splitlines() == [f"removed {USER} from group input"]
+    assert USER not in ids(root, "group", "input")[3].split(",")
+    assert "input" not in GROUPS
+
+
+def test_a_venv_an_older_install_made_is_let_see_the_system_packages(installed: Path, tmp_path: Path) -> None:
+    """Older installs took lgpio from pip; python3-lgpio is invisible to a venv without system site packages."""
+    root = tmp_path / "pi"
+    copy(installed, root)
+    config = root / "opt/spicy-companion/venv/pyvenv.cfg"
+    config.write_text(config.read_text().replace("include-system-site-packages = true", "include-system-site-packages = false"))
+    out = io.StringIO()
+    Installer(root, REPO, out, ["--no-deps"]).install()
+    assert out.getvalue().splitlines() == [
+        "the venv /opt/spicy-companion/venv now sees the system's packages (python3-lgpio)"
+    ]
+    assert "include-system-site-packages = true" in config.read_text()
+def test_usb_sticks_mount_under_the_one_folder_the_service_may_write(installed: Path) -> None:
+    uid, gid = ids(installed, "passwd", USER)[2], ids(installed, "group", USER)[2]
+    rule = (installed / "etc/udev/rules.d/99-spicy-usb-sticks.rules").read_text()
+    mounts = [line for line in rule.splitlines() if "systemd-mount" in line and not line.startswith("#")]
+    assert len(mounts) == 2 and all("--options=nosuid,nodev,noexec" in line for line in mounts)
+    assert all(" $devnode /media/spicy-companion/%k" in line for line in mounts)
+    assert f"uid={uid},gid={gid}," in mounts[0] and 'ENV{ID_FS_TYPE}=="vfat|exfat"' in mounts[0]
+    assert 'ENV{ID_FS_TYPE}=="ext4"' in mounts[1] and "@" not in rule
+    assert owner_and_mode(installed / "media/spicy-companion") == (0, int(gid), "0o750")
+    service = (installed / "etc/systemd/system/spicy-companion.service").read_text().splitlines()
+    writable = [line for line in service if line.startswith(("ReadWritePaths=", "ReadWriteDirectories="))]
+    assert writable == ["ReadWritePaths=-/media/spicy-companion"]
+    wants = installed / "etc/systemd/system/multi-user.target.wants/spicy-companion-eject.path"
+    assert wants.is_symlink()
+    result = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={installed}", "spicy-companion-eject.path",
+         "spicy-companion-eject.service"], capture_output=True, text=True,
+    )  # fmt: skip
+    assert (result.returncode, result.stderr, result.stdout) == (0, "", "")

@@ -29,6 +29,7 @@ def test_start_logs_the_version_and_the_settings_from_the_file(
         "Settings: [buzzers",
         "Settings: [display",
         "Settings: [ui",
+        "Settings: [bgstats",
     ]
 
 

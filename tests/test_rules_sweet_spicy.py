@@ -95,3 +95,29 @@ def test_sweet_spicy_adjust_hand_keeps_universals_at_most_n() -> None:
 def test_sweet_spicy_reveal_of_wasabi_refused() -> None:
     error = refused("play Ana chili 1", "challenge Ben spice", "reveal wasabi 1", header=SWEET)
     assert "wasabi is not a spice in sweet-spicy" in str(error)
+
+
+def test_sweet_spicy_the_seat_that_starts_after_a_challenge_must_play_not_pass() -> None:
+    lost = ("play Ana pepper 2", "challenge Ben number", "reveal pepper 5")
+    error = refused(*lost, "pass Ana", header=SWEET)
+    assert "Ana starts the new stack" in str(error) and "may not pass" in str(error)
+    assert "Ana starts the new stack" in str(refused(*lost, "take-universal Ana", "pass Ana", header=SWEET))
+    s = state(*lost, "take-universal Ana", "play Ana lemon 1", "pass Ben", header=SWEET)
+    assert s.turn == 2
+
+
+def test_sweet_spicy_under_the_winner_option_the_winner_must_play() -> None:
+    header = SWEET.replace("seats", "option start-after-challenge winner\nseats")
+    lost = ("play Ana pepper 2", "challenge Ben number", "reveal pepper 5")
+    assert "Ben starts the new stack" in str(refused(*lost, "pass Ben", header=header))
+
+
+def test_sweet_spicy_a_starter_with_no_card_may_pass() -> None:
+    s = state("play Ana pepper 2", "challenge Ben number", "reveal pepper 5", "adjust Ana hand 0", "pass Ana",
+              header=SWEET)
+    assert (s.turn, seat(s, "Ana").hand) == (1, 1)
+
+
+def test_spicy_the_starter_after_a_challenge_may_still_pass() -> None:
+    s = state("play Ana pepper 2", "challenge Ben number", "reveal pepper 5", "pass Ana")
+    assert s.turn == 1

@@ -130,3 +130,87 @@ def test_copy_cat_counts_as_a_play_closes_the_window_and_can_be_challenged() -> 
     assert seat(s, "Ana").trophies == 1
     s = state("play Ana chili 2", "copy Cy", "challenge Ben number", "reveal chili 7", header=header)
     assert (seat(s, "Ben").won, seat(s, "Cy").hand) == (2, 7)
+
+
+def test_four_is_any_a_revealed_4_matches_every_declared_number() -> None:
+    header = with_variants("four-is-any")
+    s = state("play Ana pepper 2", "play Ben pepper 7", "challenge Cy number", "reveal wasabi 4", header=header)
+    assert (seat(s, "Ben").won, seat(s, "Cy").won, seat(s, "Cy").hand) == (2, 0, 8)
+    plain = state("play Ana pepper 2", "play Ben pepper 7", "challenge Cy number", "reveal wasabi 4")
+    assert seat(plain, "Cy").won == 2
+
+
+def test_four_is_any_is_an_ordinary_card_in_a_spice_challenge() -> None:
+    header = with_variants("four-is-any")
+    s = state("play Ana pepper 2", "play Ben pepper 7", "challenge Cy spice", "reveal wasabi 4", header=header)
+    assert seat(s, "Cy").won == 2
+    s = state("play Ana pepper 2", "play Ben pepper 7", "challenge Cy spice", "reveal pepper 4", header=header)
+    assert seat(s, "Ben").won == 2
+
+
+def test_four_is_any_a_declared_4_is_not_matched_by_another_number() -> None:
+    s = state("play Ana pepper 2", "play Ben pepper 4", "challenge Cy number", "reveal pepper 7",
+              header=with_variants("four-is-any"))
+    assert seat(s, "Cy").won == 2
+
+
+def test_four_is_any_with_turn_it_up_4_matches_all_and_6_matches_9() -> None:
+    header = with_variants("four-is-any", "turn-it-up")
+    for revealed in ("chili 4", "chili 6"):
+        s = state("play Ana chili 2", "play Ben chili 9", "challenge Cy number", f"reveal {revealed}", header=header)
+        assert seat(s, "Ben").won == 2
+    s = state("play Ana chili 2", "play Ben chili 9", "challenge Cy number", "reveal chili 5", header=header)
+    assert seat(s, "Cy").won == 2
+
+
+FOUR_SEATS = "rules spicy\nvariant chili-reverses\n{more}seats Ana Ben Cy Dee\nend-card 25"
+
+
+def reversing(more: str = "") -> str:
+    return FOUR_SEATS.format(more=f"variant {more}\n" if more else "")
+
+
+def test_chili_reverses_a_chili_turns_the_play_counter_clockwise_and_the_next_one_back() -> None:
+    s = state("play Ana chili 2", header=reversing())
+    assert (s.turn, s.direction) == (3, "counter-clockwise")
+    s = state("play Ana chili 2", "play Dee chili 3", header=reversing())
+    assert (s.turn, s.direction) == (0, "clockwise")
+    assert state("play Ana chili 2", header=FOUR_SEATS.format(more="").replace("variant chili-reverses\n", "")).turn == 1
+
+
+def test_chili_reverses_other_spices_and_passes_keep_the_direction() -> None:
+    s = state("play Ana chili 2", "pass Dee", "play Cy chili 5", "pass Dee", header=reversing())
+    assert (s.turn, s.direction) == (0, "clockwise")
+    s = state("play Ana chili 2", "pass Dee", header=reversing())
+    assert (s.turn, s.direction) == (2, "counter-clockwise")
+    s = state("play Ana pepper 2", "play Ben pepper 3", header=reversing())
+    assert (s.turn, s.direction) == (2, "clockwise")
+
+
+def test_chili_reverses_the_starter_after_a_challenge_as_usual_and_the_direction_stays() -> None:
+    s = state("play Ana chili 2", "challenge Ben spice", "reveal pepper 2", header=reversing())
+    assert (s.turn, s.direction) == (0, "counter-clockwise")  # Ana lost: she starts
+    s = state("play Ana chili 2", "challenge Ben spice", "reveal pepper 2", "play Ana pepper 1", header=reversing())
+    assert s.turn == 3
+
+
+def test_chili_reverses_with_copy_cat_a_copied_chili_reverses_too() -> None:
+    s = state("play Ana chili 2", "copy Ben", header=reversing("copy-cat"))
+    assert (s.turn, s.direction) == (2, "clockwise")  # on from the copier, in the direction now
+    s = state("play Ana pepper 2", "copy Cy", header=reversing("copy-cat"))
+    assert (s.turn, s.direction) == (3, "clockwise")
+
+
+def test_chili_reverses_a_universal_declared_chili_reverses() -> None:
+    header = "rules sweet-spicy\nvariant chili-reverses\nseats Ana Ben Cy Dee\nend-card 25"
+    s = state("play Ana universal chili 1", header=header)
+    assert (s.turn, s.direction) == (3, "counter-clockwise")
+
+
+def test_chili_reverses_undo_turns_it_back() -> None:
+    s = state("play Ana chili 2", "undo", header=reversing())
+    assert (s.turn, s.direction) == (0, "clockwise")
+
+
+def test_chili_reverses_the_json_names_the_direction() -> None:
+    assert state("play Ana chili 2", header=reversing()).to_json()["direction"] == "counter-clockwise"

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from store_helpers import KNOWN, fill, small_disk
+from store_helpers import KNOWN, fill, small_disk, undo_migrations_from
 
 from companion.random_play import long_game
 from companion.rules import FIVE_SPICES, new_setup
@@ -17,7 +17,6 @@ from companion.rules.transcript import replay_transcript
 from companion.session import Session
 from companion.store import Store, StoreError
 from companion.store.cli import describe_game
-from companion.store.schema import KNOWN as MIGRATION_NAMES
 
 HOLD_THE_WRITE_LOCK = """
 import sqlite3, sys, time
@@ -140,11 +139,8 @@ def test_the_upgrade_marks_games_left_for_a_later_one_as_abandoned(tmp_path: Pat
     with Store.open(db) as store:
         left = Session.new(store, new_setup(FIVE_SPICES, ["Ana", "Ben"]), clock=lambda: "2026-12-01T19:00:00.000Z")
         live = Session.new(store, new_setup(FIVE_SPICES, ["Cy", "Dee"]), clock=lambda: "2026-12-01T20:00:00.000Z")
-    conn = sqlite3.connect(db)  # the file as the version before m007 left it
-    conn.execute("ALTER TABLE games DROP COLUMN abandoned_at")
-    conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm009_game_abandoned'")
-    conn.execute(f"PRAGMA user_version = {len(MIGRATION_NAMES) - 1}")
-    conn.commit()
+    conn = sqlite3.connect(db)  # the file as the version before abandoned games left it
+    undo_migrations_from(conn, "m011_game_abandoned")
     conn.close()
     with Store.open(db) as store:
         marked = dict(store.query("SELECT id, abandoned_at FROM games"))

@@ -68,9 +68,17 @@ def test_show_gives_the_timeline_and_the_final_breakdown(capsys, db: Path) -> No
         "Ben wins the stack of 1",
         "the game is over (the World's End card showed; Cy wins)",
     ]
+    assert out.splitlines()[-4].split() == ["seat", "won", "trophies", "hand", "score"]  # no universal cards
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[-3:]}
-    assert rows == {"Ana": ["0", "0", "0", "6", "0", "-6"], "Ben": ["1", "0", "0", "6", "0", "-5"],
-                    "Cy": ["(winner)", "2", "0", "0", "6", "0", "-4"]}
+    assert rows == {"Ana": ["0", "0", "6", "-6"], "Ben": ["1", "0", "6", "-5"], "Cy": ["(winner)", "2", "0", "6", "-4"]}
+
+
+def test_show_counts_universal_cards_only_for_sweet_and_spicy(capsys, db: Path) -> None:
+    game_id = imported(capsys, db, "rules sweet-spicy\nseats Ana Ben\nplay Ana lemon 1\n")
+    code, out, _ = run(capsys, "games", "show", str(game_id), "--db", str(db))
+    header = next(line for line in out.splitlines() if line.startswith("seat"))
+    assert header.split() == ["seat", "won", "won", "universals", "trophies", "hand", "universals", "score"]
+    assert out.splitlines()[-3].split() == ["Ana", "0", "0", "0", "6", "1", "-10"]
 
 
 def test_export_transcript_reads_back_as_the_same_game(capsys, db: Path) -> None:
@@ -98,10 +106,11 @@ def test_awkward_names_survive_export_and_import(capsys, db: Path) -> None:
         session = Session.new(store, new_setup(SPICY, names))
         session.apply(Play(0, "chili", 1))
     _, transcript, _ = run(capsys, "games", "export", "1", "--db", str(db))
-    again = imported(capsys, db, transcript)
-    with Store.open(db) as store:
+    other = db.with_name("other.db")
+    again = imported(capsys, other, transcript)
+    with Store.open(other) as store:
         assert list(store.load(again).setup.names) == names
-    _, out, _ = run(capsys, "games", "export", str(again), "--format", "json", "--db", str(db))
+    _, out, _ = run(capsys, "games", "export", str(again), "--format", "json", "--db", str(other))
     assert json.loads(out)["seats"] == names
 
 
@@ -133,6 +142,45 @@ def test_stats_per_player(capsys, db: Path) -> None:
     assert code == 0 and header.split()[:4] == ["player", "games", "wins", "win"]
     assert rows[0].split() == ["Cy", "1", "1", "100", "-4.0", "0", "1", "1", "0", "0"]
     assert sorted(r.split()[0] for r in rows) == ["Ana", "Ben", "Cy"]
+
+
+def stats_rows(capsys, *argv: str) -> dict[str, list[str]]:
+    code, out, err = run(capsys, "stats", *argv)
+    assert (code, err) == (0, "")
+    return {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:]}
+
+
+def test_stats_by_profile_keep_each_rules_apart_and_add_up_to_the_whole(capsys, db: Path) -> None:
+    run(capsys, "simulate", "--games", "30", "--seed", "3", "--db", str(db))
+    whole = stats_rows(capsys, "--db", str(db))
+    parts = {profile: stats_rows(capsys, "--profile", profile, "--db", str(db))
+             for profile in ("spicy", "sweet-spicy", "five-spices")}
+    assert all(parts.values())
+    for name, row in whole.items():
+        counts = [sum(int(part[name][i]) for part in parts.values() if name in part) for i in (0, 1, 4, 5, 6, 7, 8)]
+        assert counts == [int(row[i]) for i in (0, 1, 4, 5, 6, 7, 8)]
+    assert {row[3] for row in parts["five-spices"].values()} == {"-"}  # no score: no average
+    with Store.open(db) as store:
+        for name, row in parts["spicy"].items():
+            (average,) = store.query(
+                "SELECT avg(score) FROM scores JOIN games ON games.id = game_id JOIN players ON players.id = player_id"
+                " WHERE profile = 'spicy' AND name = ?", [name])[0]
+            assert row[3] == f"{average:.1f}"
+
+
+def test_stats_for_one_player_is_the_player_page(capsys, db: Path) -> None:
+    imported(capsys, db, KNOWN)
+    code, out, _ = run(capsys, "stats", "--player", "Cy", "--db", str(db))
+    assert code == 0
+    page = {line[:24].strip(): line[24:].split() for line in out.splitlines()[2:16]}
+    assert page[""] == ["spicy"]
+    assert (page["games"], page["wins"], page["win %"], page["avg score"]) == (["1"], ["1"], ["100"], ["-4.0"])
+    assert (page["not that spice"], page["not that number"], page["favourite spice"]) == (["1/1"], ["0/0"], ["-"])
+    assert "rival (beaten most): Ana (1 times)" in out and "nemesis (beats them most): -" in out
+    against = {line.split()[0]: line.split()[1:] for line in out.splitlines()[-2:]}
+    assert against == {"Ana": ["1", "1", "0"], "Ben": ["1", "1", "0"]}
+    code, out, err = run(capsys, "stats", "--player", "Nobody", "--db", str(db))
+    assert (code, err.strip()) == (2, "spicy-companion: there is no player named Nobody")
 
 
 def test_simulate_saves_finished_games_the_same_for_the_same_seed(capsys, tmp_path: Path) -> None:
@@ -177,3 +225,24 @@ def test_without_db_or_config_the_database_is_in_the_user_data_folder(capsys, ow
     default = own_user_folders / "data" / "spicy-companion" / "games.db"
     with Store.open(default) as store:
         assert len(store.list_games()) == 1
+
+
+def test_show_and_the_json_export_carry_the_games_note(capsys, db: Path) -> None:
+    game_id = imported(capsys, db, KNOWN)
+    with Store.open(db) as store:
+        store.set_note(game_id, "Ben's birthday")
+    code, out, _ = run(capsys, "games", "show", str(game_id), "--db", str(db))
+    assert code == 0 and "note: Ben's birthday" in out.splitlines()
+    code, out, _ = run(capsys, "games", "export", str(game_id), "--format", "json", "--db", str(db))
+    assert json.loads(out)["note"] == "Ben's birthday"
+
+
+def test_stats_records_names_each_record_its_holder_and_game(capsys, db: Path) -> None:
+    game_id = imported(capsys, db, KNOWN)
+    code, out, _ = run(capsys, "stats", "--records", "--db", str(db))
+    assert code == 0
+    lines = {line[:47].strip(): line[47:].split() for line in out.splitlines()[1:]}
+    assert lines["biggest stack won"] == ["2", "cards", "Cy", f"#{game_id}"]
+    assert lines["most challenges won in one game"] == ["1", "challenges", "Cy", f"#{game_id}"]
+    assert lines["longest run of survived challenges in one game"] == ["1", "challenges", "Ben", f"#{game_id}"]
+    assert "highest score" not in lines  # every score of the game is below zero

@@ -21,14 +21,17 @@ from companion.rules import (
     Action,
     Challenge,
     Copy,
+    Draw,
     Game,
     IllegalAction,
     Card,
+    Pass,
     Play,
     Redo,
     Reveal,
     State,
     Undo,
+    Variant,
     apply,
     is_legal,
     new_setup,
@@ -66,6 +69,10 @@ def assert_agrees(model: TableModel, game: Game) -> None:
     # no spice is chosen for a new stack; on a stack, the claim pad starts on the spice the claim follows
     assert model.stack_spice == ("" if state.claim is None or state.claim.spice not in model.legal
                                  else state.claim.spice)
+    passes = Pass if state.profile.numbered else Draw
+    assert model.can_pass == (state.turn is not None and accepted(state, passes(state.turn)))
+    assert model.hint.may_pass == (state.turn is None or not state.profile.numbered or model.can_pass)
+    assert model.direction == (state.direction if Variant.CHILI_REVERSES in state.setup.variants else "")
     if state.profile.numbered:
         assert [s.score for s in model.seat_models] == [formula_score(state, i) for i in seats]
         assert all(s.score_parts is not None and s.score_parts.total == s.score for s in model.seat_models)

@@ -142,7 +142,7 @@ def test_transcript_without_first_the_first_listed_seat_starts() -> None:
         ("rules spicy\nseats Ana Ben\npass Ana\nfirst Ben", 4, "must come before the first action"),
         ("rules spicy\nseats Ana Ana\npass Ana", 2, "same name"),
         ("rules spicy\nseats Ana Ben\nfirst Cy\npass Ana", 4, "first names Cy, who has no seat"),
-        ("rules spicy\nseats Ana Ben\nend-card 89\npass Ana", 4, "0 to 88"),
+        ("rules spicy\nseats Ana Ben\nend-card 89\npass Ana", 3, "0 to 88"),
         ("rules spicy\nseats Ana Ben\nend-card 20\nend-card 21", 4, "end-card is given twice"),
         ("rules sweet-spicy\nseats Ana Ben\ndraw Ana", 3, "in sweet-spicy a seat that does not play passes"),
         ("rules spicy\nseats Ana Ben\nplay 'Ana chili 1", 3, "quote is not closed"),
@@ -168,6 +168,16 @@ def test_transcript_without_first_the_first_listed_seat_starts() -> None:
         ("rules spicy\nvariant copy-cat\nvariant copy-cat\nseats Ana Ben", 3, "copy-cat variant card is already"),
         ("rules five-spices\nseats Ana Ben\nvariant copy-cat\ndraw Ana", 3, "not five-spices"),
         ("rules spicy\nvariant hot-sauce\nseats Ana Ben\npass Ana", 2, "unknown variant 'hot-sauce'"),
+        # docs/RULES.md 6: an end-card out of range at its own line; five-spices has no option or end-card.
+        ("rules spicy\nend-card 89\nseats Ana Ben\npass Ana", 2, "0 to 88"),
+        ("rules spicy\nend-card 83\nseats Ana Ben Cy\npass Ana", 3, "0 to 82"),
+        ("rules spicy\nseats Ana Ben Cy\nend-card 83\npass Ana", 3, "0 to 82"),
+        ("rules five-spices\noption start-after-challenge winner\nseats Ana Ben", 2, "five-spices has no house option"),
+        ("rules five-spices\nseats Ana Ben\nend-card 0\ndraw Ana", 3, "five-spices has no World's End card"),
+        ("rules five-spices\nend-card 12\nseats Ana Ben", 2, "five-spices has no World's End card"),
+        # A tuck, of any count, only with change-your-luck.
+        ("rules spicy\nseats Ana Ben\nplay Ana chili 2\nplay Ben chili 5 tuck 0", 4, "needs the change-your-luck"),
+        ("rules spicy\nseats Ana Ben\nplay Ana chili 2\nplay Ben chili 5 tuck 1", 4, "needs the change-your-luck"),
     ],
 )
 def test_transcript_bad_lines_are_refused_with_their_line_number(text: str, line: int, reason: str) -> None:
@@ -176,6 +186,15 @@ def test_transcript_bad_lines_are_refused_with_their_line_number(text: str, line
     assert caught.value.line == line
     assert reason in str(caught.value)
     assert str(caught.value).startswith(f"line {line}: ")
+
+
+def test_transcript_tuck_0_with_change_your_luck_is_a_plain_play() -> None:
+    text = "rules spicy\nvariant change-your-luck\nseats Ana Ben\nplay Ana chili 2\nplay Ben chili 5 tuck 0"
+    assert replay_transcript(text).state == replay_transcript(text.removesuffix(" tuck 0")).state
+
+
+def test_transcript_end_card_before_the_seats_may_be_the_most_their_deal_leaves() -> None:
+    assert replay_transcript("rules spicy\nend-card 82\nseats Ana Ben Cy").state.draw_pile == 0
 
 
 def test_reading_a_transcript_parses_each_action_line_only_when_it_is_reached() -> None:

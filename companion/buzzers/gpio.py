@@ -54,12 +54,12 @@ def pin_factory_timing(pin_factory: Any = None) -> tuple[str, bool]:
 def callback_time_notice(factory_name: str) -> Reason:
     return Reason(
         "the {factory} pin factory does not stamp edges in the kernel: timing is only "
-        "as good as callback time (install lgpio: pip install 'spicy-companion[pi]')",
+        "as good as callback time (install lgpio: sudo apt-get install python3-lgpio)",
         factory=factory_name,
     )
 
 
-_NO_GPIO = Reason("No GPIO found (on a Pi: pip install 'spicy-companion[pi]' for lgpio)")
+_NO_GPIO = Reason("No GPIO found (on a Pi: sudo apt-get install python3-lgpio)")
 
 
 class GpioBuzzers(Buzzers):
@@ -138,7 +138,7 @@ class GpioBuzzers(Buzzers):
             self.close()
             raise NoGpio(
                 "GPIO cannot watch the buttons ({problem}); add this user to the gpio group, "
-                "or install lgpio: pip install 'spicy-companion[pi]'",
+                "or install lgpio: sudo apt-get install python3-lgpio",
                 problem=str(exc),
             ) from None
         except GPIOZeroError as exc:

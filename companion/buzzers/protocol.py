@@ -17,6 +17,8 @@ ValueError: bad number: 'x'
 
 NAME = "spicy-buzzers"
 VERSION = 2
+USB_PRODUCT = "Spicy buzzer box"
+"""The USB product string the firmware's boot.py sets: the Pi's udev rule names only this device."""
 MAX_LINE = 64  # bytes before the newline; anything longer is noise
 MAX_SEATS = 8
 WRAP = 1 << 32  # the box's microsecond clock is sent modulo 2**32

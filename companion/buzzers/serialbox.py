@@ -11,10 +11,16 @@ After opening a port we send ``?`` and believe nothing until the ``HELLO``
 that answers it: while the port was closed, the Pico's USB serial kept the
 last lines the box wrote, and sends them the moment the port opens. A press
 from seconds ago must not win today's challenge.
+
+A device that does not answer ``ASK_TRIES`` questions is not a buzzer box (a
+modem, another board, a box not flashed): the port is closed and left alone,
+said once in ``notice``, until that path disappears or names another device
+(it was unplugged and plugged in again).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Collection, Sequence
@@ -27,6 +33,7 @@ from companion.errors import Reason, either
 
 BAUD = 115200  # ignored by the Pico's USB serial; an Arduino's UART needs it
 ASK_EVERY = 1.0  # seconds between questions to a port that has not answered
+ASK_TRIES = 3  # questions before a silent device is left alone until it is plugged in again
 ARM_REPLY = 0.25  # seconds to wait for the box's own time of arming
 SILENT_AFTER = 4 * protocol.HEARTBEAT_US / 1e6  # no heartbeat for this long: say so
 
@@ -57,6 +64,15 @@ def probe_box(path: str, timeout: float = 1.0) -> tuple | None:
     return None
 
 
+def _device(path: str) -> tuple[int, int, int] | None:
+    """Which device node ``path`` leads to now (through udev's link), or None when it is gone."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_rdev
+
+
 class SerialBuzzers(Buzzers):
     """Presses from a buzzer box on the first of ``ports`` that opens and answers.
 
@@ -84,6 +100,7 @@ class SerialBuzzers(Buzzers):
         self._armed = False  # the lights were set by an arm: a box that greets us again is armed again
         self._port: serial.Serial | None = None
         self._path = ""
+        self._left_alone: set[tuple[int, int, int]] = set()  # devices that did not answer, while plugged in
         self._greeted = False
         self._heard = 0.0  # time.monotonic() of the last line from a greeted box
         self._opened = threading.Event()
@@ -178,7 +195,14 @@ class SerialBuzzers(Buzzers):
                 port.close()
 
     def _open(self) -> serial.Serial | None:
+        devices = {path: _device(path) for path in self.ports}
+        present = {device for device in devices.values() if device is not None}
+        if self._left_alone - present:  # unplugged, or another device there now: ask again
+            self._left_alone &= present
+            self.notice = self._waiting
         for path in self.ports:
+            if devices[path] is None or devices[path] in self._left_alone:
+                continue  # udev's link and its ttyACM are one device: left alone under both names
             try:
                 port = serial.Serial(path, BAUD, timeout=0.05)
             except (serial.SerialException, OSError, ValueError):
@@ -190,7 +214,7 @@ class SerialBuzzers(Buzzers):
         return None
 
     def _serve(self, port: serial.Serial) -> None:
-        asked = time.monotonic()
+        asked, tries = time.monotonic(), 1
         while not self._stop.is_set():
             data = port.read(max(1, port.in_waiting))
             for line in self._lines.feed(data):
@@ -198,17 +222,28 @@ class SerialBuzzers(Buzzers):
             self.stats["overlong"] = self._lines.overlong
             now = time.monotonic()
             if not self._greeted and now - asked >= ASK_EVERY:
-                self.notice = Reason(
-                    "{port} did not answer as a buzzer box (is it flashed? hardware/README.md)", port=self._path
-                )
+                if tries >= ASK_TRIES:
+                    self._leave_alone(tries)
+                    return
                 with self._lock:
                     self._send(protocol.encode_query())
-                asked = now
+                asked, tries = now, tries + 1
             elif self._greeted and now - self._heard >= SILENT_AFTER:
                 self.notice = Reason(
                     "the buzzer box on {port} has gone silent for {seconds:.0f} s: check its USB cable",
                     port=self._path, seconds=now - self._heard,
                 )
+
+    def _leave_alone(self, tries: int) -> None:
+        """Stop asking a device that is no buzzer box, and say so once."""
+        device = _device(self._path)
+        if device is not None:
+            self._left_alone.add(device)
+        self.notice = Reason(
+            "{port} did not answer as a buzzer box ({tries} questions); left alone until it is plugged in again "
+            "(is it flashed? hardware/README.md)",
+            port=self._path, tries=tries,
+        )  # fmt: skip
 
     def _line(self, line: bytes) -> None:
         try:

@@ -13,6 +13,7 @@ plus the list of what was said at the table, and every state is a fold of
 from companion.rules.actions import (
     Action,
     Adjust,
+    AdjustDrawPile,
     Challenge,
     Copy,
     Draw,
@@ -36,7 +37,6 @@ from companion.rules.profiles import (
     PROFILES,
     SPICY,
     SWEET_SPICY,
-    VARIANTS,
     Profile,
     ProfileId,
     StartAfterChallenge,
@@ -44,7 +44,7 @@ from companion.rules.profiles import (
     profile_named,
 )
 from companion.rules.setup import check_name, new_setup, start, starting_draw_pile
-from companion.rules.state import EndReason, Event, EventKind, ScoreParts, Seat, Setup, State, Window
+from companion.rules.state import Direction, EndReason, Event, EventKind, ScoreParts, Seat, Setup, State, Window
 from companion.rules.transcript import (
     Transcript,
     TranscriptError,
@@ -54,13 +54,14 @@ from companion.rules.transcript import (
     replay_transcript,
     write_transcript,
 )
+from companion.rules.variants import VARIANTS, VariantCard
 
 __all__ = [
-    "Action", "Adjust", "Card", "Challenge", "Claim", "CompanionError", "Copy", "Draw", "EndCardDrawn", "EndReason",
-    "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass", "Play", "Profile", "ProfileId",
-    "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat", "Setup", "StartAfterChallenge", "State", "Step",
-    "TakeUniversal", "Transcript", "TranscriptError", "Undo", "VARIANTS", "Variant", "Window", "action_from_dict",
-    "apply", "challengers", "check_name", "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims",
-    "new_setup", "profile_named", "read_transcript", "replay_transcript", "start", "starting_draw_pile",
-    "write_transcript",
+    "Action", "Adjust", "AdjustDrawPile", "Card", "Challenge", "Claim", "CompanionError", "Copy", "Direction", "Draw",
+    "EndCardDrawn", "EndReason", "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass",
+    "Play", "Profile", "ProfileId", "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat",
+    "Setup", "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Undo",
+    "VARIANTS", "Variant", "VariantCard", "Window", "action_from_dict", "apply", "challengers", "check_name",
+    "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "profile_named",
+    "read_transcript", "replay_transcript", "start", "starting_draw_pile", "write_transcript",
 ]

@@ -111,6 +111,14 @@ class Adjust(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class AdjustDrawPile(Action):
+    """Set the cards still above the World's End card, as the table counts them (``adjust draw-pile N``)."""
+
+    keyword: ClassVar[str] = "adjust-draw-pile"
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
 class Undo(Action):
     keyword: ClassVar[str] = "undo"
 
@@ -122,7 +130,10 @@ class Redo(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.keyword: cls
-    for cls in (Play, Copy, Pass, Draw, Challenge, Reveal, Resolve, TakeUniversal, EndCardDrawn, Adjust, Undo, Redo)
+    for cls in (
+        Play, Copy, Pass, Draw, Challenge, Reveal, Resolve, TakeUniversal, EndCardDrawn, Adjust, AdjustDrawPile,
+        Undo, Redo,
+    )
 }
 
 

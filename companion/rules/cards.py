@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -67,15 +68,16 @@ class Card:
         return f"{self.spice}" if self.number is None else f"{self.spice} {self.number}"
 
 
-def numbers_match(revealed: int, declared: int, turn_it_up: bool) -> bool:
-    """With the turn-it-up variant a 6 and a 9 are the same card held the other way up."""
-    if revealed == declared:
-        return True
-    return turn_it_up and {revealed, declared} == {6, 9}
+def same_number(revealed: int, declared: int) -> bool:
+    return revealed == declared
 
 
-def challenger_right(attribute: Attribute, claim: Claim, card: Card, turn_it_up: bool = False) -> bool:
+def challenger_right(
+    attribute: Attribute, claim: Claim, card: Card, numbers_match: Callable[[int, int], bool] = same_number
+) -> bool:
     """Only the named attribute counts: a double lie loses to a challenge on the true half.
+
+    ``numbers_match(revealed, declared)`` is the variant cards' say on which numbers match.
 
     >>> challenger_right("spice", Claim("pepper", 5), Card("pepper", 4))
     False
@@ -97,7 +99,7 @@ def challenger_right(attribute: Attribute, claim: Claim, card: Card, turn_it_up:
     if card.wild == WILD_SPICE:
         return True
     assert card.number is not None and claim.number is not None
-    return not numbers_match(card.number, claim.number, turn_it_up)
+    return not numbers_match(card.number, claim.number)
 
 
 def describe_numbers(numbers: list[int]) -> Param:

@@ -15,6 +15,7 @@ from companion.rules import five_spices, numbered
 from companion.rules.actions import (
     Action,
     Adjust,
+    AdjustDrawPile,
     Challenge,
     Copy,
     Draw,
@@ -40,10 +41,13 @@ _NOT_IN_FAMILY: dict[type[Action], Callable[[State], IllegalAction]] = {
     Copy: lambda _: IllegalAction("copying a card needs the copy-cat variant"),
     TakeUniversal: lambda _: IllegalAction("five-spices has no universal cards"),
     EndCardDrawn: lambda _: IllegalAction("the World's End card is not part of five-spices"),
+    AdjustDrawPile: lambda _: IllegalAction(
+        "adjust draw-pile is not part of five-spices: its draw pile has no World's End card to count to"
+    ),
 }
 """Why a game action is missing from the table of the game being played."""
 
-_WHILE_CHALLENGED = (Reveal, Resolve, Adjust)
+_WHILE_CHALLENGED = (Reveal, Resolve, Adjust, AdjustDrawPile)
 
 
 def check(state: State, action: Action) -> Rule[Action]:
@@ -89,7 +93,7 @@ def challengers(state: State) -> frozenset[int]:
 
 
 def legal_actions(state: State) -> list[Action]:
-    """Every action ``apply`` accepts now, but ``adjust`` and ``end-card-drawn`` (table corrections)."""
+    """Every action ``apply`` accepts now, but the table's corrections (``adjust``, ``end-card-drawn``)."""
     if state.ended:
         return []
     family = numbered if state.profile.numbered else five_spices

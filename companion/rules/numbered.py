@@ -5,24 +5,21 @@ trophies for a last card, and the variant cards of "Spice it up!".
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
-from companion.rules.actions import Action, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
+from companion.rules import variants
+from companion.rules.actions import Action, AdjustDrawPile, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
 from companion.rules.actions import TakeUniversal
 from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
 from companion.rules.errors import IllegalAction, Param, Reason, Word, either
-from companion.rules.profiles import StartAfterChallenge, Variant
-from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
+from companion.rules.profiles import StartAfterChallenge
+from companion.rules.state import EndReason, EventKind, PendingChallenge, Setup, State, Window, with_seat
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
 from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, take_trophy, tell
 from companion.rules.steps import win_stack
 
 PENALTY_CARDS = 2
 """The loser of a challenge draws 2 at once."""
-RAID_NUMBER = 4
-"""spice-raider: a declared 4 puts the seat's hand on the stack."""
-TUCK_NUMBER = 5
-"""change-your-luck: cards may be tucked only under a declared 5."""
-MAX_TUCK = 2
 
 # --------------------------------------------------------------------------
 # Claims
@@ -34,12 +31,11 @@ def allowed_numbers(state: State, spice: str) -> tuple[int, ...]:
     if claim is None:
         return STARTING_NUMBERS
     assert claim.number is not None
-    variants = state.setup.variants
-    restart = claim.number == 10 or (Variant.START_IT_UP in variants and claim.number >= 8)
+    restart = variants.restarts(state.setup, claim.number)
     if spice == claim.spice:
         higher = tuple(range(claim.number + 1, 11))
         return STARTING_NUMBERS + higher if restart else higher
-    if restart and spice == "chili" and Variant.WE_LOVE_CHILI in variants:
+    if restart and spice in variants.run_spices(state.setup):
         return STARTING_NUMBERS
     return ()
 
@@ -103,11 +99,10 @@ def check_play(state: State, action: Play) -> None:
 
 
 def _check_tuck(state: State, action: Play) -> None:
-    if Variant.CHANGE_YOUR_LUCK not in state.setup.variants:
-        raise IllegalAction("tucking cards needs the change-your-luck variant")
-    if action.number != TUCK_NUMBER:
+    rule = variants.check_tuck_allowed(state.setup)
+    if action.number != rule.under:
         raise IllegalAction("cards may be tucked only under a declared 5")
-    if not 0 < action.tuck <= MAX_TUCK:
+    if not 0 < action.tuck <= rule.most:
         raise IllegalAction("1 or 2 cards may be tucked, no more")
     spice_needed = action.tuck + (0 if action.universal else 1)
     if state.seats[action.seat].spice_cards < spice_needed:
@@ -124,7 +119,7 @@ def play(state: State, action: Play) -> State:
 def check_copy(state: State, action: Copy) -> None:
     seat = action.seat
     check_seat(state, seat)
-    if Variant.COPY_CAT not in state.setup.variants:
+    if not variants.allows(state.setup, Copy):
         raise IllegalAction("copying a card needs the copy-cat variant")
     window = state.window
     if window is None:
@@ -141,17 +136,14 @@ def copy_card(state: State, action: Copy) -> State:
 
 
 def _lay_card(state: State, seat: int, claim: Claim, universal: bool, tuck: int) -> State:
-    """A legal play or copy: close the last window, settle a raid, then the card goes down."""
+    """A legal play or copy: close the last window, the cards in play have their say, then the card goes down."""
     state = _close_window(state)
     if state.ended:
         return state
-    if state.raider is not None:
-        state = win_stack(state, state.raider, EventKind.RAID)
-        state = replace(state, raider=None)
+    state = variants.on_card(state, seat, claim)
     player = state.seats[seat]
     hand = player.hand - 1 - tuck
     last_card = hand == 0 and tuck == 0
-    raids = claim.number == RAID_NUMBER and Variant.SPICE_RAIDER in state.setup.variants
     state = replace(
         state,
         seats=with_seat(state.seats, seat, replace(player, hand=hand, universals=player.universals - universal)),
@@ -160,7 +152,7 @@ def _lay_card(state: State, seat: int, claim: Claim, universal: bool, tuck: int)
         claim=claim,
         window=Window(seat, claim, universal, last_card),
         turn=state.next_seat(seat),
-        raider=seat if raids else None,
+        must_play=None,
     )
     card = "a universal card" if universal else "a card"
     state = tell(state, EventKind.PLAY, seat, 1 + tuck, f"{player.name} plays {card} as {claim}")
@@ -193,6 +185,16 @@ def _survived_last_card(state: State, window: Window) -> State:
 
 # --------------------------------------------------------------------------
 # Pass
+
+
+def check_pass(state: State, action: Pass) -> None:
+    check_turn_of(state, action)
+    if state.must_play == action.seat and state.seats[action.seat].hand > 0:
+        raise IllegalAction(
+            "{name} starts the new stack: in {profile} the seat that starts after a challenge plays a card, "
+            "and may not pass",
+            name=state.name(action.seat), profile=Word(state.profile.title),
+        )
 
 
 def pass_turn(state: State, action: Pass) -> State:
@@ -234,8 +236,7 @@ def challenge(state: State, action: Challenge) -> State:
 def reveal(state: State, action: Reveal) -> State:
     waiting, window = pending(state)
     assert waiting.attribute is not None
-    turned = Variant.TURN_IT_UP in state.setup.variants
-    right = challenger_right(waiting.attribute, window.claim, action.card, turned)
+    right = challenger_right(waiting.attribute, window.claim, action.card, partial(variants.numbers_match, state.setup))
     return _settle(state, right, f"the card is {action.card}")
 
 
@@ -263,7 +264,12 @@ def _settle(state: State, challenger_wins: bool, how: str) -> State:
         if state.ended:
             return state
     starter = winner if state.setup.start_after_challenge == StartAfterChallenge.WINNER else loser
-    return replace(state, turn=starter, may_take_universal=loser if state.universal_pile > 0 else None)
+    return replace(
+        state,
+        turn=starter,
+        may_take_universal=loser if state.universal_pile > 0 else None,
+        must_play=starter if state.profile.starter_plays else None,
+    )
 
 
 def check_take_universal(state: State, action: TakeUniversal) -> None:
@@ -299,13 +305,34 @@ def end_card_drawn(state: State, action: EndCardDrawn) -> State:
     return end(replace(state, draw_pile=0), EndReason.END_CARD)
 
 
+def most_above_end_card(setup: Setup) -> int:
+    """The most cards the table can count above the World's End card: every spice card not under it."""
+    return setup.profile.spice_cards - setup.end_card
+
+
+def check_adjust_draw_pile(state: State, action: AdjustDrawPile) -> None:
+    most = most_above_end_card(state.setup)
+    if not 0 <= action.value <= most:
+        raise IllegalAction(
+            "the draw pile holds 0 to {most} cards above the World's End card, not {value}",
+            most=most, value=action.value,
+        )
+
+
+def adjust_draw_pile(state: State, action: AdjustDrawPile) -> State:
+    """The table's count wins over the companion's: nothing else moves, and 0 ends nothing until a seat draws."""
+    state = replace(state, draw_pile=action.value)
+    return tell(state, EventKind.ADJUST, None, action.value, f"the draw pile set to {action.value}")
+
+
 RULES: RuleTable = {
     Play: Rule(check_play, play),
     Copy: Rule(check_copy, copy_card),
-    Pass: Rule(check_turn_of, pass_turn),
+    Pass: Rule(check_pass, pass_turn),
     Challenge: Rule(check_challenge, challenge),
     TakeUniversal: Rule(check_take_universal, take_universal),
     EndCardDrawn: Rule(check_end_card_drawn, end_card_drawn),
+    AdjustDrawPile: Rule(check_adjust_draw_pile, adjust_draw_pile),
     **shared_rules(reveal, resolve),
 }
 
@@ -320,19 +347,19 @@ def candidates(state: State) -> list[Action]:
         found.append(TakeUniversal(state.may_take_universal))
     turn = state.turn
     assert turn is not None
-    tucks = Variant.CHANGE_YOUR_LUCK in state.setup.variants
+    tuck = variants.tuck(state.setup)
     for spice, numbers in legal_claims(state).items():
         for number in numbers:
             found.append(Play(turn, spice, number))
             if state.profile.universals:
                 found.append(Play(turn, spice, number, universal=True))
-            if number == TUCK_NUMBER and tucks:
-                found += [Play(turn, spice, number, tuck=t) for t in range(1, MAX_TUCK + 1)]
+            if tuck is not None and number == tuck.under:
+                found += [Play(turn, spice, number, tuck=t) for t in range(1, tuck.most + 1)]
     found.append(Pass(turn))
     window = state.window
     if window is not None:
         others = [s for s in range(len(state.seats)) if s != window.player]
         found += [Challenge(s, a) for s in others for a in ATTRIBUTES]
-        if Variant.COPY_CAT in state.setup.variants:
+        if variants.allows(state.setup, Copy):
             found += [Copy(s) for s in others]
     return found

@@ -33,6 +33,8 @@ class Profile:
     end_card: bool = True
     """Whether a World's End card sits in the draw pile."""
     trophies: int = 3
+    starter_plays: bool = False
+    """Sweet & Spicy: the seat that starts the new stack after a challenge starts it with a play, never a pass."""
 
     @property
     def total_cards(self) -> int:
@@ -67,6 +69,7 @@ SWEET_SPICY = Profile(
     spice_cards=100,
     hand_size=6,
     universals=6,
+    starter_plays=True,
 )
 
 FIVE_SPICES = Profile(
@@ -88,7 +91,7 @@ MAX_SEATS = 6
 
 
 class Variant(StrEnum):
-    """The variant cards of "Spice it up!"."""
+    """The variant cards of "Spice it up!"; their rules and words are rows of ``variants.VARIANTS``."""
 
     START_IT_UP = "start-it-up"
     TURN_IT_UP = "turn-it-up"
@@ -96,17 +99,9 @@ class Variant(StrEnum):
     WE_LOVE_CHILI = "we-love-chili"
     CHANGE_YOUR_LUCK = "change-your-luck"
     COPY_CAT = "copy-cat"
+    FOUR_IS_ANY = "four-is-any"
+    CHILI_REVERSES = "chili-reverses"
 
-
-VARIANTS: dict[Variant, bool] = {
-    Variant.START_IT_UP: False,
-    Variant.TURN_IT_UP: False,
-    Variant.SPICE_RAIDER: False,
-    Variant.WE_LOVE_CHILI: True,
-    Variant.CHANGE_YOUR_LUCK: True,
-    Variant.COPY_CAT: True,
-}
-"""Variant -> whether its rule is a reading rather than the printed text (the app marks those)."""
 
 MAX_VARIANTS = 2
 

@@ -29,17 +29,26 @@ def new_setup(
         raise IllegalAction("the first player must be one of the seats")
     cards = checked_variants(profile, variants)
     starter = start_after_challenge_named(start_after_challenge)
-    after_deal = profile.spice_cards - profile.hand_size * len(seat_names) - (0 if profile.end_card else 1)
+    if not profile.numbered:
+        starter = StartAfterChallenge.LOSER  # five-spices starts no stack: the option means nothing there
     if end_card is None:
         end_card = profile.default_end_card(len(seat_names))
-    elif not profile.end_card and end_card:
+    elif end_card or profile.end_card:
+        check_end_card(profile, end_card, len(seat_names))
+    return Setup(profile, seat_names, end_card, first, cards, starter)
+
+
+def check_end_card(profile: Profile, end_card: int, seats: int | None = None) -> None:
+    """Cards under the World's End card: 0 to what the deal leaves, for ``seats`` or, before the seats are
+    known, for the smallest table (a transcript checks its end-card line where it stands)."""
+    if not profile.end_card:
         raise IllegalAction("five-spices has no World's End card")
-    elif not 0 <= end_card <= after_deal:
+    after_deal = profile.spice_cards - profile.hand_size * (MIN_SEATS if seats is None else seats)
+    if not 0 <= end_card <= after_deal:
         raise IllegalAction(
             "the World's End card can have 0 to {most} cards under it, not {end_card}",
             most=after_deal, end_card=end_card,
         )
-    return Setup(profile, seat_names, end_card, first, cards, starter)
 
 
 def checked_names(profile: Profile, names: Iterable[str]) -> tuple[str, ...]:
@@ -73,6 +82,12 @@ def checked_variants(profile: Profile, names: Iterable[str]) -> frozenset[Varian
         if len(cards) > MAX_VARIANTS:
             raise IllegalAction("at most {most} variant cards may be in play", most=MAX_VARIANTS)
     return frozenset(cards)
+
+
+def check_option(profile: Profile) -> None:
+    """The house option says who starts the next stack: a game without stacks to start has none."""
+    if not profile.numbered:
+        raise IllegalAction("five-spices has no house option: no stack is started after a challenge")
 
 
 def start_after_challenge_named(word: str) -> StartAfterChallenge:

@@ -90,6 +90,13 @@ class PendingChallenge:
     attribute: Attribute | None
 
 
+class Direction(StrEnum):
+    """Which way the turn goes round the table (chili-reverses turns it)."""
+
+    CLOCKWISE = "clockwise"
+    COUNTER_CLOCKWISE = "counter-clockwise"
+
+
 class EventKind(StrEnum):
     PLAY = "play"
     LAST_CARD = "last-card"
@@ -144,6 +151,9 @@ class State:
     """A seat whose declared 4 (spice-raider) will take the stack on the next play."""
     may_take_universal: int | None = None
     """The loser of the challenge just decided, who may take a universal card."""
+    must_play: int | None = None
+    """Sweet & Spicy: the seat that starts the new stack after a challenge, which starts it with a play."""
+    direction: Direction = Direction.CLOCKWISE
     ended: bool = False
     end_reason: EndReason | None = None
     winners: tuple[int, ...] = ()
@@ -157,7 +167,9 @@ class State:
         return self.seats[seat].name
 
     def next_seat(self, seat: int) -> int:
-        return (seat + 1) % len(self.seats)
+        """The seat after ``seat`` in the direction of play."""
+        step = 1 if self.direction == Direction.CLOCKWISE else -1
+        return (seat + step) % len(self.seats)
 
     def score(self, seat: int) -> int | None:
         """The score if the game ended now; five-spices has no scores."""
@@ -209,6 +221,7 @@ class State:
             else {"spice": self.claim.spice, "number": self.claim.number},
             "deck": self.draw_pile,
             "trophies_left": self.trophies_left if numbered else None,
+            "direction": self.direction,
             "universal_pile": self.universal_pile,
             "end_card": self.setup.end_card,
             "variants": sorted(self.setup.variants),

@@ -15,6 +15,7 @@ from itertools import chain
 from companion.rules.actions import (
     Action,
     Adjust,
+    AdjustDrawPile,
     Challenge,
     Copy,
     Draw,
@@ -31,8 +32,10 @@ from companion.rules.cards import WILD_NUMBER, WILD_SPICE, Card, attribute_named
 from companion.rules.errors import IllegalAction, Reason, either
 from companion.rules.game import Game
 from companion.rules.profiles import Profile, StartAfterChallenge, profile_named
-from companion.rules.setup import checked_names, checked_variants, new_setup, start_after_challenge_named
+from companion.rules.setup import check_end_card, check_option, checked_names, checked_variants, new_setup
+from companion.rules.setup import start_after_challenge_named
 from companion.rules.state import Setup
+from companion.rules.variants import check_tuck_allowed
 
 MAX_LINE = 1000
 """Characters in a line: a real line is under a hundred, and a megabyte line is refused before it is split."""
@@ -130,6 +133,8 @@ class _Header:
         self.profile = profile_named(words[1])
 
     def option(self, words: list[str]) -> None:
+        assert self.profile is not None
+        check_option(self.profile)
         _arity(words, 2)
         if words[1] != "start-after-challenge":
             raise IllegalAction("the only option is: start-after-challenge loser|winner")
@@ -146,12 +151,17 @@ class _Header:
             raise IllegalAction("seats is given twice")
         assert self.profile is not None
         self.names = checked_names(self.profile, words[1:])
+        if self.end_card is not None:
+            check_end_card(self.profile, self.end_card, len(self.names))
 
     def end_card_line(self, words: list[str]) -> None:
         if self.end_card is not None:
             raise IllegalAction("end-card is given twice")
+        assert self.profile is not None
         _arity(words, 1)
-        self.end_card = _number(words[1], Reason("the cards under the World's End card"))
+        end_card = _number(words[1], Reason("the cards under the World's End card"))
+        check_end_card(self.profile, end_card, None if self.names is None else len(self.names))
+        self.end_card = end_card
 
     def first_line(self, words: list[str]) -> None:
         if self.first is not None:
@@ -199,6 +209,7 @@ def _play(setup: Setup, words: list[str]) -> Action:
     rest = rest[1:] if universal else rest
     tuck = 0
     if len(rest) > 2 and rest[-2] == "tuck":
+        check_tuck_allowed(setup)  # "tuck 0" too, which the action cannot tell from no tuck
         tuck = _number(rest[-1], Reason("the tucked cards"))
         rest = rest[:-2]
     if len(rest) not in (1, 2):
@@ -250,7 +261,12 @@ def _resolve(setup: Setup, words: list[str]) -> Action:
 
 
 def _adjust(setup: Setup, words: list[str]) -> Action:
-    _arity(words, 3)
+    """adjust NAME hand|won N, or adjust draw-pile N (told apart by their length: a seat may be named draw-pile)."""
+    _arity(words, 2, 3)
+    if len(words) == 3:
+        if words[1] != "draw-pile":
+            raise IllegalAction("write adjust NAME hand N, adjust NAME won N or adjust draw-pile N")
+        return AdjustDrawPile(_number(words[2], Reason("the count")))
     return Adjust(_seat(setup, words[1]), words[2], _number(words[3], Reason("the count")))
 
 
@@ -363,6 +379,8 @@ def format_action(setup: Setup, action: Action) -> str:
             return "resolve challenger" if right else "resolve player"
         case Adjust(count=count, value=value):
             return f"adjust {who} {count} {value}"
+        case AdjustDrawPile(value=value):
+            return f"adjust draw-pile {value}"
     return action.keyword if seat is None else f"{action.keyword} {who}"
 
 

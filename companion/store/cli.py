@@ -8,8 +8,6 @@ stderr and exit 2.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 import time
@@ -21,14 +19,13 @@ from typing import Any
 from companion.config import load_config
 from companion.errors import UsageError
 from companion.report import describe_state, read_input, score_text, table
-from companion.rules import EventKind, TranscriptError, format_action, replay_transcript, write_transcript
+from companion.rules import ProfileId, TranscriptError, replay_transcript
+from companion.store.backup import export_all
 from companion.store.db import RESCUE, GameSummary, Recorded, Store, now
+from companion.store.export import FORMATS, export_text, identity
+from companion.store.review import RecordKind, figures, head_to_heads, nemesis, records, rival, timeline
 from companion.store.simulate import simulate
 
-TIMELINE_KINDS = frozenset({
-    EventKind.LAST_CARD, EventKind.CHALLENGE, EventKind.CHALLENGE_WON, EventKind.STACK_WON, EventKind.RAID,
-    EventKind.TROPHY, EventKind.END,
-})
 MAX_ID = 2**63 - 1
 """The largest integer SQLite keeps: any bigger game number or limit cannot be bound to a query."""
 MAX_GAMES = 100_000
@@ -74,9 +71,15 @@ def add_commands(subparsers: Any) -> None:
     show.add_argument("id", type=whole_number(MAX_ID))
     show.set_defaults(handler=_handler(run_show))
 
-    export = commands.add_parser("export", parents=[db_option], help="print one game as a transcript, JSON or CSV")
-    export.add_argument("id", type=whole_number(MAX_ID))
-    export.add_argument("--format", choices=("transcript", "json", "csv"), default="transcript")
+    export = commands.add_parser(
+        "export", parents=[db_option], help="print one game as a transcript, JSON or CSV, or write every game",
+        description="One game, printed (default: its transcript); or, with --all, every game written into one "
+        "dated folder, a sub-folder a format (default: all three).",
+    )
+    export.add_argument("id", type=whole_number(MAX_ID), nargs="?")
+    export.add_argument("--all", action="store_true", help="every game, written into a dated folder")
+    export.add_argument("--format", choices=tuple(FORMATS))
+    export.add_argument("--out", type=Path, metavar="DIR", help="with --all: where the folder goes (default: here)")
     export.set_defaults(handler=_handler(run_export))
 
     import_ = commands.add_parser(
@@ -99,8 +102,15 @@ def add_commands(subparsers: Any) -> None:
 
     stats = subparsers.add_parser(
         "stats", parents=[db_option], help="per player: games, wins, scores, trophies and challenges",
-        description="Per player, over finished games.",
+        description="Per player, over finished games; with --profile, under those rules only (five-spices keeps "
+        "no score, so it has no average); with --player, that player's page.",
     )
+    stats.add_argument("--profile", type=ProfileId, choices=list(ProfileId), metavar="RULES",
+                       help="only games under these rules: " + ", ".join(ProfileId))
+    stats.add_argument("--player", metavar="NAME", help="one player's page: figures per rules, rival, nemesis, "
+                       "head-to-head")
+    stats.add_argument("--records", action="store_true", help="the table's records: highest score, biggest stack, "
+                       "longest game, most challenges won in a game, longest run of survived challenges")
     stats.set_defaults(handler=_handler(run_stats))
 
     sim = subparsers.add_parser(
@@ -166,16 +176,19 @@ def run_show(store: Store, args: argparse.Namespace) -> int:
         lines.append(f"variants: {', '.join(sorted(setup.variants))}")
     if setup.profile.end_card:
         lines.append(f"World's End card: {setup.end_card} cards under it")
+    kept = saved.note
+    if kept:
+        lines.append(f"note: {kept}")
     lines.append("")
-    for step in game.steps()[1:]:
-        for event in step.state.events:
-            if event.kind in TIMELINE_KINDS:
-                lines.append(f"{_when(saved.log[step.entry].at)}  {step.depth:>4}. {event.text}")
+    lines += [f"{_when(moment.at)}  {moment.depth:>4}. {moment.event.text}" for moment in timeline(saved, game)]
     state = game.state
-    rows = [("seat", "won", "won universals", "trophies", "hand", "universals", "score")]
+    universals = setup.profile.universals > 0  # Sweet & Spicy's universal cards: other rules have none to count
+    rows = [("seat", "won", *(["won universals"] if universals else []), "trophies", "hand",
+             *(["universals"] if universals else []), "score")]
     rows += [
-        (seat.name + (" (winner)" if i in state.winners else ""), str(seat.won), str(seat.won_universals),
-         str(seat.trophies), str(seat.hand), str(seat.universals), score_text(state.score(i)))
+        (seat.name + (" (winner)" if i in state.winners else ""), str(seat.won),
+         *([str(seat.won_universals)] if universals else []), str(seat.trophies), str(seat.hand),
+         *([str(seat.universals)] if universals else []), score_text(state.score(i)))
         for i, seat in enumerate(state.seats)
     ]
     lines += ["", table(rows)]
@@ -186,39 +199,39 @@ def run_show(store: Store, args: argparse.Namespace) -> int:
 
 
 def run_export(store: Store, args: argparse.Namespace) -> int:
+    if args.all == (args.id is not None):
+        raise UsageError("give one game's number, or --all for every game")
+    if args.all:
+        return run_export_all(store, args)
+    if args.out is not None:
+        raise UsageError("--out is for --all; one game is printed: redirect it to a file")
     saved = store.load(args.id)
-    setup = saved.setup
-    if args.format == "transcript":
-        sys.stdout.write(write_transcript(setup, (entry.action for entry in saved.log)))
-    elif args.format == "json":
-        record = {
-            "id": saved.id,
-            "started_at": saved.started_at,
-            "ended_at": saved.ended_at,
-            "seats": list(setup.names),
-            "actions": [{"seq": e.seq, "at": e.at, **e.action.to_dict()} for e in saved.log],
-            "state": saved.game().state.to_json(),
-        }
-        print(json.dumps(record, ensure_ascii=False, indent=1))
-    else:
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["seq", "at", "action", "seat", "line"])
-        for e in saved.log:
-            seat = getattr(e.action, "seat", None)
-            writer.writerow([e.seq, e.at, e.action.keyword, "" if seat is None else setup.names[seat],
-                             format_action(setup, e.action)])
-        sys.stdout.write(out.getvalue())
+    sys.stdout.write(export_text(saved, store.uid_of(args.id), args.format or "transcript"))
+    return 0
+
+
+def run_export_all(store: Store, args: argparse.Namespace) -> int:
+    formats = (args.format,) if args.format else tuple(FORMATS)
+    done = export_all(store, args.out or Path.cwd(), formats)
+    for reason in done.left_out:
+        print(f"spicy-companion: {reason}", file=sys.stderr)
+    print(f"exported {done.games} games ({', '.join(formats)}) into {done.folder}")
     return 0
 
 
 def run_import(store: Store, args: argparse.Namespace) -> int:
+    text = read_input(args.file)
     try:
-        game = replay_transcript(read_input(args.file))
+        game = replay_transcript(text)
     except TranscriptError as exc:
         raise UsageError(f"{args.file}: {exc}; nothing was saved") from None
     at = now()
-    (game_id,) = store.save([Recorded(game, at, [at] * len(game.log))])
+    uid, started = identity(text) or (None, at)
+    here = store.uids()
+    if uid in here:
+        print(f"this game is saved already, as game #{here[uid]}: nothing was saved")
+        return 0
+    (game_id,) = store.save([Recorded(game, started, [at] * len(game.log), uid)])
     print(f"saved game #{game_id} ({len(game.log)} actions)")
     return 0
 
@@ -246,19 +259,94 @@ def run_resume(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+RECORD_WORDS = {
+    RecordKind.HIGHEST_SCORE: ("highest score", "points"),
+    RecordKind.BIGGEST_STACK: ("biggest stack won", "cards"),
+    RecordKind.LONGEST_GAME: ("longest game", "min"),
+    RecordKind.MOST_CHALLENGES_WON: ("most challenges won in one game", "challenges"),
+    RecordKind.LONGEST_SURVIVAL: ("longest run of survived challenges in one game", "challenges"),
+}
+
+
 def run_stats(store: Store, args: argparse.Namespace) -> int:
-    rows = [("player", "games", "wins", "win %", "avg score", "trophies", "challenges made", "challenges won",
-             "caught bluffing", "challenged and survived")]
-    for p in store.stats():
-        average = "-" if p.average_score is None else f"{p.average_score:.1f}"
-        rows.append((p.name, str(p.games), str(p.wins), f"{100 * p.win_rate:.0f}", average, str(p.trophies),
-                     str(p.challenges_made), str(p.challenges_won), str(p.caught_bluffing),
-                     str(p.survived_challenges)))
-    if len(rows) == 1:
+    if args.records:
+        return _records(store)
+    if args.player is not None:
+        return _player_page(store, args.player, args.profile)
+    if args.profile is None:
+        rows = [_stats_row(p.name, p.games, p.wins, p.win_rate, p.average_score, p.trophies, p.challenges_made,
+                           p.challenges_won, p.caught_bluffing, p.survived_challenges) for p in store.stats()]
+    else:
+        rows = [_stats_row(f.name, f.games, f.wins, f.win_rate, f.average_score, f.trophies, f.challenges_made,
+                           f.challenges_won, f.caught_bluffing, f.survived_challenges)
+                for f in figures(store, profile=args.profile)]
+    if not rows:
         print("no finished games yet")
         return 0
-    print(table(rows))
+    print(table([STATS_HEADINGS, *rows]))
     return 0
+
+
+def _records(store: Store) -> int:
+    found = records(store)
+    if not found:
+        print("no finished games yet")
+        return 0
+    print(table([("record", "value", "who", "game")] + [
+        (RECORD_WORDS[r.kind][0], f"{r.value} {RECORD_WORDS[r.kind][1]}", r.name or "-", f"#{r.game_id}")
+        for r in found
+    ]))
+    return 0
+
+
+STATS_HEADINGS = ("player", "games", "wins", "win %", "avg score", "trophies", "challenges made", "challenges won",
+                  "caught bluffing", "challenged and survived")
+
+
+def _stats_row(name: str, games: int, wins: int, win_rate: float, average: float | None, *counts: int) -> tuple[str, ...]:
+    return (name, str(games), str(wins), f"{100 * win_rate:.0f}", "-" if average is None else f"{average:.1f}",
+            *(str(n) for n in counts))
+
+
+def _player_page(store: Store, name: str, profile: ProfileId | None) -> int:
+    """``stats --player``: the player page as text, one column per rules profile played."""
+    if name not in store.players():
+        raise UsageError(f"there is no player named {name}")
+    found = figures(store, player=name, profile=profile)
+    if not found:
+        print(f"{name}: no finished games yet")
+        return 0
+    rows = [("", *(str(f.profile) for f in found))] + [
+        (heading, *(value(f) for f in found)) for heading, value in PAGE_ROWS
+    ]
+    lines = [name, "", table(rows), ""]
+    for title, opponent in (("rival (beaten most)", rival(store, name)), ("nemesis (beats them most)",
+                                                                          nemesis(store, name))):
+        lines.append(f"{title}: " + ("-" if opponent is None else f"{opponent.name} ({opponent.times} times)"))
+    against = [("against", "games", "won", "lost")] + [
+        (h.other, str(h.games), str(h.wins), str(h.losses)) for h in head_to_heads(store, name)
+    ]
+    lines += ["", table(against)]
+    print("\n".join(lines))
+    return 0
+
+
+PAGE_ROWS: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("games", lambda f: str(f.games)),
+    ("wins", lambda f: str(f.wins)),
+    ("win %", lambda f: f"{100 * f.win_rate:.0f}"),
+    ("avg score", lambda f: "-" if f.average_score is None else f"{f.average_score:.1f}"),
+    ("best score", lambda f: score_text(f.best_score)),
+    ("trophies", lambda f: str(f.trophies)),
+    ("challenges made", lambda f: str(f.challenges_made)),
+    ("  not that spice", lambda f: f"{f.spice_challenges_won}/{f.spice_challenges}"),
+    ("  not that number", lambda f: f"{f.number_challenges_won}/{f.number_challenges}"),
+    ("challenges won", lambda f: str(f.challenges_won)),
+    ("caught bluffing", lambda f: str(f.caught_bluffing)),
+    ("challenged and survived", lambda f: str(f.survived_challenges)),
+    ("favourite spice", lambda f: f.favourite_spice or "-"),
+)
+"""The player page's rows; "won/made" for the challenges by what was called."""
 
 
 def run_simulate(store: Store, args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from companion.errors import CompanionError
 from companion.rules import Action, Game, IllegalAction, Setup, check_name
 from companion.rules.errors import Reason
 from companion.seating import Seating
-from companion.store.facts import challenge_facts
+from companion.store.facts import REVIEW_COLUMNS, seat_facts
 from companion.store.records import (
     FIX_ROW,
     BadRow,
@@ -50,6 +51,8 @@ RESCUE = Reason(
 APPLICATION_ID = 0x53504359
 """'SPCY' in the file's header: how a damaged file is known to be ours, and so safe to move aside."""
 SQLITE_HEADER = b"SQLite format 3\x00"
+NOTE_LENGTH = 200
+"""A game's note is a line, not a diary: it shows in the list's row."""
 
 
 class StoreError(CompanionError):
@@ -106,6 +109,10 @@ class Recorded:
     game: Game
     started_at: str
     stamps: Sequence[str]
+    uid: str | None = None
+    """The game's identity when it comes from elsewhere (a restored backup); None gives a new one."""
+    seating: Seating | None = None
+    """The seat colours and buzzers it was played with, when known (a restored backup)."""
 
 
 class Store:
@@ -331,6 +338,64 @@ class Store:
                 raise StoreError("there is already a player named {name}", name=name)
             return _player_id(conn, name, now())
 
+    def rename_player(self, name: str, new_name: str) -> None:
+        """The player and every game they sat at take the new name: lists, pages and exports all say it."""
+        try:
+            new_name = check_name(new_name, "player")
+        except IllegalAction as exc:
+            raise StoreError(exc.reason) from None
+        with self._writing() as conn:
+            player = _named(conn, name)
+            if new_name != name and conn.execute("SELECT 1 FROM players WHERE name = ?", [new_name]).fetchone():
+                raise StoreError("there is already a player named {name}: merge the two instead", name=new_name)
+            conn.execute("UPDATE players SET name = ? WHERE id = ?", [new_name, player])
+            _rename_in_games(conn, player, name, new_name)
+
+    def merge_players(self, name: str, into: str) -> None:
+        """``name``'s games become ``into``'s (the same person under two names); ``name`` is gone after.
+
+        Refused when both sat at one game: that game would have one player in two seats.
+        """
+        with self._writing() as conn:
+            gone, kept = _named(conn, name), _named(conn, into)
+            if gone == kept:
+                raise StoreError("{name} cannot be merged into themselves", name=name)
+            shared = conn.execute(
+                "SELECT min(a.game_id) FROM game_seats AS a JOIN game_seats AS b ON b.game_id = a.game_id"
+                " WHERE a.player_id = ? AND b.player_id = ?", [gone, kept]).fetchone()[0]
+            if shared is not None:
+                raise StoreError("{name} and {into} both sat at game #{game}: they are two players, not one",
+                                 name=name, into=into, game=shared)
+            _rename_in_games(conn, gone, name, into)
+            conn.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [kept, gone])
+            conn.execute("UPDATE scores SET player_id = ? WHERE player_id = ?", [kept, gone])  # totals follow
+            conn.execute("DELETE FROM player_totals WHERE player_id = ?", [gone])  # all zero now
+            conn.execute(
+                "UPDATE players SET last_played = nullif(max(coalesce(last_played, ''),"
+                " coalesce((SELECT last_played FROM players WHERE id = ?), '')), '') WHERE id = ?", [gone, kept])
+            conn.execute("DELETE FROM players WHERE id = ?", [gone])
+
+    def retire_player(self, name: str, retired: bool = True) -> None:
+        """A retired player keeps every game and every figure; the Players list shows them apart.
+        ``retired=False`` brings them back."""
+        with self._writing() as conn:
+            conn.execute("UPDATE players SET retired_at = ? WHERE id = ?",
+                         [now() if retired else None, _named(conn, name)])
+
+    def set_note(self, game_id: int, note: str) -> str | None:
+        """A line the players keep with a game ("Ben's birthday"); an empty one takes the note away.
+
+        Returns the note as kept (spaces trimmed), or None for no note.
+        """
+        kept = " ".join(note.split()) or None
+        if kept is not None and len(kept) > NOTE_LENGTH:
+            raise StoreError("a note is at most {most} characters; this one has {count}", most=NOTE_LENGTH,
+                             count=len(kept))
+        with self._writing() as conn:
+            if conn.execute("UPDATE games SET note = ? WHERE id = ?", [kept, game_id]).rowcount == 0:
+                raise StoreError("there is no game {game}", game=game_id)
+        return kept
+
     def abandon(self, game_id: int, at: str) -> bool:
         """Give up an unfinished game: it stays in the history, marked abandoned, and is not reopened.
 
@@ -406,7 +471,7 @@ class Store:
         ids = []
         with self._writing() as conn:
             for recorded, actions, ending in rows:
-                game_id = _insert_game(conn, recorded.game.setup, recorded.started_at)
+                game_id = _insert_game(conn, recorded.game.setup, recorded.started_at, recorded.seating, recorded.uid)
                 conn.executemany(
                     "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                     [(game_id, *action) for action in actions],
@@ -434,12 +499,13 @@ class Store:
 
     def load(self, game_id: int) -> SavedGame:
         rows = self.query(
-            "SELECT profile, variants, options, seats, end_card, first, started_at, ended_at FROM games WHERE id = ?",
+            "SELECT profile, variants, options, seats, end_card, first, started_at, ended_at, "
+            f"{', '.join(_or_null(self.db, 'games', ('note', 'abandoned_at')))} FROM games WHERE id = ?",
             [game_id],
         )
         if not rows:
             raise StoreError("there is no game {game}", game=game_id)
-        *setup, started_at, ended_at = rows[0]
+        *setup, started_at, ended_at, kept_note, abandoned_at = rows[0]
         snapshots = self.query(
             "SELECT since, upto, rules, log_hash, checksum, payload FROM snapshots WHERE game_id = ? ORDER BY upto",
             [game_id],
@@ -450,7 +516,8 @@ class Store:
                 logged = tuple(logged_from_row(*r) for r in log)
             return SavedGame(
                 game_id, setup_from_row(*setup), logged, started_at, ended_at,
-                tuple(text for _, _, text in log), tuple(Snapshot(*row) for row in snapshots),
+                tuple(text for _, _, text in log), tuple(Snapshot(*row) for row in snapshots), kept_note,
+                abandoned_at,
             )
         except BadRow as exc:
             raise StoreError(
@@ -501,6 +568,16 @@ class Store:
         )
         return [PlayerStats(*row) for row in rows]
 
+    def uids(self) -> dict[str, int]:
+        """Every game's identity and its number here: what a restore compares against."""
+        return {uid: game_id for game_id, uid in self.query("SELECT id, uid FROM games")}
+
+    def uid_of(self, game_id: int) -> str:
+        rows = self.query("SELECT uid FROM games WHERE id = ?", [game_id])
+        if not rows:
+            raise StoreError("there is no game {game}", game=game_id)
+        return str(rows[0][0])
+
     def players(self) -> list[str]:
         return [name for (name,) in self.query("SELECT name FROM players ORDER BY id")]
 
@@ -539,6 +616,12 @@ def _identity(path: Path) -> tuple[int, int] | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     return found.st_dev, found.st_ino
+
+
+def _or_null(db: Database, table: str, columns: tuple[str, ...]) -> list[str]:
+    """Each column, or NULL where a file from before it (opened read-only, so not upgraded) lacks it."""
+    have = db.table(table).columns_dict
+    return [column if column in have else "NULL" for column in columns]
 
 
 def _usable(path: Path) -> Path:
@@ -798,8 +881,30 @@ def _player_id(conn: sqlite3.Connection, name: str, at: str) -> int:
     return int(cursor.lastrowid or 0)
 
 
-def _insert_game(conn: sqlite3.Connection, setup: Setup, started_at: str, seating: Seating | None = None) -> int:
-    row = setup_row(setup) | {"started_at": started_at}
+def _named(conn: sqlite3.Connection, name: str) -> int:
+    row = conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
+    if row is None:
+        raise StoreError("there is no player named {name}", name=name)
+    return int(row[0])
+
+
+def _rename_in_games(conn: sqlite3.Connection, player: int, old: str, new: str) -> None:
+    """The names kept in each game's row (its seats and winners, as a transcript or an export gives them)."""
+    rows = conn.execute(
+        "SELECT id, seats, winners FROM games WHERE id IN (SELECT game_id FROM game_seats WHERE player_id = ?)",
+        [player],
+    ).fetchall()
+    for game_id, seats, winners in rows:
+        renamed = [[new if n == old else n for n in names_from_json(text, column)] if text is not None else None
+                   for text, column in ((seats, "seats"), (winners, "winners"))]
+        conn.execute("UPDATE games SET seats = ?, winners = ? WHERE id = ?",
+                     [to_json(renamed[0]), None if renamed[1] is None else to_json(renamed[1]), game_id])
+
+
+def _insert_game(
+    conn: sqlite3.Connection, setup: Setup, started_at: str, seating: Seating | None = None, uid: str | None = None
+) -> int:
+    row = setup_row(setup) | {"started_at": started_at, "uid": uid or str(uuid.uuid4())}
     cursor = conn.execute(
         f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", list(row.values())
     )
@@ -822,7 +927,8 @@ class Ending:
     reason: str | None
     winners: str
     seats: list[tuple[Any, ...]]
-    """Per seat: seat, score, won, won universals, trophies, hand, universals, winner, then the challenge facts."""
+    """Per seat: seat, score, won, won universals, trophies, hand, universals, winner, then the challenge facts
+    and the review facts (``REVIEW_COLUMNS``)."""
 
 
 def _ending(game: Game) -> Ending | None:
@@ -834,8 +940,8 @@ def _ending(game: Game) -> Ending | None:
         to_json([state.name(i) for i in state.winners]),
         [
             (i, state.score(i), seat.won, seat.won_universals, seat.trophies, seat.hand, seat.universals,
-             i in state.winners, *facts)
-            for i, (seat, facts) in enumerate(zip(state.seats, challenge_facts(game), strict=True))
+             i in state.winners, *facts.challenge, *facts.review[:-1], to_json(facts.review.declared))
+            for i, (seat, facts) in enumerate(zip(state.seats, seat_facts(game), strict=True))
         ],
     )
 
@@ -849,8 +955,8 @@ def _finish(conn: sqlite3.Connection, game_id: int, ending: Ending, at: str) -> 
     players = dict(conn.execute("SELECT seat, player_id FROM game_seats WHERE game_id = ?", [game_id]).fetchall())
     conn.executemany(
         "INSERT INTO scores (game_id, seat, player_id, score, won, won_universals, trophies, hand, universals,"
-        " winner, challenges_made, challenges_won, caught_bluffing, survived_challenges)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " winner, challenges_made, challenges_won, caught_bluffing, survived_challenges, "
+        + ", ".join(REVIEW_COLUMNS) + ") VALUES (" + ", ".join("?" * (14 + len(REVIEW_COLUMNS))) + ")",
         [(game_id, seat, players[seat], *rest) for seat, *rest in ending.seats],
     )
 

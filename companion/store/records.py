@@ -96,6 +96,10 @@ class SavedGame:
     texts: tuple[str, ...] = ()
     """The log's rows as saved (JSON), which a snapshot is checked against."""
     snapshots: tuple[Snapshot, ...] = ()
+    note: str | None = None
+    """The line the players kept with the game, if any."""
+    abandoned_at: str | None = None
+    """When the table gave the game up; it is not resumed."""
 
     def game(self) -> Game:
         """Resume and replay are the same fold over the log."""

@@ -8,12 +8,13 @@ Never edit a migration that has shipped: add the next one.
 from __future__ import annotations
 
 import json
+import uuid
 
 from sqlite_utils import Database, Migrations
 
 from companion.rules import Game, action_from_dict
-from companion.store.facts import challenge_facts
-from companion.store.records import setup_from_row
+from companion.store.facts import REVIEW_COLUMNS, SeatFacts, seat_facts
+from companion.store.records import setup_from_row, to_json
 
 MIGRATIONS = Migrations("spicy-companion")
 
@@ -79,20 +80,12 @@ def m002_challenge_stats(db: Database) -> None:
     """
     for column in ("challenges_made", "challenges_won", "caught_bluffing", "survived_challenges"):
         db.table("scores").add_column(column, int, not_null_default=0)
-    ended = db.execute(
-        "SELECT id, profile, variants, options, seats, end_card, first FROM games WHERE ended_at IS NOT NULL"
-    ).fetchall()
-    for row in ended:
-        game_id = row[0]
-        setup = setup_from_row(*row[1:])
-        log = [action_from_dict(json.loads(text)) for (text,) in db.execute(
-            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])]
-        for seat, facts in enumerate(challenge_facts(Game.replay(setup, log))):
-            db.execute(
-                "UPDATE scores SET challenges_made = ?, challenges_won = ?, caught_bluffing = ?,"
-                " survived_challenges = ? WHERE game_id = ? AND seat = ?",
-                [*facts, game_id, seat],
-            )
+    for game_id, seat, facts in _ended_facts(db):
+        db.execute(
+            "UPDATE scores SET challenges_made = ?, challenges_won = ?, caught_bluffing = ?,"
+            " survived_challenges = ? WHERE game_id = ? AND seat = ?",
+            [*facts.challenge, game_id, seat],
+        )
     db.table("games").create_index(["started_at"])
     db.table("games").create_index(["ended_at"])
     db.table("game_seats").create_index(["player_id"])
@@ -194,7 +187,74 @@ def m008_game_buzz(db: Database) -> None:
 
 
 @MIGRATIONS()
-def m009_game_abandoned(db: Database) -> None:
+def m009_game_uid(db: Database) -> None:
+    """Each game's identity beyond this file, so a restored or re-imported game is never doubled.
+
+    Games saved before get one worked out from what never changes in them (when
+    they started and their set-up), so two copies of the same database, upgraded
+    apart, give each game the same identity; two games alike in all that get
+    ``-2``, ``-3`` in the order they were saved.
+    """
+    db.table("games").add_column("uid", str)
+    taken: set[str] = set()
+    rows = db.execute(
+        "SELECT id, started_at, profile, variants, options, seats, end_card, first FROM games ORDER BY id"
+    ).fetchall()
+    for game_id, *facts in rows:
+        base = derived_uid(facts)
+        uid, n = base, 1
+        while uid in taken:
+            n += 1
+            uid = f"{base}-{n}"
+        taken.add(uid)
+        db.execute("UPDATE games SET uid = ? WHERE id = ?", [uid, game_id])
+    db.table("games").create_index(["uid"], unique=True)
+
+
+UID_NAMESPACE = uuid.UUID("5b1c9d2e-7f3a-4e55-9a1d-53504359c0de")
+
+
+def derived_uid(facts: list[object]) -> str:
+    """The identity of a game saved before games had one: a name-based UUID of its start and set-up."""
+    return str(uuid.uuid5(UID_NAMESPACE, "\x1f".join(str(fact) for fact in facts)))
+
+
+@MIGRATIONS()
+def m010_review(db: Database) -> None:
+    """What the review screens show beyond the totals: challenges by what was called, the biggest stack,
+    the longest run of survived challenges and the spices declared, per seat; a note on a game; retired players.
+
+    Games that ended before this migration get these facts from their logs.
+    """
+    for column in REVIEW_COLUMNS[:-1]:
+        db.table("scores").add_column(column, int, not_null_default=0)
+    db.table("scores").add_column("declared", str, not_null_default="{}")  # JSON: cards played by spice declared
+    db.table("games").add_column("note", str)
+    db.table("players").add_column("retired_at", str)
+    assignments = ", ".join(f"{column} = ?" for column in REVIEW_COLUMNS)
+    for game_id, seat, facts in _ended_facts(db):
+        *counts, declared = facts.review
+        db.execute(f"UPDATE scores SET {assignments} WHERE game_id = ? AND seat = ?",
+                   [*counts, to_json(declared), game_id, seat])
+
+
+def _ended_facts(db: Database) -> list[tuple[int, int, SeatFacts]]:
+    """Every finished game's per-seat facts, read again from its log."""
+    found = []
+    ended = db.execute(
+        "SELECT id, profile, variants, options, seats, end_card, first FROM games WHERE ended_at IS NOT NULL"
+    ).fetchall()
+    for row in ended:
+        game_id = row[0]
+        setup = setup_from_row(*row[1:])
+        log = [action_from_dict(json.loads(text)) for (text,) in db.execute(
+            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])]
+        found += [(game_id, seat, facts) for seat, facts in enumerate(seat_facts(Game.replay(setup, log)))]
+    return found
+
+
+@MIGRATIONS()
+def m011_game_abandoned(db: Database) -> None:
     """When the table gave a game up: it stays in the history, and start-up no longer reopens it.
 
     A plain column, so a list can filter on it (``abandoned_at IS NOT NULL``). A game

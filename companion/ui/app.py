@@ -8,8 +8,10 @@ opened gets a screen that says so, and whatever the store, the buzzers or the
 settings file had to work around is said once, in words.
 
 The first frame is the home screen alone. The store and the buzzers (and
-their imports: sqlite-utils, gpiozero) open on the frame after it, so the
-window shows as soon as a bare Kivy app's would (docs/PERFORMANCE.md).
+their imports: sqlite-utils, gpiozero) open on the frame after it, and the
+toast and the on-screen keyboard are made after them, so the window shows as
+soon as a bare Kivy app's would (docs/PERFORMANCE.md). Either is made on first
+use if it is needed sooner.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import gc
 import importlib
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kivy.app import App
@@ -33,9 +36,7 @@ from companion.ui.i18n import say, tr, when
 from companion.seating import Seating
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
-from companion.ui.keyboard import screen_keyboard_wanted
 from companion.ui.threads import after_drawn
-from companion.ui.widgets import ScreenKeyboard, Toast
 from companion.ui.widgets.pages import Pages
 
 if TYPE_CHECKING:
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
     from companion.rules.errors import Reason
     from companion.session import Session
     from companion.store import Store, StoreError
+    from companion.ui.widgets.keyboard import ScreenKeyboard
+    from companion.ui.widgets.toast import Toast
 
 
 NOTICE_SECONDS = 10.0
@@ -70,7 +73,8 @@ class SpicyApp(App):
     prefs_ui = ObjectProperty(None, rebind=True)
     """The settings in force (a ``UiConfig``), for the settings screen to show."""
     warmed = BooleanProperty(False)
-    """Start-up's work after the first frame is done: the store and buzzers open, the screens built ahead."""
+    """Start-up's work after the first frame is done: the store and buzzers open, the screens, the toast and
+    the on-screen keyboard made ahead."""
 
     def __init__(self, config: Config, *, pin_factory: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -84,13 +88,31 @@ class SpicyApp(App):
         self.sounds = Sounds(enabled=self.prefs.ui.sounds)
         self.face_seats = self.prefs.ui.face_seats
         self.prefs_ui = self.prefs.ui
-        self.toast = Toast()
-        self.screen_keyboard = ScreenKeyboard(wanted=self._typing_on_screen)
-        """The one on-screen keyboard; every ``TextField`` calls it up when the table has no keyboard."""
-        self.screen_keyboard.bind(parent=self._clear_toast, top=self._clear_toast)
+        self._toast: Toast | None = None
+        self._screen_keyboard: ScreenKeyboard | None = None
         self.notices: list[str] = []
         """What start-up had to work around, shown once when the window opens."""
         tr.switch(self.prefs.ui.language)
+
+    @property
+    def toast(self) -> Toast:
+        """The one toast, made on first use (after the first frame, or by the first message)."""
+        if self._toast is None:
+            from companion.ui.widgets.toast import Toast
+
+            self._toast = Toast()
+        return self._toast
+
+    @property
+    def screen_keyboard(self) -> ScreenKeyboard:
+        """The one on-screen keyboard; every ``TextField`` calls it up when the table has no keyboard.
+        Made on first use: after the first frame, or by the first field to take the focus."""
+        if self._screen_keyboard is None:
+            from companion.ui.widgets.keyboard import ScreenKeyboard
+
+            self._screen_keyboard = ScreenKeyboard(wanted=self._typing_on_screen)
+            self._screen_keyboard.bind(parent=self._clear_toast, top=self._clear_toast)
+        return self._screen_keyboard
 
     def build(self) -> ScreenManager:
         Window.clearcolor = theme.FELT_EDGE
@@ -130,7 +152,8 @@ class SpicyApp(App):
             self._say_reopened()
         else:
             self.root.get_screen("home").refresh()  # Resume, now that the store can say
-        self._build_ahead(list(AHEAD))
+        self._build_ahead([*(partial(self.screen, name) for name in AHEAD), lambda: self.toast,
+                           lambda: self.screen_keyboard])
 
     def _say_reopened(self) -> None:
         """Which game start-up reopened, for the table to recognise: when it started, who sat down."""
@@ -159,13 +182,15 @@ class SpicyApp(App):
         button the table will tap again."""
         self.toast.show(say(error.reason), at_top=True)
 
-    def _build_ahead(self, names: list[str]) -> None:
-        if not names:
+    def _build_ahead(self, steps: list[Callable[[], object]]) -> None:
+        """One step a frame: the screens ahead, then the toast and the keyboard, so that the first
+        message and the first field to take the focus make nothing."""
+        if not steps:
             _settle_memory()
             self.warmed = True
             return
-        self.screen(names[0])
-        Clock.schedule_once(lambda _dt: self._build_ahead(names[1:]))
+        steps[0]()
+        Clock.schedule_once(lambda _dt: self._build_ahead(steps[1:]))
 
     def _open_buzzers(self) -> Buzzers:
         """The configured buzzers; the keys, with the reason, when they refuse to start."""
@@ -194,9 +219,10 @@ class SpicyApp(App):
 
     def on_stop(self) -> None:
         Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
-        self.toast.dismiss()
-        if self.screen_keyboard.target is not None:
-            self.screen_keyboard.detach(self.screen_keyboard.target)
+        if self._toast is not None:
+            self._toast.dismiss()
+        if self._screen_keyboard is not None and self._screen_keyboard.target is not None:
+            self._screen_keyboard.detach(self._screen_keyboard.target)
         if self.root is not None and self.root.has_screen("table") and self.root.get_screen("table").view:
             self.root.get_screen("table").view.close()
         if self.referee is not None:
@@ -268,6 +294,8 @@ class SpicyApp(App):
         self.toast.above = keyboard.top if keyboard.parent is not None else 0
 
     def _typing_on_screen(self) -> bool:
+        from companion.ui.keyboard import screen_keyboard_wanted
+
         return screen_keyboard_wanted(self.prefs.ui.keyboard, self.config_.display.fullscreen)
 
     def listen(self, on_press: PressHandler | None) -> None:

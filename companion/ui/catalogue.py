@@ -21,7 +21,7 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 TEXT = re.compile(r"""tr\._\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*\)""")
 
 
-TEMPLATES = frozenset({"Reason", "IllegalAction", "StoreError", "BuzzerError", "NoGpio", "ConfigError"})
+TEMPLATES = frozenset({"Reason", "IllegalAction", "StoreError", "BuzzerError", "NoGpio", "ConfigError", "TakeHomeError"})
 """Calls whose first literal is an English template the screen translates: a ``Reason``, or an error built as one."""
 
 
@@ -47,7 +47,24 @@ def _python_texts(source: str) -> list[tuple[str, int]]:
                  and func.value.id == "tr") or (isinstance(func, ast.Name) and func.id in TEMPLATES)
         if shown and isinstance(node.args[0].value, str):
             found.append((node.args[0].value, node.lineno))
+    found += _variant_card_texts(source)
     return sorted(found, key=lambda item: item[1])
+
+
+def _variant_card_texts(source: str) -> list[tuple[str, int]]:
+    """A variant card's row (``VariantCard(Variant.X, reading, name, line, ...)``) holds three texts on
+    screen: the card's word in the rules' reasons, its name and its line on set-up."""
+    from companion.rules.profiles import Variant
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "VariantCard"):
+            continue
+        card, _reading, *words = node.args
+        if isinstance(card, ast.Attribute):
+            found.append((Variant[card.attr].value, node.lineno))
+        found += [(w.value, node.lineno) for w in words if isinstance(w, ast.Constant) and isinstance(w.value, str)]
+    return found
 
 
 def _kv_texts(source: str) -> list[tuple[str, int]]:

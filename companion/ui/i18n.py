@@ -127,6 +127,8 @@ def table_word(word: str) -> str:
 
 def table_words() -> dict[str, str]:
     """Every table word a reason from the rules can hold, as said inside a sentence, in the chosen language."""
+    from companion.rules.variants import VARIANTS  # here, not at the top: the rules are not needed for the first frame
+
     return {
         "chili": tr._("chili"),
         "wasabi": tr._("wasabi"),
@@ -144,12 +146,7 @@ def table_words() -> dict[str, str]:
         "Spicy": tr._("Spicy"),
         "Sweet & Spicy": tr._("Sweet & Spicy"),
         "Five Spices": tr._("Five Spices"),
-        "start-it-up": tr._("start-it-up"),
-        "turn-it-up": tr._("turn-it-up"),
-        "spice-raider": tr._("spice-raider"),
-        "we-love-chili": tr._("we-love-chili"),
-        "change-your-luck": tr._("change-your-luck"),
-        "copy-cat": tr._("copy-cat"),
+        **{variant: tr._(variant) for variant in VARIANTS},  # the catalogue takes them from the rows
     }
 
 

@@ -45,13 +45,13 @@ LINE_2 = rgba("#5E4A3C")
 
 TEXT = rgba("#FFF4E6")
 TEXT_2 = rgba("#D9C3AB")
-MUTED = rgba("#A08A76")
+MUTED = rgba("#AA9480")
 DISABLED_TEXT = rgba("#5C4B3F")
 DISABLED_BG = rgba("#231A15")
 
 ACCENT = rgba("#FFB547")
 ACCENT_DARK = rgba("#E08A1E")
-ACCENT_INK = rgba("#2B1A08")
+ACCENT_INK = rgba("#1A0F04")
 ARMED = rgba("#5CE6F0")
 
 TROPHY = rgba("#F7C948")
@@ -69,11 +69,11 @@ SPICE_FILL = {
     "salt": rgba("#E6E1D6"),
     "sugar": rgba("#F4A6C8"),
     "garlic": rgba("#C9B98F"),
-    "cinnamon": rgba("#B0643A"),
+    "cinnamon": rgba("#A65C34"),
 }
 SPICE_DARK = {
     "chili": rgba("#B3261A"),
-    "wasabi": rgba("#4F8A1F"),
+    "wasabi": rgba("#467C1B"),
     "pepper": rgba("#24201F"),
     "lemon": rgba("#C9A316"),
     "salt": rgba("#A9A293"),
@@ -100,10 +100,53 @@ PRESSED = (1.0, 1.0, 1.0, 0.08)
 """The shade a pressed button's fill takes."""
 SPICE_TILE = {spice: mix(fill, SURFACE, 0.2 if spice == "pepper" else 0.72) for spice, fill in SPICE_FILL.items()}
 """A number key of a spice: dark, so the spice's colour reads in its outline and a dozen keys do not glare."""
-SPICE_KEY = {spice: mix(fill, SURFACE, 0.1 if spice == "pepper" else 0.55) for spice, fill in SPICE_FILL.items()}
+SPICE_KEY = {spice: mix(fill, SURFACE, 0.1 if spice == "pepper" else 0.6) for spice, fill in SPICE_FILL.items()}
 """The key that names a spice at the head of its row of numbers."""
 SPICE_EDGE = {spice: PEPPER_RIM if spice == "pepper" else mix(fill, WHITE, 0.15) for spice, fill in SPICE_FILL.items()}
 """The outline of a spice's keys."""
+SPICE_GHOST = {spice: PEPPER_RIM if spice == "pepper" else mix(fill, TEXT, 0.35) for spice, fill in SPICE_FILL.items()}
+"""A claim's number drawn in its spice's colour on the sheet, with no card under it: lighter, so it reads."""
+
+
+def contrast(text: tuple[float, ...], fill: tuple[float, ...]) -> float:
+    """The WCAG contrast ratio of two opaque colours, from 1 (none) to 21 (black on white).
+
+    >>> round(contrast(WHITE, (0.0, 0.0, 0.0, 1.0)), 1)
+    21.0
+    """
+
+    def luminance(colour: tuple[float, ...]) -> float:
+        red, green, blue = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in colour[:3])
+        return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+    light, dark = sorted((luminance(text), luminance(fill)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def ink_on(fill: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """The text colour for a coloured fill: the light text or the dark ink, whichever reads better on it."""
+    return max((TEXT, ACCENT_INK), key=lambda ink: contrast(ink, fill))
+
+
+def text_on_fill() -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
+    """Every text colour the screens draw on a fill, by where it is drawn: what the contrast test checks.
+
+    Disabled text is left out on purpose: it says "not now", and reads dimmer than the rest.
+    """
+    pairs: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
+        "text on the felt": (TEXT, SURFACE), "text on a panel": (TEXT, SURFACE_2), "text on a button": (TEXT, RAISED),
+        "second text on a panel": (TEXT_2, SURFACE_2), "second text on a button": (TEXT_2, RAISED),
+        "muted on the felt": (MUTED, SURFACE), "muted on a panel": (MUTED, SURFACE_2),
+        "accent on a panel": (ACCENT, SURFACE_2), "ink on the accent": (ACCENT_INK, ACCENT),
+        "ink on a trophy": (ACCENT_INK, TROPHY), "ink on second text": (ACCENT_INK, TEXT_2),
+    }
+    for spice in SPICE_FILL:
+        pairs[f"{spice} card"] = (ink_on(SPICE_FILL[spice]), SPICE_FILL[spice])
+        pairs[f"{spice} key"] = (ink_on(SPICE_DARK[spice]), SPICE_DARK[spice])
+        pairs[f"{spice} number key"] = (TEXT, SPICE_TILE[spice])
+        pairs[f"{spice} name"] = (TEXT, SPICE_KEY[spice])
+        pairs[f"{spice} claim on the sheet"] = (SPICE_GHOST[spice], SURFACE_2)
+    return pairs
 
 SEAT_COLOURS = tuple(
     rgba(colour) for colour in ("#FF8A5C", "#5B9BF0", "#B68AF0", "#F472B6", "#2EC4A6", "#D8B98A")
@@ -146,6 +189,8 @@ RADIUS_PANEL = 16
 RADIUS_TILE = 20
 RADIUS_BIG = 24
 ROUND_BUTTON = 56
+TAB_RISE = 10
+"""How far the "TO PLAY" tab rises over its panel's top edge: the screens leave it that room."""
 
 MINUS = "\u2212"
 """Scores are written with a real minus sign."""

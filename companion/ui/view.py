@@ -35,6 +35,7 @@ from kivy.properties import (
 from companion.buzzers import Decision, Ignored, Referee
 from companion.rules import (
     Action,
+    AdjustDrawPile,
     Card,
     Challenge,
     Copy,
@@ -118,6 +119,10 @@ class TableView(EventDispatcher):
     stack_spice = StringProperty("")
     """The spice the claim pad starts on; "" on a new stack, where the seat must choose."""
     draw_pile = NumericProperty(0)
+    draw_pile_most = NumericProperty(0)
+    """The most the table can set the draw pile to."""
+    direction = StringProperty("")
+    """Which way the turn goes ("clockwise", "counter-clockwise") while a card in play can turn it; else ""."""
     has_end_card = BooleanProperty(True)
     end_level = OptionProperty("calm", options=["calm", "warning", "danger"])
     draw_pile_start = NumericProperty(1)
@@ -150,6 +155,8 @@ class TableView(EventDispatcher):
     legal = DictProperty()
     """Spice -> the numbers it may be declared with now."""
     can_tuck = BooleanProperty(False)
+    can_pass = BooleanProperty(True)
+    """Dimmed, Pass still answers a tap with the reason it is refused."""
     copy_cat = BooleanProperty(False)
     hint = StringProperty("")
     """What the seat to play may do, in words."""
@@ -248,6 +255,10 @@ class TableView(EventDispatcher):
 
     def end_card_showed(self) -> bool:
         return self._apply(EndCardDrawn())
+
+    def set_draw_pile(self, value: int) -> bool:
+        """The table's count of the cards above the World's End card replaces the companion's."""
+        return self._apply(AdjustDrawPile(value))
 
     def undo(self) -> bool:
         """Take back the last thing done: a buzz not yet called first (as Cancel does), else the last action."""

@@ -107,12 +107,13 @@ def hint_words(hint: Hint, names: Sequence[str]) -> str:
             return tr._("Play a card, draw, or challenge {name}").format(name=names[hint.may_challenge])
         return tr._("Play a card naming a spice, or draw")
     if hint.any_claim:
-        return tr._("1, 2 or 3 of any spice, or pass")
+        return tr._("1, 2 or 3 of any spice, or pass") if hint.may_pass else tr._("1, 2 or 3 of any spice")
     words = [
         tr._("{spice} {numbers}").format(spice=spice_name(spice), numbers=numbers_words(numbers))
         for spice, numbers in hint.claims
     ]
-    return tr._("{claims}, or pass").format(claims=tr._(" or ").join(words))
+    claims = tr._(" or ").join(words)
+    return tr._("{claims}, or pass").format(claims=claims) if hint.may_pass else claims
 
 
 @dataclass(frozen=True)

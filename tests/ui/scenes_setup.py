@@ -49,13 +49,6 @@ def settings(ui: Any) -> None:
     goto(ui, "settings")
 
 
-@scene("games")
-def games(ui: Any) -> None:
-    save_games(ui)
-    screen = goto(ui, "games")
-    ui.tap(screen.ids.rows.children[0])  # the oldest: the finished game
-
-
 @scene("buzzer-check")
 def buzzer_check(ui: Any) -> None:
     goto(ui, "buzzers")
@@ -160,3 +153,30 @@ def unfinished_game(ui: Any) -> None:
     Session.new(ui.app.store, new_setup(SPICY, ["Ana", "Ben", "Maximilian-Alexander", "Dee"]))
     home = goto(ui, "home")
     ui.tap(home.ids.new_game)
+
+
+@scene("setup-rules-fr")
+def setup_rules_fr(ui: Any) -> None:
+    ui.app.change_settings(language="fr")
+    setup_rules(ui)
+
+
+@scene("setup-rules-new-cards")
+def setup_rules_new_cards(ui: Any) -> None:
+    """The two cards of the French rule sheet, at the foot of the list."""
+    setup = goto(ui, "setup")
+    setup.change("toggle_variant", "four-is-any")
+    setup.change("toggle_variant", "chili-reverses")
+    ui.step(2)
+    page = setup.ids.variants
+    while not hasattr(page, "scroll_y"):  # the step's page scrolls
+        page = page.parent
+    if page.children and page.children[0].height > page.height:
+        page.scroll_y = 0
+    ui.step(3)
+
+
+@scene("setup-rules-new-cards-fr")
+def setup_rules_new_cards_fr(ui: Any) -> None:
+    ui.app.change_settings(language="fr")
+    setup_rules_new_cards(ui)

@@ -171,3 +171,34 @@ def database_busy(ui: Any) -> None:
     other.execute("BEGIN IMMEDIATE")
     ui.tap(ui.app.screen("end").ids.again)
     other.close()
+
+
+def count_draw_pile(ui: Any) -> None:
+    """Ben to play, the draw-pile sheet open and the table's count two under the companion's."""
+    mid_game(ui)
+    screen = ui.app.screen("table")
+    ui.tap(screen.ids.draw_pile)
+    sheet = screen._sheets["draw_pile"]
+    ui.tap(sheet.ids.minus)
+    ui.tap(sheet.ids.minus)
+    ui.step(2)
+
+
+@scene("draw-pile")
+def draw_pile(ui: Any) -> None:
+    count_draw_pile(ui)
+
+
+@scene("draw-pile-fr")
+def draw_pile_fr(ui: Any) -> None:
+    ui.app.change_settings(language="fr")
+    count_draw_pile(ui)
+
+
+@scene("table-chili-reverses")
+def table_chili_reverses(ui: Any) -> None:
+    """A chili has turned the play: the title says which way it goes (the longest title, in French)."""
+    ui.app.change_settings(language="fr")
+    view = start(ui, SWEET_SPICY, first=0, variants={"chili-reverses"})
+    view.declare("chili", 2)
+    ui.step(2)

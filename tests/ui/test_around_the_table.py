@@ -16,6 +16,7 @@ from companion.session import Session
 from companion.store import Store
 from companion.ui.i18n import tr
 from companion.seating import Seating
+from companion.ui.screens.games import GameRow
 from companion.ui.screens.setup import SetupScreen
 from companion.ui.widgets.seat_panel import SeatPanel
 from store_helpers import damaged_database
@@ -289,7 +290,7 @@ def test_keys_typed_into_a_name_are_letters_not_buzzers(ui) -> None:
 # --- saved games ---------------------------------------------------------------------------
 
 
-def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path) -> None:
+def test_saved_games_newest_first_and_a_tap_opens_the_game(ui, tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.db") as store:
         started = "2025-01-01T20:00:00.000+00:00"
         old = Session.new(store, new_setup(SPICY, ["Ana", "Ben"], end_card=29), clock=lambda: started)
@@ -300,20 +301,24 @@ def test_saved_games_newest_first_and_a_tap_shows_the_summary(ui, tmp_path: Path
     app = ui.start()
     assert table_shows(ui, ("Cy", "Dee", "Eve"))  # the unfinished one
     app.show("games")
-    ui.step(2)
+    ui.step(3)
     games = app.screen("games")
-    rows = list(reversed(games.ids.rows.children))
+    rows = sorted(ui.find_all(GameRow), key=lambda row: -row.y)
     assert [(row.title, row.names) for row in rows] == [
-        ("2025-03-01 20:00 · unfinished", "Cy, Dee, Eve"),
-        ("2025-01-01 20:00 · Ana won", "Ana, Ben"),
+        ("2025-03-01 20:00 · Spicy · 0 moves · unfinished", "Cy, Dee, Eve"),
+        ("2025-01-01 20:00 · Spicy · 2 moves · 0 min · Ana won", "Ana −5,  Ben −6"),
     ]
     ui.tap(rows[1])
-    cells = [getattr(cell, "text", "trophy") for cell in reversed(games.ids.summary.children)]
+    page = app.screen("game")
+    ui.until(lambda: app.root.current == "game")
+    cells = [getattr(cell, "text", "trophy") for cell in reversed(page.ids.summary.children)]
     assert cells[5:] == ["Ana", "5", "0", "0", "−5", "Ben", "6", "0", "0", "−6"]
-    assert games.outcome == "The World's End card showed." and not games.unfinished
-    ui.tap(rows[0])
-    assert games.unfinished
-    ui.tap(games.ids.resume)
+    assert page.outcome == "The World's End card showed." and not page.unfinished
+    ui.tap(page.ids.header.ids.back)
+    assert app.root.current == "games" and games.total == 2
+    ui.tap(sorted(ui.find_all(GameRow), key=lambda row: -row.y)[0])
+    assert page.unfinished
+    ui.tap(page.ids.resume)
     ui.step(2)
     assert table_shows(ui, ("Cy", "Dee", "Eve"))
 

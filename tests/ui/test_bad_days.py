@@ -12,6 +12,7 @@ from companion.rules import SPICY, EndCardDrawn, Play, new_setup
 from companion.session import Session
 from companion.store import Store
 from companion.ui.screens.home import LeftGameSheet
+from companion.ui.screens.games import GameRow
 from scenes_table import mid_game
 from test_around_the_table import table_shows, toast_text
 from store_helpers import fill, small_disk
@@ -58,11 +59,12 @@ def test_a_new_game_while_one_is_unfinished_asks_first_and_an_abandoned_game_sta
     assert app.store.summary(game_id).abandoned_at is not None
     app.show("games")
     ui.step(2)
-    games = app.screen("games")
-    (row,) = games.ids.rows.children
-    assert row.title == "2026-11-30 20:14 · abandoned"
+    (row,) = ui.find_all(GameRow)
+    assert row.title.startswith("2026-11-30 20:14 · ") and row.title.endswith(" · abandoned")
     ui.tap(row)
-    assert games.outcome == "abandoned" and not games.unfinished  # no Resume for it
+    page = app.screen("game")
+    assert app.root.current == "game"
+    assert page.outcome == "abandoned" and not page.unfinished  # no Resume for it
     ui.stop()
     app = ui.start()
     assert app.root.current == "home" and app.session is None

@@ -83,6 +83,11 @@ def test_a_collection_while_switching_may_unbind_rules() -> None:
     finally:
         gc.set_threshold(*threshold)
         gc.callbacks.remove(unbind)
+    # Since Python 3.12 the collector runs at the interpreter's periodic checks, not at every allocation:
+    # fewer collections come during one switch (7 of 20 on 3.13), and the rest of the rules go afterwards.
+    assert len(pending) < 20, "no collection came during the switch: the test proved nothing"
+    while pending:
+        translator.unbind_uid("_", pending.pop())
     seen.clear()
     translator.switch("en")
     assert seen == [str(n) for n in range(20)]

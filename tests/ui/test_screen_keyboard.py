@@ -118,3 +118,20 @@ def test_a_field_low_on_its_screen_is_lifted_above_the_keys_and_still_takes_touc
     assert field.text == "Noël 2" and field.focus
     ui.tap(keys(ui)[HIDE])
     assert app.root.y == 0 and keyboard.parent is None
+
+
+def test_a_field_that_takes_the_focus_before_the_keyboard_is_made_ahead_still_gets_it(ui) -> None:
+    """Start-up makes the keyboard and the toast after the first frame; a field focused sooner makes the
+    keyboard then, and a message after it still shows above the keys."""
+    app = ui.start(config=ui.config(ui=UiConfig(keyboard="screen")))
+    setup = seats_step(ui)
+    app._screen_keyboard = app._toast = None  # as before start-up's work after the first frame has made them
+    ui.tap(setup.ids.new_name)
+    keyboard = app.screen_keyboard
+    assert keyboard.parent is Window and keyboard.target is setup.ids.new_name.__self__
+    type_on_screen(ui, "Zoë")
+    ui.tap(keys(ui)[ENTER])
+    assert setup.draft.names == ["Zoë"]
+    app.notify("shown above the keys")
+    ui.step()
+    assert app.toast.parent is Window and app.toast.y >= keyboard.top

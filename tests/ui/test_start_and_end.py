@@ -47,7 +47,7 @@ def test_the_end_screen_has_its_rows_before_the_end_and_the_end_only_fills_them(
     ui.until(lambda: len(end.ids.rows.children) == len(NAMES))  # prepared while the table plays
     rows = list(end.ids.rows.children)
     table.tap(table.screen.ids.draw_pile)
-    table.tap(table.screen.ids.draw_pile)  # the World's End card showed
+    table.tap(table.sheet().ids.end_card)  # the World's End card showed
     assert app.root.current == "end"
     assert list(end.ids.rows.children) == rows and all(isinstance(row, ScoreRow) for row in rows)
     scores = {seat.name: theme.signed(seat.score) for seat in table.view.seats}

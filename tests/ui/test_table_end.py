@@ -18,7 +18,7 @@ def rows(table: Table) -> list[Any]:
 
 def end_by_worlds_end(table: Table) -> None:
     table.tap(table.screen.ids.draw_pile)
-    table.tap(table.screen.ids.draw_pile)
+    table.tap(table.sheet().ids.end_card)
     assert table.app.root.current == "end"
 
 

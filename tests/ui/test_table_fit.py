@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from kivy.core.text import Label as CoreLabel
+from kivy.metrics import sp
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
+from companion.ui.theme import FONT_SCORE, signed
 from companion.ui.words import spice_name
+from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.claim_pad import spice_icon
 from companion.ui.widgets.stack_card import StackCard
 from table_helpers import Table, within
@@ -52,3 +56,27 @@ def test_every_five_spices_word_fits_its_stack_card(ui, size: tuple[int, int]) -
                 word.center_x + word.texture_size[0] / 2, 0)[0]
             card_left, card_right = card.to_window(card.card_x, 0)[0], card.to_window(card.card_x + card.card_w, 0)[0]
             assert card_left <= left and right <= card_right, (spice, language, word.texture_size, card.card_w)
+
+
+@pytest.mark.parametrize("size,names,flat", [
+    ((800, 480), ["Ana", "Ben", "Cy", "Dee"], False),
+    ((720, 1280), ["Ana", "Ben", "Cy", "Dee"], False),
+    ((800, 480), ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"], True),
+], ids=["800x480", "720x1280", "flat-6"])
+def test_a_seat_score_of_up_to_four_characters_stays_whole_on_one_line(  # type: ignore[no-untyped-def]
+        ui, size: tuple[int, int], names: list[str], flat: bool) -> None:
+    """"−11" once wrapped in its box in portrait and showed only "1"; every score fits, "−100" too."""
+    table = Table(ui, new_setup(SPICY, names, first=ANA), gpio=False, size=size, face_seats=flat)
+    panels = [ui.find(SeatPanel, seat=seat) for seat in table.view.seats]
+    for score in (-1, -10, -11, 99, -100):
+        for seat in table.view.seats:
+            seat.score = score
+        ui.step(3)
+        for panel in panels:
+            label = panel.ids.score
+            assert label.text == signed(score)
+            drawn = CoreLabel(font_size=label.font_size, bold=True).get_extents(label.text)  # the line unwrapped
+            assert drawn[0] <= label.width and drawn[1] <= label.height, (score, size, label.size, drawn)
+            assert len(label._label._cached_lines) == 1, (score, size, "wrapped onto a second line")
+            assert label.font_size >= 0.6 * sp(FONT_SCORE), (score, size, "shrunk past reading from a metre")
+            assert panel.x <= label.x and label.right <= panel.right + 1  # the box is inside its panel

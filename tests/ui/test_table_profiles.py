@@ -45,7 +45,7 @@ def test_sweet_spicy_a_universal_survives_and_the_loser_takes_one(ui) -> None:
     assert not ids.take_universal.shown
 
     table.tap(ids.draw_pile)
-    table.tap(ids.draw_pile)
+    table.tap(table.sheet().ids.end_card)
     assert table.app.root.current == "end"
     shown = {row.name: row.score for row in table.app.screen("end").ids.rows.children}
     # Ana: 1 universal won +5, 6 spice cards in hand -6; Ben: 8 spice -8, 2 universals -10.
@@ -111,7 +111,7 @@ def test_sweet_spicy_the_universal_toggle_shows_on_and_starts_off_in_the_next_ga
     table.tap(ids.universal)
     assert ids.pad.universal and ids.universal.icon == "check" and list(ids.universal.fill) == list(theme.ACCENT)
     table.tap(ids.draw_pile)
-    table.tap(ids.draw_pile)  # the World's End card: the game is over, the toggle still on
+    table.tap(table.sheet().ids.end_card)  # the World's End card: the game is over, the toggle still on
     table.app.start_game(setup)  # play again, Ana first again
     ui.step(2)
     assert not ids.pad.universal and ids.universal.icon == "" and list(ids.universal.fill) == list(theme.RAISED)
@@ -127,7 +127,7 @@ def test_the_end_screen_counts_with_the_rules_points_not_its_own(ui, monkeypatch
     table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA))
     ids = table.screen.ids
     table.tap(ids.draw_pile)
-    table.tap(ids.draw_pile)
+    table.tap(table.sheet().ids.end_card)
     rows = {row.name: row for row in table.app.screen("end").ids.rows.children}
     # 6 spice cards and 1 universal in hand: -6, and -7 in the universals' own column
     ana = rows["Ana"]

@@ -59,10 +59,10 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
     assert view.trophies_left == 2 and view.trophy_takers == [BEN]
     assert view.last_card == "" and screen.ids.banner.opacity == 0
 
-    # The table sees the World's End card: two taps on the draw pile end the game.
+    # The table sees the World's End card: a tap on the draw pile, then on "World's End showed", ends the game.
     table.tap(screen.ids.draw_pile)
-    assert not view.ended and "World's End" in table.toast()
-    table.tap(screen.ids.draw_pile)
+    assert not view.ended and screen.sheet_name == "draw_pile"
+    table.tap(table.sheet().ids.end_card)
     assert view.ended and table.app.root.current == "end"
     assert "end" in table.sounds
     end = table.app.screen("end")

@@ -26,6 +26,7 @@ from companion.table_model import SeatModel
 from companion.ui.view import SeatView, TableView
 from companion.ui.words import end_reason_text, length_words, short_name
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.play_log import show_play_log
 
 load_kv(__file__)
 
@@ -124,6 +125,10 @@ class EndScreen(Screen):
         setup = self.view.setup
         app = App.get_running_app()
         app.start_game(replace(setup, first=random.randrange(len(setup.names))), app.seating)
+
+    def log_play(self) -> None:
+        """The play as BG Stats' link, in a QR code over this screen."""
+        show_play_log(self, App.get_running_app().session.game_id)
 
     def home(self) -> None:
         App.get_running_app().show("home")

@@ -1,32 +1,48 @@
-"""Saved games: newest first; a tap shows that game's summary (and resumes it if unfinished).
+"""Saved games: every game, newest first, filtered by touch; a tap opens the game's page.
 
-A simple list on purpose: the review of a game, move by move, is its own screen later.
+The list is a RecycleView fed a page of rows at a time as it scrolls towards
+its end, so 10,000 games open as fast as ten: only the rows read so far are
+held, and only the rows on screen are widgets.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
 from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
+from kivy.uix.recycleview.views import RecycleDataViewBehavior
 from kivy.uix.screenmanager import Screen
+from kivy.uix.stacklayout import StackLayout
 
 from companion.errors import CompanionError
-from companion.store import GameSummary
+from companion.rules import PROFILES, ProfileId
+from companion.store.review import Filter, GameLine, Status, count_games, games_page, periods
 from companion.ui import theme
-from companion.ui.i18n import say, table_word, tr, when
-from companion.ui.words import end_reason_text
-from companion.ui.widgets import Icon, load_kv, short
+from companion.ui.i18n import say, table_word, tr
+from companion.ui.widgets import ChoiceButton, load_kv, short
 
 load_kv(__file__)
 
-LIMIT = 100
-"""Rows in the list; older games stay in the database and in ``spicy-companion games``."""
+PAGE = 40
+"""Rows read at a time: a few screens' worth, a few milliseconds of SQL."""
+MORE_WHEN = 0.2
+"""Read the next page when less than this share of the list is left below the view."""
 
 
-def result_text(game: GameSummary) -> str:
+def when(stamp: str) -> str:
+    """``2026-11-30T20:14:03.000+00:00`` as ``2026-11-30 20:14``."""
+    return stamp[:16].replace("T", " ")
+
+
+def result_text(game: GameLine) -> str:
     if game.abandoned_at:
         return tr._("abandoned")
     if game.ended_at is None:
@@ -34,87 +50,163 @@ def result_text(game: GameSummary) -> str:
     return tr._("{winners} won").format(winners=" & ".join(short(name, 12) for name in game.winners))
 
 
-class GameRow(ButtonBehavior, BoxLayout):
-    """One saved game: when and how it ended on the first line, who sat down on the second."""
+def profile_title(profile: str) -> str:
+    """The rules' name as the set-up screen says it; a profile edited by hand into the row is shown as it is."""
+    return table_word(PROFILES[profile].title) if profile in PROFILES else profile
+
+
+def row_data(game: GameLine) -> dict[str, Any]:
+    """What a row shows of one game: when, the rules, how long and who won; who sat down with their scores."""
+    if game.problem:
+        return {"game_id": game.id, "title": f"#{game.id} · {when(game.started_at)}",
+                "names": say(game.problem), "note": "", "height": row_height(False)}
+    length = tr.ngettext("{n} move", "{n} moves", game.actions).format(n=game.actions)
+    if game.minutes is not None:
+        length += " · " + tr._("{n} min").format(n=game.minutes)
+    title = " · ".join((when(game.started_at), profile_title(game.profile), length, result_text(game)))
+    if game.scores and any(score is not None for score in game.scores):
+        names = ",  ".join(f"{short(name, 12)} {theme.signed(score or 0)}"
+                           for name, score in zip(game.names, game.scores, strict=True))
+    else:
+        names = ", ".join(short(name, 12) for name in game.names)
+    return {"game_id": game.id, "title": title, "names": names, "note": game.note or "",
+            "height": row_height(bool(game.note))}
+
+
+def row_height(note: bool) -> float:
+    """A row with a note has a third line for it."""
+    return float(dp(96 if note else 72))
+
+
+class GameRow(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
+    """One saved game: when, rules, length and result on the first line, seats and scores on the second."""
 
     game_id = NumericProperty(0)
     title = StringProperty("")
     names = StringProperty("")
+    note = StringProperty("")
+
+    def on_release(self) -> None:
+        App.get_running_app().screen("game").open(int(self.game_id))
+        App.get_running_app().show("game")
 
 
-def cell(text: str, colour: tuple[float, ...] = theme.TEXT, bold: bool = False, name: bool = False) -> Label:
-    label = Label(
-        text=text, color=colour, bold=bold, font_size=sp(theme.FONT_BODY), shorten=True,
-        halign="left" if name else "right", valign="middle", size_hint_y=None, height=dp(32),
-    )
-    label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
-    return label
-
-
-def trophies_heading() -> Icon:
-    """The trophy icon heads its column: the word does not fit a narrow column in every language."""
-    return Icon(source=theme.icon("trophy"), color=theme.MUTED, size_hint_y=None, height=dp(20))
+class FilterChoices(StackLayout):
+    """One filter's choices as buttons that wrap: any, then each value."""
 
 
 class GamesScreen(Screen):
-    chosen = NumericProperty(0)
-    """The game whose summary shows; 0 for none."""
-    title = StringProperty("")
-    outcome = StringProperty("")
-    unfinished = BooleanProperty(False)
+    total = NumericProperty(0)
+    """Games the filter keeps, in the database (the list reads them a page at a time)."""
+    filtering = BooleanProperty(False)
+    """The filters' panel shows instead of the list."""
+    summary = StringProperty("")
+    """The filter in words, above the list."""
+    filtered = BooleanProperty(False)
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.abandoned: set[int] = set()
-        """The listed games the table gave up, which show no Resume."""
+        self.chosen = Filter()
+        self._read = 0
 
     def on_pre_enter(self, *_args: object) -> None:
-        self.chosen = 0
-        self.title = ""
-        self.unfinished = False
-        self.ids.summary.clear_widgets()
-        box = self.ids.rows
-        box.clear_widgets()
+        self.filtering = False
+        self.reload()
+
+    def reload(self) -> None:
+        """The list from its first page, for the current filter."""
         store = App.get_running_app().store
-        games = store.list_games(limit=LIMIT) if store is not None else []
-        self.abandoned = {game.id for game in games if game.abandoned_at}
-        for game in games:
-            row = GameRow(
-                game_id=game.id, title=f"{when(game.started_at)} · {result_text(game)}", names=", ".join(game.names)
-            )
-            row.bind(on_release=lambda row: self.show(row.game_id))
-            box.add_widget(row)
-        self.ids.empty.opacity = 0 if games else 1
+        self.total = count_games(store, self.chosen) if store is not None else 0
+        self._read = 0
+        self.ids.list.data = []
+        self.ids.list.scroll_y = 1
+        self.summary = self._summary()
+        self.filtered = self.chosen != Filter()
+        self.read_more()
 
-    def show(self, game_id: int) -> None:
-        app = App.get_running_app()
-        try:
-            saved = app.store.load(game_id)
-            state = saved.game().state
-        except CompanionError as exc:
-            app.notify(say(exc.reason))
+    def read_more(self) -> None:
+        store = App.get_running_app().store
+        if store is None or self._read >= self.total:
             return
-        self.chosen = game_id
-        abandoned = game_id in self.abandoned
-        self.unfinished = not state.ended and not abandoned  # an abandoned game is not resumed
-        self.title = f"{table_word(state.profile.title)} · {when(saved.started_at)}"
-        if state.ended:
-            self.outcome = end_reason_text(state.end_reason)
-        else:
-            self.outcome = tr._("abandoned") if abandoned else tr._("unfinished")
-        grid = self.ids.summary
-        grid.clear_widgets()
-        for heading in (tr._("Seat"), tr._("Hand"), tr._("Won"), "", tr._("Score")):
-            label = cell(heading.upper(), theme.MUTED, bold=True, name=heading == tr._("Seat"))
-            label.font_size = sp(theme.FONT_CAPTION)
-            grid.add_widget(label if heading else trophies_heading())
-        for i, seat in enumerate(state.seats):
-            score = state.score(i)
-            winner = i in state.winners
-            grid.add_widget(cell(seat.name, theme.TROPHY if winner else theme.TEXT, bold=winner, name=True))
-            for number in (seat.hand, seat.won, seat.trophies):
-                grid.add_widget(cell(str(number), theme.TEXT_2))
-            grid.add_widget(cell("" if score is None else theme.signed(score), bold=True))
+        try:
+            page = games_page(store, self.chosen, self._read, PAGE)
+        except CompanionError as exc:
+            App.get_running_app().notify(say(exc.reason))
+            return
+        self._read += len(page) or self.total  # rows gone meanwhile: stop reading
+        rows = self.ids.list
+        above = (1 - rows.scroll_y) * max(0.0, self._content_height() - rows.height)
+        rows.data.extend(row_data(game) for game in page)
+        # the rows in view stay in view: the same distance from the top of a longer list
+        rows.scroll_y = 1 - above / max(1.0, self._content_height() - rows.height)
 
-    def resume(self) -> None:
-        App.get_running_app().resume_game(self.chosen)
+    def _content_height(self) -> float:
+        """The list's height as its layout will make it: each row's height and the gaps between them."""
+        data = self.ids.list.data
+        return float(sum(row["height"] for row in data) + dp(theme.GAP) * max(0, len(data) - 1))
+
+    def scrolled(self, scroll_y: float) -> None:
+        """Near the end of what was read, read the next page (on the next frame: not inside the scroll)."""
+        if scroll_y < MORE_WHEN and self._read < self.total:
+            Clock.schedule_once(lambda _dt: self.read_more(), 0)
+
+    def _summary(self) -> str:
+        count = tr.ngettext("{n} game", "{n} games", self.total).format(n=f"{self.total:,}")
+        chosen = self.chosen
+        words = [
+            status_text(chosen.status) if chosen.status else None,
+            profile_title(chosen.profile) if chosen.profile else None,
+            chosen.period,
+            chosen.player,
+        ]
+        return " · ".join([count, *(word for word in words if word)])
+
+    # --- the filters' panel ------------------------------------------------------
+
+    def toggle_filters(self) -> None:
+        self.filtering = not self.filtering
+        if self.filtering:
+            self.fill_filters()
+
+    def fill_filters(self) -> None:
+        store = App.get_running_app().store
+        months = periods(store) if store is not None else []
+        years = sorted({month[:4] for month in months}, reverse=True)
+        groups: Sequence[tuple[str, Sequence[tuple[str, Any]], Callable[[Any], Filter]]] = (
+            ("status", [(status_text(s), s) for s in Status], lambda v: replace(self.chosen, status=v)),
+            ("profile", [(profile_title(p), ProfileId(p)) for p in PROFILES], lambda v: replace(self.chosen, profile=v)),
+            ("period", [(p, p) for p in years + months], lambda v: replace(self.chosen, period=v)),
+            ("player", [(short(name), name) for name in (store.recent_players() if store else [])],
+             lambda v: replace(self.chosen, player=v)),
+        )
+        for field, choices, choose in groups:
+            box = self.ids[field]
+            box.clear_widgets()
+            current = getattr(self.chosen, field)
+            for text, value in [(tr._("Any"), None), *choices]:
+                button = ChoiceButton(text=text, selected=current == value, size_hint=(None, None),
+                                      width=choice_width(text), height=dp(theme.TARGET))
+                button.bind(on_release=lambda _b, v=value, c=choose: self.choose(c(v)))
+                box.add_widget(button)
+
+    def choose(self, chosen: Filter) -> None:
+        self.chosen = chosen
+        self.fill_filters()
+        self.reload()
+
+    def clear_filters(self) -> None:
+        self.chosen = Filter()
+        self.filtering = False
+        self.reload()
+
+
+def choice_width(text: str) -> float:
+    """A choice's width: its text in the button's type, and the padding."""
+    label = CoreLabel(text=text, font_size=sp(theme.FONT_BUTTON), bold=True)
+    label.refresh()
+    return float(label.texture.width + dp(40))
+
+
+def status_text(status: Status) -> str:
+    return {Status.FINISHED: tr._("Finished"), Status.UNFINISHED: tr._("Unfinished"),
+            Status.ABANDONED: tr._("Abandoned")}[status]

@@ -18,12 +18,13 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Obje
 from kivy.uix.screenmanager import Screen
 
 from companion.rules import Setup
-from companion.rules.profiles import VARIANTS
+from companion.rules.variants import VARIANTS
 from companion.seating import Seating
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import tr
 from companion.ui.threads import after_drawn, mainthread_now
 from companion.ui.widgets import load_kv, short
+from companion.ui.widgets.keyboard import FieldButton, TextField  # noqa: F401  (used in the kv)
 
 load_kv(__file__)
 
@@ -50,22 +51,6 @@ def profile_line(profile_id: str) -> str:
         "sweet-spicy": tr._("Lemon for wasabi, and universal cards that always win a challenge"),
         "five-spices": tr._("Five spices, no numbers: only the next seat may challenge; an empty hand wins"),
     }[profile_id]
-
-
-def variant_text(variant: str) -> tuple[str, str]:
-    """A variant card's name and its one line of explanation."""
-    return {
-        "start-it-up": (tr._("Start it up"), tr._("After an 8, 9 or 10, a 1, 2 or 3 of the same spice may follow")),
-        "turn-it-up": (tr._("Turn it up"), tr._("In a number challenge a 6 matches a 9, and a 9 a 6")),
-        "spice-raider": (
-            tr._("Spice raider"), tr._("A declared 4 wins the cards under it when the next card is played")
-        ),
-        "we-love-chili": (tr._("We love chili"), tr._("Wherever a new run may start, chili 1 to 3 may start it")),
-        "change-your-luck": (
-            tr._("Change your luck"), tr._("With a 5, tuck up to 2 more cards under it and draw as many")
-        ),
-        "copy-cat": (tr._("Copy cat"), tr._("Out of turn, another seat may copy the top card's exact claim")),
-    }[variant]
 
 
 def made(kind: str, on_release: Callable[[Any], None] | None = None, **props: Any) -> Any:
@@ -199,13 +184,13 @@ class SetupScreen(Screen):
     def _rules(self) -> None:
         grid = self.ids.variants
         grid.clear_widgets()
-        for variant, reading in VARIANTS.items():
-            title, line = variant_text(variant)
+        for variant, card in VARIANTS.items():
+            line = tr._(card.line)
             grid.add_widget(
                 made("VariantRow",
                     variant=variant,
-                    title=title,
-                    line=tr._("Reading: {rule}").format(rule=line) if reading else line,
+                    title=tr._(card.name),
+                    line=tr._("Reading: {rule}").format(rule=line) if card.reading else line,
                     selected=variant in self.draft.variants,
                     dimmed=not self.draft.profile.numbered,
                     screen=self,

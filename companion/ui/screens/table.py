@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
@@ -25,6 +24,7 @@ from companion.session import Session
 from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.screens.challenge import ChallengeSheet
+from companion.ui.screens.draw_pile import DrawPileSheet
 from companion.ui.screens.result import ResultSheet
 from companion.ui.screens.reveal import RevealSheet
 from companion.ui.view import TableView
@@ -77,6 +77,8 @@ class TableScreen(Screen):
     flat = BooleanProperty(False)
     """Seats on the edges, turned to face them: the screen lies flat."""
     sheet_name = StringProperty("")
+    counting = BooleanProperty(False)
+    """The table is setting its count of the draw pile (the draw-pile sheet)."""
     lying = BooleanProperty(False)
     """The lying-flat layout is showing (flat and landscape): the hint sits in the seat to play's panel."""
     portrait = BooleanProperty(False)
@@ -87,10 +89,12 @@ class TableScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._slots: list[Facing] = []
-        self._end_card_asked = False
         self._sheet_holder: Facing | None = None
         self._sheet_turned = False
-        self._sheets = {"challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet()}
+        self._sheets = {
+            "challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet(), "draw_pile": DrawPileSheet(),
+        }
+        self._sheets["draw_pile"].bind(on_close=lambda _sheet: self._count_done())
         self._holders = {name: Facing(sheet, size_hint=(None, None)) for name, sheet in self._sheets.items()}
         """Each sheet in its holder for good: showing one builds nothing, and it keeps its layout at the same size."""
         self._trophies = self.ids.trophies.__self__
@@ -104,6 +108,7 @@ class TableScreen(Screen):
         board.add_widget(self._pad_slot, index=1)  # over the hub, under the last-card banner
         board.add_widget(self._info_slot, index=1)  # over the pad, whose keys it lets through
         self.bind(size=self._layout, flat=self._layout)
+        self.ids.title.bind(size=self._layout)  # the title is centred in the bar: its width changes with its words
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
 
     def on_pre_enter(self) -> None:
@@ -177,7 +182,8 @@ class TableScreen(Screen):
         elif view.buzz is not None:
             name = "challenge"
         else:
-            name = ""
+            name = "draw_pile" if self.counting else ""
+        self.counting = name == "draw_pile"  # any sheet the game opens takes the place of the count
         if name == "end":
             self._close_sheet()
             if self.manager is not None and self.manager.current == self.name:
@@ -227,23 +233,29 @@ class TableScreen(Screen):
             return ""
         if chain and view.top_player >= 0:
             return tr._("{name} plays again: pick a spice").format(name=view.seats[view.top_player].name)
-        if named:
-            return view.hint
+        if named:  # lying flat the title is not shown: the direction of play joins the hint
+            return view.hint + (f"  \u00b7  {direction_words(view.direction)}" if self.lying and view.direction else "")
         return tr._("{name} to play: {hint}").format(name=view.seats[view.turn].name, hint=view.hint)
 
-    def ask_end_card(self) -> None:
-        """A tap on the draw pile: did the World's End card show? A second tap within the toast says yes."""
+    def title_text(self, view: TableView, *_deps: Any) -> str:
+        """The profile's title (a table word) and, while a card in play can turn it, the direction of play."""
+        title = tr._(view.title)
+        return f"{title}  \u00b7  {direction_words(view.direction)}" if view.direction else title
+
+    def count_draw_pile(self) -> None:
+        """A tap on the draw pile opens the table's count of it (docs/RULES.md 6), where the World's End
+        card showing is told too."""
         view = self.view
         if not view.has_end_card:
             App.get_running_app().notify(tr._("Five spices has no World's End card: the face-up pile is reshuffled"))
             return
-        if self._end_card_asked:
-            self._end_card_asked = False
-            view.end_card_showed()
-            return
-        self._end_card_asked = True
-        App.get_running_app().notify(tr._("World's End showed? Tap the draw pile again to end the game"))
-        Clock.schedule_once(lambda _dt: setattr(self, "_end_card_asked", False), 3)
+        self._sheets["draw_pile"].open_at(view.draw_pile, view.draw_pile_most)
+        self.counting = True
+        self._show_sheet()
+
+    def _count_done(self) -> None:
+        self.counting = False
+        self._show_sheet()
 
     # --- keys 1-6 ------------------------------------------------------------------------
 
@@ -306,7 +318,7 @@ class TableScreen(Screen):
     def _layout_portrait(self, w: float, h: float) -> None:
         """Standing, portrait: a two-column grid of seats under the top bar, clockwise."""
         m = _dp(16)
-        bar = _dp(72)
+        bar = m + self.ids.undo.height + _dp(theme.TAB_RISE + 4)  # the seat to play's tab stays clear of Undo
         n = len(self._slots)
         rows = (n + 1) // 2
         cell_w = (w - 2 * m - _dp(8)) / 2
@@ -440,6 +452,10 @@ class TableScreen(Screen):
         ids.hub.pos, ids.hub.size = (x, y), (w, h)
         banner_h = _dp(128 if ids.banner.flat else 64)
         ids.banner.pos, ids.banner.size = (ids.hub.x, ids.hub.top - banner_h), (ids.hub.width, banner_h)
+
+
+def direction_words(direction: str) -> str:
+    return tr._("counter-clockwise") if direction == "counter-clockwise" else tr._("clockwise")
 
 
 def _dp(value: float) -> float:

@@ -1,7 +1,10 @@
 """Our own small widget set (docs/design/README.md "Components"): each a class and its kv rule.
 
-Importing this package loads every widget's ``.kv`` once, so screens can use
-the widgets by name.
+Importing this package loads the ``.kv`` of the widgets every screen uses (the
+buttons, the form pieces), so screens can use them by name. The other widgets
+load their own ``.kv`` when their module is first imported: the on-screen
+keyboard and the toast, like the table's pieces, are not needed to draw the
+first frame (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ from kivy.lang import Builder
 from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
 from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile, short
 from companion.ui.widgets.icon import Icon
-from companion.ui.widgets.keyboard import FieldButton, ScreenKeyboard, TextField
-from companion.ui.widgets.toast import Toast
 
 HERE = Path(__file__).parent
 
@@ -27,11 +28,9 @@ def load_kv(module_file: str) -> None:
 
 
 load_kv(str(HERE / "buttons.py"))
-load_kv(str(HERE / "toast.py"))
 load_kv(str(HERE / "forms.py"))
-load_kv(str(HERE / "keyboard.py"))
 
 __all__ = [
-    "Caption", "ChoiceButton", "FieldButton", "GhostButton", "Header", "Icon", "PrimaryButton", "RoundButton",
-    "ScreenKeyboard", "SecondaryButton", "TextField", "Tile", "Toast", "load_kv", "short",
+    "Caption", "ChoiceButton", "GhostButton", "Header", "Icon", "PrimaryButton", "RoundButton", "SecondaryButton",
+    "Tile", "load_kv", "short",
 ]

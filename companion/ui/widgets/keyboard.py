@@ -33,6 +33,7 @@ from kivy.uix.textinput import TextInput
 
 from companion.ui import theme
 from companion.ui.i18n import tr
+from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
 from companion.ui.keyboard import (
     ACCENTS, BACKSPACE, ENTER, HIDE, LETTERS, SHIFT, SPACE, SYMBOLS, Key, cased, rows, starts_word,
@@ -42,6 +43,8 @@ from companion.ui.keyboard import (
 SIGNS = (SHIFT, BACKSPACE, HIDE)
 """Keys drawn as a sign (⇧ ⌫ ▼), which Roboto does not have."""
 SIGN_FONT = str(Path(kivy_data_dir) / "fonts" / "DejaVuSans.ttf")
+
+load_kv(__file__)
 
 
 class KeyboardKey(ButtonBehavior, Label):

@@ -6,12 +6,12 @@ outline: what was claimed, beside the card that was revealed.
 
 from __future__ import annotations
 
-from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.relativelayout import RelativeLayout
 
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.fit import one_line_size
 
 
 class StackCard(RelativeLayout):
@@ -43,20 +43,7 @@ class StackCard(RelativeLayout):
         "Cinnamon" on a narrow card is drawn smaller instead. The kv rule passes
         the card's width too, so that it runs again when the card is resized.
         """
-        width = self.card_w - dp(12)
-        while size > 1 and text:
-            drawn = _width(text, size)
-            if drawn <= width:
-                break
-            size = max(1.0, min(size - 1, size * width / drawn))
-        return size
-
-
-def _width(text: str, size: float) -> float:
-    """The bold text's width at ``size``, measured by the font without rendering a texture."""
-    return float(CoreLabel(font_size=size, bold=True).get_extents(text)[0])
-
-
+        return one_line_size(text, size, self.card_w - dp(12))
 
 
 load_kv(__file__)

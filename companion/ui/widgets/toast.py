@@ -14,6 +14,10 @@ from kivy.core.window import Window
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets import load_kv
+
+load_kv(__file__)
+
 
 class Toast(BoxLayout):
     text = StringProperty("")

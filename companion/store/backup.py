@@ -1,0 +1,268 @@
+"""Games leave the table: a backup of the database, every game exported, and a restore that merges.
+
+A backup is SQLite's online backup, so a game being played meanwhile is copied
+as it stood after its last saved action. Everything is written under a
+``.partial`` name and renamed only once it is complete and synced, so a stick
+pulled out, full or read-only leaves no file that looks whole; the message says
+which of those it was. A restore reads a copy of the backup taken off the stick
+first, works out what it would add (games whose ``uid`` this database does not
+have; players are matched by name), and then adds all of it in one transaction:
+a restore that fails changes nothing here.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from companion.errors import CompanionError, Reason
+from companion.rules import IllegalAction
+from companion.store.db import SQLITE_HEADER, Recorded, Store, StoreError
+from companion.store.export import FORMATS, export_text
+
+BACKUP_PREFIX = "spicy-companion-backup-"
+EXPORT_PREFIX = "spicy-companion-games-"
+STEP_PAGES = 256
+"""Pages copied between two looks at the live database: a game saving meanwhile waits for one step only."""
+
+Progress = Callable[[int, int], None]
+"""Told how far a backup or an export has got: done and total (pages, games), for a screen's bar."""
+
+
+class TakeHomeError(CompanionError):
+    """A backup, an export or a restore could not be done; the message says why and that nothing here changed."""
+
+
+def stamp(at: datetime | None = None) -> str:
+    """The local date and time in a file name: sorts in order, and reads as a date on any stick."""
+    return (at or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
+
+
+# --- writing to a stick or a folder ---------------------------------------------
+
+
+def _writable_folder(folder: Path) -> Path:
+    if not folder.is_dir():
+        raise TakeHomeError("{folder} is not there: plug the stick in again, or choose another folder",
+                            folder=str(folder))
+    if not os.access(folder, os.W_OK):
+        raise TakeHomeError("{folder} is read-only: nothing was written; use another stick or folder",
+                            folder=str(folder))
+    return folder
+
+
+def _write_failed(exc: BaseException, folder: Path, target: Path) -> TakeHomeError:
+    """The one message for a write that stopped: the stick went away, is full, is read-only, or else."""
+    number = getattr(exc, "errno", None)
+    text = str(exc)
+    if not folder.is_dir() or number in (errno.ENOENT, errno.EIO, errno.ENODEV, errno.ENXIO):
+        return TakeHomeError(
+            "{folder} went away while {file} was being written: the stick was pulled out or failed; "
+            "nothing on this Pi changed; plug it in again and start over", folder=str(folder), file=target.name)
+    if number in (errno.ENOSPC, errno.EDQUOT) or "full" in text:
+        return TakeHomeError("{folder} is full: {file} did not fit; nothing on this Pi changed; "
+                             "make room on it or use another stick", folder=str(folder), file=target.name)
+    if number in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text or "read-only" in text:
+        return TakeHomeError("{folder} is read-only: nothing was written; use another stick or folder",
+                             folder=str(folder))
+    return TakeHomeError("{file} could not be written in {folder}: {problem}; nothing on this Pi changed",
+                         file=target.name, folder=str(folder), problem=text)
+
+
+def _remove(path: Path) -> None:
+    """A partial file or folder goes; on a stick already gone there is nothing to remove."""
+    try:
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _sync_folder(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+@contextmanager
+def _written(folder: Path, name: str) -> Iterator[Path]:
+    """Yields the ``.partial`` path to write; renamed to ``name`` only when the block ends without error."""
+    folder = _writable_folder(folder)
+    target = folder / name
+    partial = folder / (name + ".partial")
+    _remove(partial)
+    try:
+        yield partial
+        partial.rename(target)
+        _sync_folder(folder)
+    except (OSError, sqlite3.Error) as exc:
+        _remove(partial)
+        raise _write_failed(exc, folder, target) from None
+    except BaseException:
+        _remove(partial)
+        raise
+
+
+def backup(store: Store, folder: Path, at: datetime | None = None, name: str | None = None,
+           progress: Progress | None = None) -> Path:
+    """A copy of every game in ``folder`` (as ``name``, else a dated name), taken while the app may be
+    saving: SQLite's online backup."""
+    name = name or f"{BACKUP_PREFIX}{stamp(at)}.db"
+    with _written(Path(folder), name) as partial:
+        copy = sqlite3.connect(partial)
+        try:
+            step = None if progress is None else lambda _status, left, total: progress(total - left, total)
+            store.db.conn.backup(copy, pages=STEP_PAGES, progress=step)
+            copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file, no -wal beside it
+            problems = [text for (text,) in copy.execute("PRAGMA quick_check") if text != "ok"]
+            if problems:
+                raise sqlite3.DatabaseError(f"the copy does not read back ({problems[0]})")
+        finally:
+            copy.close()
+        with partial.open("rb+") as file:
+            os.fsync(file.fileno())
+    return Path(folder) / name
+
+
+@dataclass
+class Exported:
+    folder: Path
+    games: int
+    left_out: list[Reason] = field(default_factory=list)
+    """Games that could not be read (a row edited by hand): named, and the others exported."""
+
+
+def export_all(store: Store, folder: Path, formats: tuple[str, ...] = tuple(FORMATS),
+               game_ids: list[int] | None = None, at: datetime | None = None,
+               progress: Progress | None = None) -> Exported:
+    """Every game (or those of ``game_ids``) in one dated folder: a sub-folder a format, a file a game."""
+    name = f"{EXPORT_PREFIX}{stamp(at)}"
+    ids = game_ids if game_ids is not None else [row[0] for row in store.query("SELECT id FROM games ORDER BY id")]
+    uids = {game_id: uid for uid, game_id in store.uids().items()}
+    left_out: list[Reason] = []
+    count = 0
+    with _written(Path(folder), name) as partial:
+        for format in formats:
+            (partial / format).mkdir(parents=True)
+        for done, game_id in enumerate(ids):
+            if progress is not None:
+                progress(done, len(ids))
+            try:
+                saved = store.load(game_id)
+                texts = {format: export_text(saved, uids[game_id], format) for format in formats}
+            except (StoreError, IllegalAction) as exc:
+                left_out.append(Reason("game #{game} was left out: {problem}", game=game_id, problem=exc.reason))
+                continue
+            for format, text in texts.items():
+                path = partial / format / f"game-{game_id:05d}.{FORMATS[format]}"
+                path.write_text(text, encoding="utf-8", newline="")
+            count += 1
+        os.sync()  # one flush for thousands of small files, rather than one a file
+    return Exported(Path(folder) / name, count, left_out)
+
+
+# --- restoring -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """A game in the backup that this database does not have."""
+
+    uid: str
+    started_at: str
+    names: tuple[str, ...]
+    finished: bool
+    recorded: Recorded
+
+
+@dataclass
+class RestorePlan:
+    """What a restore would add, worked out before anything is written; shown to the person first."""
+
+    source: Path
+    games: list[Incoming]
+    already: int
+    """Games of the backup this database has already (restored before, or never left)."""
+    new_players: list[str]
+    left_out: list[Reason] = field(default_factory=list)
+
+
+def backups_in(folder: Path) -> list[Path]:
+    """The backups found in a folder, newest first (by name, which holds the date)."""
+    try:
+        found = [p for p in Path(folder).glob(f"{BACKUP_PREFIX}*.db") if p.is_file()]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: p.name, reverse=True)
+
+
+def _not_a_backup(path: Path, why: str) -> TakeHomeError:
+    return TakeHomeError("{path} is not a Spicy Companion backup ({why}); nothing was changed", path=str(path),
+                         why=why)
+
+
+def plan_restore(store: Store, path: Path, progress: Progress | None = None) -> RestorePlan:
+    """Read the backup (a copy of it, taken off the stick first) and say what it would add here."""
+    path = Path(path)
+    if path.is_dir() or not path.exists():
+        raise TakeHomeError("there is no backup file {path}", path=str(path))
+    with tempfile.TemporaryDirectory(prefix="spicy-restore-") as scratch:
+        copy = Path(scratch) / "backup.db"
+        try:
+            with path.open("rb") as file:
+                header = file.read(100)
+            if len(header) < 100 or not header.startswith(SQLITE_HEADER):
+                raise _not_a_backup(path, Reason("it is not an SQLite file"))
+            shutil.copyfile(path, copy)
+        except OSError as exc:
+            raise TakeHomeError("{path} could not be read: {problem}; nothing was changed", path=str(path),
+                                problem=str(exc.strerror or exc)) from None
+        try:
+            with Store.open(copy, move_damaged=False) as source:
+                return _plan(store, source, path, progress)
+        except StoreError as exc:
+            raise _not_a_backup(path, exc.reason) from None
+
+
+def _plan(store: Store, source: Store, path: Path, progress: Progress | None) -> RestorePlan:
+    here = store.uids()
+    known_players = set(store.players())
+    rows = source.query("SELECT id, uid, started_at FROM games ORDER BY started_at, id")
+    games: list[Incoming] = []
+    left_out: list[Reason] = []
+    already = 0
+    for done, (game_id, uid, started_at) in enumerate(rows):
+        if progress is not None:
+            progress(done, len(rows))
+        if uid in here:
+            already += 1
+            continue
+        try:
+            saved = source.load(game_id)
+            game = saved.game()
+        except (StoreError, IllegalAction) as exc:
+            left_out.append(Reason("game #{game} of the backup was left out: {problem}", game=game_id,
+                                   problem=exc.reason))
+            continue
+        recorded = Recorded(game, started_at, [entry.at for entry in saved.log], uid, source.seating(game_id))
+        games.append(Incoming(uid, started_at, saved.setup.names, game.state.ended, recorded))
+    new_players = sorted({name for g in games for name in g.names} - known_players)
+    return RestorePlan(path, games, already, new_players, left_out)
+
+
+def restore(store: Store, plan: RestorePlan) -> list[int]:
+    """Add the planned games in one transaction; any that arrived here meanwhile are not added twice."""
+    here = store.uids()
+    return store.save([g.recorded for g in plan.games if g.uid not in here])

@@ -1,0 +1,498 @@
+"""The review of saved games: the list page by page, a game's timeline and score race, players' figures.
+
+Every figure is one SQL query over the per-seat facts kept at each game's end
+(``scores``), so a player's page costs the same with 100 or 100,000 games; only
+a game's own timeline and score race replay its log through the rules engine.
+Figures are kept per rules profile: five-spices has no score, so no average
+ever mixes it in.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from companion.rules import Action, Event, EventKind, Game, ProfileId, State
+from companion.store.db import Store
+from companion.store.records import FIX_ROW, BadRow, SavedGame, names_from_json, to_json
+
+TIMELINE_KINDS = frozenset({
+    EventKind.LAST_CARD, EventKind.CHALLENGE, EventKind.CHALLENGE_WON, EventKind.STACK_WON, EventKind.RAID,
+    EventKind.TROPHY, EventKind.END,
+})
+"""What a game's timeline tells: the moments the table remembers, not every card played."""
+
+
+class Status(StrEnum):
+    FINISHED = "finished"
+    UNFINISHED = "unfinished"
+    """Not finished and not given up: a game that can still be resumed."""
+    ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """Which games the list shows; None in a field: any."""
+
+    player: str | None = None
+    profile: ProfileId | None = None
+    period: str | None = None
+    """A year (``2026``) or a month (``2026-11``), in UTC as the stamps are kept."""
+    status: Status | None = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL condition on ``games`` and its parameters."""
+        terms, params = ["1"], []
+        if self.player is not None:
+            terms.append(
+                "games.id IN (SELECT game_id FROM game_seats JOIN players ON players.id = game_seats.player_id"
+                " WHERE players.name = ?)"
+            )
+            params.append(self.player)
+        if self.profile is not None:
+            terms.append("games.profile = ?")
+            params.append(str(self.profile))
+        if self.period is not None:
+            # started_at is an ISO stamp: a year or month is a range of it, which the index answers
+            terms.append("games.started_at >= ? AND games.started_at < ?")
+            params += [self.period, _after(self.period)]
+        if self.status is Status.FINISHED:
+            terms.append("games.ended_at IS NOT NULL")
+        elif self.status is Status.UNFINISHED:
+            terms.append("games.ended_at IS NULL AND games.abandoned_at IS NULL")
+        elif self.status is Status.ABANDONED:
+            terms.append("games.abandoned_at IS NOT NULL")
+        return " AND ".join(terms), params
+
+
+def _after(period: str) -> str:
+    """The first stamp after a year or a month: ``2026`` -> ``2027``, ``2026-12`` -> ``2027-01``."""
+    if len(period) == 4:
+        return str(int(period) + 1)
+    year, month = int(period[:4]), int(period[5:7])
+    return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One row of the saved games' list."""
+
+    id: int
+    started_at: str
+    ended_at: str | None
+    profile: str
+    names: tuple[str, ...]
+    winners: tuple[str, ...]
+    scores: tuple[int | None, ...]
+    """Final scores by seat; empty while the game goes on."""
+    actions: int
+    minutes: int | None
+    """From the first action to the last (None while unfinished)."""
+    note: str | None
+    abandoned_at: str | None = None
+    """When the table gave the game up (it is not resumed)."""
+    problem: str | None = None
+    """Why the row cannot be read (edited by hand); the list shows it and goes on."""
+
+
+def count_games(store: Store, chosen: Filter = Filter()) -> int:
+    where, params = chosen.where()
+    return int(store.query(f"SELECT count(*) FROM games WHERE {where}", params)[0][0])
+
+
+def games_page(store: Store, chosen: Filter = Filter(), offset: int = 0, limit: int = 50) -> list[GameLine]:
+    """Newest first, ``limit`` rows from ``offset``: the list reads only what it shows."""
+    where, params = chosen.where()
+    rows = store.query(
+        "SELECT id, started_at, ended_at, profile, seats, winners, note, abandoned_at,"
+        " (SELECT json_group_array(score) FROM (SELECT score FROM scores WHERE game_id = games.id ORDER BY seat)),"
+        " (SELECT max(seq) FROM actions WHERE game_id = games.id),"
+        " CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER)"
+        f" FROM games WHERE {where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
+        [*params, limit, offset],
+    )
+    return [_line(*row) for row in rows]
+
+
+def _line(
+    game_id: int, started: str, ended: str | None, profile: str, seats: str, winners: str | None, note: str | None,
+    abandoned: str | None, scores: str, actions: int | None, minutes: int | None,
+) -> GameLine:
+    try:
+        names, won = names_from_json(seats, "seats"), names_from_json(winners or "[]", "winners")
+    except BadRow as exc:
+        return GameLine(game_id, started, ended, profile, (), (), (), 0, None, note, abandoned, f"{exc}; {FIX_ROW}")
+    return GameLine(game_id, started, ended, profile, names, won, tuple(json.loads(scores)), actions or 0, minutes,
+                    note, abandoned)
+
+
+def periods(store: Store) -> list[str]:
+    """Every month with a saved game, newest first (``2026-11``): the list's choice of month or year."""
+    return [month for (month,) in store.query(
+        "SELECT DISTINCT substr(started_at, 1, 7) FROM games ORDER BY 1 DESC"
+    )]
+
+
+# --- one game ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One line of a game's timeline: when, after how many standing moves, what happened and the move that did it."""
+
+    at: str
+    depth: int
+    event: Event
+    move: Action | None
+    before: State
+    """The state the move was made in (the challenged card's player and claim, for a screen's own words)."""
+
+
+def timeline(saved: SavedGame, game: Game) -> list[Moment]:
+    """What ``games show`` prints and the game's page lists: ``game`` is ``saved.game()``, replayed once."""
+    return [
+        Moment(saved.log[step.entry].at, step.depth, event, step.move, step.before.state)
+        for step in game.steps()[1:]
+        if step.before is not None
+        for event in step.state.events
+        if event.kind in TIMELINE_KINDS
+    ]
+
+
+def score_race(game: Game) -> list[tuple[int, ...]]:
+    """Every seat's score after each standing move, from the start; empty when the rules keep no score."""
+    if not game.setup.profile.numbered:
+        return []
+    return [tuple(step.state.score(i) or 0 for i in range(len(game.setup.names))) for step in game.steps()]
+
+
+# --- players -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One row of the Players list."""
+
+    name: str
+    games: int
+    """Finished games."""
+    wins: int
+    retired: bool
+
+
+def player_lines(store: Store, retired: bool = False, name: str | None = None) -> list[PlayerLine]:
+    """Every player (the retired ones instead, with ``retired``; only ``name``, retired or not), most finished
+    games first."""
+    where, params = ("players.name = ?", [name]) if name is not None else (
+        "(players.retired_at IS NOT NULL) = ?", [retired])
+    rows = store.query(
+        "SELECT players.name, count(scores.game_id), coalesce(sum(scores.winner), 0), players.retired_at IS NOT NULL"
+        f" FROM players LEFT JOIN scores ON scores.player_id = players.id WHERE {where}"
+        " GROUP BY players.id ORDER BY count(scores.game_id) DESC, players.name",
+        params,
+    )
+    return [PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """One player's figures under one rules profile, over finished games."""
+
+    name: str
+    profile: str
+    games: int
+    wins: int
+    win_rate: float
+    average_score: float | None
+    """None under five-spices, which keeps no score."""
+    best_score: int | None
+    trophies: int
+    challenges_made: int
+    challenges_won: int
+    spice_challenges: int
+    spice_challenges_won: int
+    number_challenges: int
+    number_challenges_won: int
+    caught_bluffing: int
+    survived_challenges: int
+    favourite_spice: str | None
+    """The spice this player declared most often under these rules; None before any card."""
+
+
+FIGURES = """
+SELECT players.name, games.profile, count(*), sum(scores.winner), 1.0 * sum(scores.winner) / count(*),
+  avg(scores.score), max(scores.score), sum(scores.trophies), sum(scores.challenges_made),
+  sum(scores.challenges_won), sum(scores.spice_challenges), sum(scores.spice_challenges_won),
+  sum(scores.number_challenges), sum(scores.number_challenges_won), sum(scores.caught_bluffing),
+  sum(scores.survived_challenges),
+  (SELECT declared.key FROM scores AS mine JOIN games AS theirs ON theirs.id = mine.game_id,
+     json_each(mine.declared) AS declared
+   WHERE mine.player_id = players.id AND theirs.profile = games.profile
+   GROUP BY declared.key ORDER BY sum(declared.value) DESC, declared.key LIMIT 1)
+FROM scores JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id
+WHERE {where}
+GROUP BY players.id, games.profile
+ORDER BY games.profile, sum(scores.winner) DESC, 1.0 * sum(scores.winner) / count(*) DESC, players.name
+"""
+
+
+def figures(store: Store, player: str | None = None, profile: ProfileId | None = None) -> list[Figures]:
+    """Per player and rules profile: the ``stats`` table, kept apart by rules."""
+    terms, params = ["1"], []
+    if player is not None:
+        terms.append("players.name = ?")
+        params.append(player)
+    if profile is not None:
+        terms.append("games.profile = ?")
+        params.append(str(profile))
+    return [Figures(*row) for row in store.query(FIGURES.format(where=" AND ".join(terms)), params)]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One finished game as a player's results over time show it."""
+
+    game_id: int
+    started_at: str
+    profile: str
+    score: int | None
+    won: bool
+    place: int
+    """1 for the winners, then by score (five-spices: 1 or 2, won or not)."""
+
+
+def results(store: Store, player: str) -> list[Result]:
+    """The player's finished games, oldest first: the chart of results over time."""
+    rows = store.query(
+        "SELECT games.id, games.started_at, games.profile, mine.score, mine.winner,"
+        " 1 + (SELECT count(*) FROM scores AS other WHERE other.game_id = mine.game_id AND"
+        "      (other.winner > mine.winner OR (other.winner = mine.winner AND other.score > mine.score)))"
+        " FROM scores AS mine JOIN players ON players.id = mine.player_id JOIN games ON games.id = mine.game_id"
+        " WHERE players.name = ? ORDER BY games.started_at, games.id",
+        [player],
+    )
+    return [Result(game_id, at, profile, score, bool(won), place) for game_id, at, profile, score, won, place in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two players over the finished games they both sat at."""
+
+    player: str
+    other: str
+    games: int
+    wins: int
+    """Games ``player`` won and ``other`` did not."""
+    losses: int
+    """Games ``other`` won and ``player`` did not."""
+
+
+def head_to_head(store: Store, player: str, other: str) -> HeadToHead:
+    found = head_to_heads(store, player, other)
+    return found[0] if found else HeadToHead(player, other, 0, 0, 0)
+
+
+def head_to_heads(store: Store, player: str, other: str | None = None) -> list[HeadToHead]:
+    """``player`` against each player met (or only ``other``), most games together first."""
+    rows = store.query(
+        "SELECT players.name, count(*), sum(mine.winner > theirs.winner), sum(theirs.winner > mine.winner)"
+        " FROM scores AS mine JOIN scores AS theirs ON theirs.game_id = mine.game_id"
+        " AND theirs.player_id != mine.player_id JOIN players ON players.id = theirs.player_id"
+        " WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) AND (? IS NULL OR players.name = ?)"
+        " GROUP BY players.id ORDER BY count(*) DESC, players.name",
+        [player, other, other],
+    )
+    return [HeadToHead(player, name, games, wins, losses) for name, games, wins, losses in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    name: str
+    times: int
+
+
+def rival(store: Store, player: str) -> Opponent | None:
+    """The player ``player`` beat most often (won a game they both sat at and the other did not)."""
+    return _most_beaten(store, player, "mine", "theirs")
+
+
+def nemesis(store: Store, player: str) -> Opponent | None:
+    """The player who beat ``player`` most often."""
+    return _most_beaten(store, player, "theirs", "mine")
+
+
+def _most_beaten(store: Store, player: str, winner: str, loser: str) -> Opponent | None:
+    rows = store.query(
+        "SELECT players.name, count(*) FROM scores AS mine JOIN scores AS theirs ON theirs.game_id = mine.game_id"
+        " AND theirs.player_id != mine.player_id JOIN players ON players.id = theirs.player_id"
+        f" WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) AND {winner}.winner AND NOT {loser}.winner"
+        " GROUP BY players.id ORDER BY count(*) DESC, players.name LIMIT 1",
+        [player],
+    )
+    return Opponent(*rows[0]) if rows else None
+
+
+# --- records -------------------------------------------------------------------------
+
+
+class RecordKind(StrEnum):
+    HIGHEST_SCORE = "highest-score"
+    BIGGEST_STACK = "biggest-stack"
+    LONGEST_GAME = "longest-game"
+    MOST_CHALLENGES_WON = "most-challenges-won"
+    LONGEST_SURVIVAL = "longest-survival"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    kind: RecordKind
+    value: int
+    """Points, cards, minutes or challenges, as the kind says."""
+    name: str | None
+    """Who holds it; None for the longest game, which is everyone's."""
+    game_id: int
+
+
+_RECORDS: Sequence[tuple[RecordKind, str]] = (
+    (RecordKind.HIGHEST_SCORE, "scores.score"),
+    (RecordKind.BIGGEST_STACK, "scores.biggest_stack"),
+    (RecordKind.MOST_CHALLENGES_WON, "scores.challenges_won"),
+    (RecordKind.LONGEST_SURVIVAL, "scores.survival_streak"),
+)
+
+
+def records(store: Store) -> list[Record]:
+    """The table's records over every finished game; the first to set one keeps it on a tie."""
+    found = []
+    for kind, column in _RECORDS:
+        rows = store.query(
+            f"SELECT {column}, players.name, scores.game_id FROM scores"
+            " JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id"
+            f" WHERE {column} > 0 ORDER BY {column} DESC, games.started_at, games.id LIMIT 1"
+        )
+        found += [Record(kind, value, name, game_id) for value, name, game_id in rows]
+    rows = store.query(
+        "SELECT CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER) AS minutes, id"
+        " FROM games WHERE ended_at IS NOT NULL ORDER BY minutes DESC, started_at, id LIMIT 1"
+    )
+    found += [Record(RecordKind.LONGEST_GAME, minutes, None, game_id) for minutes, game_id in rows]
+    return found
+
+
+# --- tonight -------------------------------------------------------------------------
+
+EVENING_GAP_HOURS = 3
+"""A longer pause between two games ends an evening: the next game starts another."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's evening so far, over its finished games."""
+
+    name: str
+    games: int
+    wins: int
+    points: int
+    """Scores added up over the evening's scored games (five-spices keeps none)."""
+    trophies: int
+    challenges_made: int
+    challenges_won: int
+    caught_bluffing: int
+    cards_played: int
+
+
+class AwardKind(StrEnum):
+    BEST_BLUFFER = "best-bluffer"
+    SHARPEST_CHALLENGER = "sharpest-challenger"
+    MOST_TROPHIES = "most-trophies"
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    kind: AwardKind
+    name: str
+    standing: Standing
+
+
+@dataclass(frozen=True, slots=True)
+class Evening:
+    started_at: str
+    games: tuple[int, ...]
+    """Every game of the evening, finished or not, newest first."""
+    standings: list[Standing]
+    """Most wins first, then most points."""
+    awards: list[Award]
+
+
+def evening_games(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> list[tuple[int, str]]:
+    """The newest evening's games, newest first, as (id, started_at): back from the newest game while the one
+    before ended (or started) at most ``gap_hours`` before the next began."""
+    found: list[tuple[int, str]] = []
+    offset = 0
+    while True:
+        rows = store.query(
+            "SELECT id, started_at, coalesce(ended_at, started_at) FROM games ORDER BY started_at DESC, id DESC"
+            " LIMIT 100 OFFSET ?", [offset])
+        for game_id, started, ended in rows:
+            if found and _hours_between(ended, found[-1][1]) > gap_hours:
+                return found
+            found.append((game_id, started))
+        if len(rows) < 100:
+            return found
+        offset += 100
+
+
+def _hours_between(earlier: str, later: str) -> float:
+    """Hours from one stamp to another; a stamp edited by hand into something else ends the evening there."""
+    try:
+        return (datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds() / 3600
+    except (TypeError, ValueError):
+        return float("inf")
+
+
+STANDINGS = """
+SELECT players.name, count(*), sum(scores.winner), coalesce(sum(scores.score), 0), sum(scores.trophies),
+  sum(scores.challenges_made), sum(scores.challenges_won), sum(scores.caught_bluffing),
+  (SELECT coalesce(sum(played.value), 0) FROM scores AS mine, json_each(mine.declared) AS played
+   WHERE mine.player_id = players.id AND mine.game_id IN (SELECT value FROM json_each(?)))
+FROM scores JOIN players ON players.id = scores.player_id
+WHERE scores.game_id IN (SELECT value FROM json_each(?))
+GROUP BY players.id ORDER BY sum(scores.winner) DESC, coalesce(sum(scores.score), 0) DESC, players.name
+"""
+
+
+def tonight(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> Evening | None:
+    """The newest evening: its games, a running leaderboard over its finished ones, and its awards."""
+    games = evening_games(store, gap_hours)
+    if not games:
+        return None
+    ids = to_json([game_id for game_id, _at in games])
+    standings = [Standing(*row) for row in store.query(STANDINGS, [ids, ids])]
+    return Evening(games[-1][1], tuple(game_id for game_id, _at in games), standings, awards(standings))
+
+
+def awards(standings: Sequence[Standing]) -> list[Award]:
+    """Each award to one player, ties to the first in the leaderboard; none when nobody qualifies.
+
+    - best bluffer: caught bluffing least often for each card played (at least one card played);
+    - sharpest challenger: most challenges won (fewest made on a tie), at least one won;
+    - most trophies: most trophies taken, at least one.
+    """
+    found = []
+    played = [s for s in standings if s.cards_played]
+    if played:
+        best = min(played, key=lambda s: s.caught_bluffing / s.cards_played)
+        found.append(Award(AwardKind.BEST_BLUFFER, best.name, best))
+    challengers = [s for s in standings if s.challenges_won]
+    if challengers:
+        sharpest = max(challengers, key=lambda s: (s.challenges_won, -s.challenges_made))
+        found.append(Award(AwardKind.SHARPEST_CHALLENGER, sharpest.name, sharpest))
+    holders = [s for s in standings if s.trophies]
+    if holders:
+        most = max(holders, key=lambda s: s.trophies)
+        found.append(Award(AwardKind.MOST_TROPHIES, most.name, most))
+    return found

@@ -1,0 +1,53 @@
+"""Where games go when they leave the table: the USB sticks mounted for the kiosk, or a folder on a desktop.
+
+The installer's udev rule mounts each stick's partition at ``eject.MEDIA/NAME``; a
+stick's label, when it has one, comes from ``/dev/disk/by-label``. Ejecting asks
+the privileged half (``companion.eject``) through ``eject.REQUEST``; the stick is out
+when its folder is no longer a mount point.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion import eject
+
+BY_LABEL = Path("/dev/disk/by-label")
+
+
+@dataclass(frozen=True, slots=True)
+class Stick:
+    folder: Path
+    label: str
+
+
+def sticks(media: Path | None = None, by_label: Path = BY_LABEL) -> list[Stick]:
+    """The sticks mounted now (under ``eject.MEDIA`` unless told), by folder name."""
+    media = media or eject.MEDIA
+    try:
+        folders = sorted(p for p in media.iterdir() if os.path.ismount(p))
+    except OSError:
+        return []
+    labels: dict[str, str] = {}
+    try:
+        for link in by_label.iterdir():
+            labels[Path(os.path.realpath(link)).name] = link.name.replace("\\x20", " ")
+    except OSError:
+        pass
+    return [Stick(folder, labels.get(folder.name, folder.name)) for folder in folders]
+
+
+def request_eject(stick: Path, request: Path | None = None) -> None:
+    """Ask for the stick to be unmounted; OSError when the kiosk's runtime folder is not there (a desktop)."""
+    (request or eject.REQUEST).write_text(stick.name + "\n", encoding="utf-8")
+
+
+def subfolders(folder: Path) -> list[Path]:
+    """The folders a person may open from here, by name; hidden ones left out."""
+    try:
+        return sorted((p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")),
+                      key=lambda p: p.name.lower())
+    except OSError:
+        return []

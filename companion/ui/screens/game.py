@@ -1,0 +1,192 @@
+"""A saved game's page: the final breakdown, the score race and the timeline, in the table's words.
+
+The rules engine replays the game once (``SavedGame.game``); the timeline and
+the race come from the store's review (``companion.store.review``), so the page
+shows what ``spicy-companion games show`` prints, in the chosen language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, ColorProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.errors import CompanionError
+from companion.rules import Challenge, EventKind, Reveal, Resolve, State
+from companion.rules.state import TROPHY_POINTS
+from companion.store.review import Moment, score_race, timeline
+from companion.ui import theme
+from companion.ui.i18n import say, table_word, tr
+from companion.ui.screens.games import when
+from companion.ui.words import card_words, claim_words, end_reason_text
+from companion.ui.widgets import Icon, load_kv, short
+from companion.ui.widgets.chart import LineChart
+from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
+from companion.ui.widgets.play_log import show_play_log
+
+load_kv(__file__)
+
+__all__ = ["GameScreen", "LineChart"]
+
+
+def moment_words(moment: Moment, state: State) -> str:
+    """One timeline line as the table says it; ``state`` names the seats (the game's last state)."""
+    event, before = moment.event, moment.before
+    name = state.name(event.seat) if event.seat is not None else ""
+    if event.kind == EventKind.CHALLENGE and before.window is not None:
+        words = {"challenger": name, "player": state.name(before.window.player),
+                 "claim": claim_words(before.window.claim.spice, before.window.claim.number)}
+        attribute = moment.move.attribute if isinstance(moment.move, Challenge) else None
+        if attribute is None:  # five-spices: a challenge names nothing
+            return tr._("{challenger} challenges {player}'s {claim}").format(**words)
+        call = tr._('"not that spice!"') if attribute == "spice" else tr._('"not that number!"')
+        return tr._("{challenger} challenges {player}'s {claim}: {call}").format(call=call, **words)
+    if event.kind == EventKind.CHALLENGE_WON:
+        return _how(moment, name)
+    if event.kind == EventKind.STACK_WON:
+        return tr.ngettext("{name} wins the stack of {n} card", "{name} wins the stack of {n} cards",
+                           event.count).format(name=name, n=event.count)
+    if event.kind == EventKind.RAID:
+        return tr.ngettext("{name} raids the stack of {n} card", "{name} raids the stack of {n} cards",
+                           event.count).format(name=name, n=event.count)
+    if event.kind == EventKind.TROPHY:
+        return tr._("{name} takes a trophy (+{points})").format(name=name, points=TROPHY_POINTS)
+    if event.kind == EventKind.LAST_CARD:
+        return tr._("{name}: last card!").format(name=name)
+    if event.kind == EventKind.END:
+        return end_reason_text(state.end_reason)
+    return say(event.text)
+
+
+def _how(moment: Moment, name: str) -> str:
+    """Who won the challenge, and how it was decided."""
+    if isinstance(moment.move, Reveal):
+        return tr._("{name} wins the challenge: the card is {card}").format(name=name, card=card_words(moment.move.card))
+    if isinstance(moment.move, Resolve):
+        return tr._("{name} wins the challenge: the table says so").format(name=name)
+    if isinstance(moment.move, Challenge):
+        return tr._("{name} wins the challenge: a universal card always survives").format(name=name)
+    return tr._("{name} wins the challenge").format(name=name)
+
+
+class LegendItem(BoxLayout):
+    """A seat's colour in the race and its name."""
+
+    text = StringProperty("")
+    colour = ColorProperty((1, 1, 1, 1))
+
+
+class MomentRow(BoxLayout):
+    """One line of the timeline: the move's number, the time and what happened."""
+
+    depth = StringProperty("")
+    at = StringProperty("")
+    text = StringProperty("")
+    kind = StringProperty("")
+
+
+def cell(text: str, colour: tuple[float, ...] = theme.TEXT, bold: bool = False, name: bool = False) -> Label:
+    label = Label(
+        text=text, color=colour, bold=bold, font_size=sp(theme.FONT_BODY), shorten=True,
+        halign="left" if name else "right", valign="middle", size_hint_y=None, height=dp(32),
+    )
+    label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
+    return label
+
+
+def trophies_heading() -> Icon:
+    """The trophy icon heads its column: the word does not fit a narrow column in every language."""
+    return Icon(source=theme.icon("trophy"), color=theme.MUTED, size_hint_y=None, height=dp(20))
+
+
+class GameScreen(Screen):
+    game_id = NumericProperty(0)
+    title = StringProperty("")
+    outcome = StringProperty("")
+    unfinished = BooleanProperty(False)
+    racing = BooleanProperty(False)
+    """The score race shows in place of the final breakdown."""
+    scored = BooleanProperty(True)
+    """The rules keep a score (not five-spices): there is a race to draw."""
+    legend = ListProperty()
+    """(name, colour) per seat, under the race."""
+
+    def open(self, game_id: int) -> bool:
+        """Read and replay the game; False (and a toast) when it cannot be read."""
+        app = App.get_running_app()
+        try:
+            saved = app.store.load(game_id)
+            game = saved.game()
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            return False
+        state = game.state
+        self.game_id = game_id
+        self.unfinished = not state.ended and saved.abandoned_at is None  # an abandoned game is not resumed
+        self.racing = False
+        self.title = f"{table_word(state.profile.title)} · {when(saved.started_at)}"
+        if state.ended:
+            self.outcome = end_reason_text(state.end_reason)
+        else:
+            self.outcome = tr._("abandoned") if saved.abandoned_at else tr._("unfinished")
+        self._breakdown(state)
+        race = score_race(game)
+        self.scored = bool(race)
+        colours = [theme.SEAT_COLOURS[i % len(theme.SEAT_COLOURS)] for i in range(len(state.seats))]
+        self.ids.race.series = [(colour, [scores[i] for scores in race]) for i, colour in enumerate(colours)]
+        self.legend = [(short(seat.name, 12), colour) for seat, colour in zip(state.seats, colours, strict=True)]
+        self.ids.note.text = saved.note or ""
+        self.ids.timeline.data = [
+            {"depth": str(m.depth), "at": m.at[11:16], "text": moment_words(m, state), "kind": str(m.event.kind)}
+            for m in timeline(saved, game)
+        ]
+        return True
+
+    def _breakdown(self, state: State) -> None:
+        grid = self.ids.summary
+        grid.clear_widgets()
+        for heading in (tr._("Seat"), tr._("Hand"), tr._("Won"), "", tr._("Score")):
+            label = cell(heading.upper(), theme.MUTED, bold=True, name=heading == tr._("Seat"))
+            label.font_size = sp(theme.FONT_CAPTION)
+            grid.add_widget(label if heading else trophies_heading())
+        for i, seat in enumerate(state.seats):
+            score = state.score(i)
+            winner = i in state.winners
+            grid.add_widget(cell(seat.name, theme.TROPHY if winner else theme.TEXT, bold=winner, name=True))
+            for number in (seat.hand, seat.won, seat.trophies):
+                grid.add_widget(cell(str(number), theme.TEXT_2))
+            grid.add_widget(cell("" if score is None else theme.signed(score), bold=True))
+
+    def on_legend(self, _screen: GameScreen, legend: list[Any]) -> None:
+        box = self.ids.legend
+        box.clear_widgets()
+        for name, colour in legend:
+            box.add_widget(LegendItem(text=name, colour=colour))
+
+    def keep_note(self) -> None:
+        """Save the note as typed; the list's row shows it from now on."""
+        app = App.get_running_app()
+        try:
+            kept = app.store.set_note(int(self.game_id), self.ids.note.text)
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            return
+        self.ids.note.text = kept or ""
+        app.notify(tr._("Note saved") if kept else tr._("Note taken away"))
+
+    def resume(self) -> None:
+        App.get_running_app().resume_game(int(self.game_id))
+
+    def log_play(self) -> None:
+        show_play_log(self, int(self.game_id))
+
+    def take_home(self) -> None:
+        """The take-home screen, its Export for this game only."""
+        app = App.get_running_app()
+        app.screen("takehome").only = int(self.game_id)
+        app.show("takehome")

@@ -1,0 +1,197 @@
+"""A player's page: their figures under one rules profile at a time, the bluffing figures first among them;
+results over time; head-to-head against anyone they met; rename, merge and retire.
+
+Every number comes from the store's review queries (``companion.store.review``),
+the same that ``spicy-companion stats --player`` prints.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+from typing import Any
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, ListProperty, OptionProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.errors import CompanionError
+from companion.store.review import (
+    Figures,
+    Opponent,
+    figures,
+    head_to_heads,
+    nemesis,
+    player_lines,
+    results,
+    rival,
+)
+from companion.ui import theme
+from companion.ui.i18n import say, tr
+from companion.ui.screens.games import choice_width, profile_title
+from companion.ui.words import spice_name
+from companion.ui.widgets import ChoiceButton, load_kv, short
+from companion.ui.widgets.chart import LineChart
+from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
+
+load_kv(__file__)
+
+__all__ = ["LineChart", "PlayerScreen"]
+
+
+def figure_rows(f: Figures) -> list[tuple[str, str]]:
+    """The page's figures, the bluffing ones first: what no play logger can count."""
+    average = "–" if f.average_score is None else f"{f.average_score:.1f}"
+    best = "–" if f.best_score is None else theme.signed(f.best_score)
+    return [
+        (tr._("Challenges made"), str(f.challenges_made)),
+        (tr._('"Not that spice!" won'), f"{f.spice_challenges_won} / {f.spice_challenges}"),
+        (tr._('"Not that number!" won'), f"{f.number_challenges_won} / {f.number_challenges}"),
+        (tr._("Caught bluffing"), str(f.caught_bluffing)),
+        (tr._("Challenged and survived"), str(f.survived_challenges)),
+        (tr._("Favourite spice declared"), spice_name(f.favourite_spice) if f.favourite_spice else "–"),
+        (tr._("Games"), str(f.games)),
+        (tr._("Wins"), f"{f.wins} · {100 * f.win_rate:.0f}%"),
+        (tr._("Average score"), average),
+        (tr._("Best score"), best),
+        (tr._("Trophies"), str(f.trophies)),
+    ]
+
+
+def opponent_text(opponent: Opponent | None) -> str:
+    """The rival or nemesis and how many times: ``Dee (4)``."""
+    return "–" if opponent is None else f"{short(opponent.name, 12)} ({opponent.times})"
+
+
+class PlayerScreen(Screen):
+    name_shown = StringProperty("")
+    retired = BooleanProperty(False)
+    profiles = ListProperty()
+    """The rules this player has finished games under, most games first."""
+    profile = StringProperty("")
+    rows = ListProperty()
+    """(label, value) of the chosen profile's figures."""
+    rival = StringProperty("")
+    nemesis = StringProperty("")
+    tab = OptionProperty("results", options=["results", "versus", "manage"])
+    versus = StringProperty("")
+    """The head-to-head chosen, in words."""
+    chart_caption = StringProperty("")
+    merge_target = StringProperty("")
+    """The player this profile is about to be merged into."""
+
+    def open(self, name: str) -> bool:
+        app = App.get_running_app()
+        try:
+            found = figures(app.store, player=name)
+            lines = player_lines(app.store, name=name)
+            self._rival, self._nemesis = rival(app.store, name), nemesis(app.store, name)
+            self._against = head_to_heads(app.store, name)
+            self._results = results(app.store, name)
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            return False
+        self.name_shown = name
+        self.retired = bool(lines and lines[0].retired)
+        self._figures = {f.profile: f for f in sorted(found, key=lambda f: -f.games)}
+        self.profiles = list(self._figures)
+        self.profile = self.profiles[0] if self.profiles else ""
+        self.rival, self.nemesis = opponent_text(self._rival), opponent_text(self._nemesis)
+        self.versus = ""
+        self.tab = "results"
+        self.ids.opponents.clear_widgets()
+        self.ids.merge.clear_widgets()
+        self.ids.rename.text = name
+        self._fill()
+        return True
+
+    def on_profile(self, *_args: object) -> None:
+        self._fill()
+
+    def on_rows(self, *_args: object) -> None:
+        box = self.ids.rows
+        box.clear_widgets()
+        for label, value in self.rows:
+            box.add_widget(Factory.FigureRow(label=label, value=value))
+
+    def _fill(self) -> None:
+        chosen = self._figures.get(self.profile) if hasattr(self, "_figures") else None
+        self.rows = figure_rows(chosen) if chosen else []
+        self._choices(self.ids.profiles, [(profile_title(p), p) for p in self.profiles], self.profile,
+                      lambda value: setattr(self, "profile", value))
+        self._chart()
+
+    def on_tab(self, _screen: PlayerScreen, tab: str) -> None:
+        """The versus and manage choices are made when their tab opens: the page opens with the figures alone."""
+        if tab == "versus":
+            self._choices(self.ids.opponents, [(short(h.other), h.other) for h in self._against], None,
+                          self.against)
+        elif tab == "manage":
+            self.merge_choices()
+
+    def _chart(self) -> None:
+        """Scores game by game under the chosen rules; five-spices keeps none, so its wins so far instead."""
+        games = [r for r in self._results if r.profile == self.profile]
+        if games and games[0].score is not None:
+            self.chart_caption = tr._("Score, game by game")
+            values = [float(r.score or 0) for r in games]
+        else:
+            self.chart_caption = tr._("Wins so far, game by game")
+            values = [float(wins) for wins in accumulate(r.won for r in games)]
+        self.ids.chart.series = [(theme.ACCENT, values)] if len(values) > 1 else []
+
+    @staticmethod
+    def _choices(box: Any, choices: list[tuple[str, str]], current: str | None, choose: Any) -> None:
+        box.clear_widgets()
+        for text, value in choices:
+            button = ChoiceButton(text=text, selected=value == current, size_hint=(None, None),
+                                  width=choice_width(text), height=dp(theme.TARGET))
+            button.bind(on_release=lambda _b, v=value: choose(v))
+            box.add_widget(button)
+
+    def against(self, other: str) -> None:
+        h = next(h for h in self._against if h.other == other)
+        self.versus = tr._("{games} games together: {name} won {wins}, {other} won {losses}").format(
+            games=h.games, name=short(self.name_shown), wins=h.wins, other=short(other), losses=h.losses)
+        for button in self.ids.opponents.children:
+            button.selected = button.text == short(other)
+
+    # --- managing the profile ----------------------------------------------------
+
+    def _change(self, change: Any, then: str) -> None:
+        app = App.get_running_app()
+        try:
+            change()
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            return
+        if then:
+            self.open(then)
+        else:
+            app.show("players")
+
+    def rename(self) -> None:
+        new = self.ids.rename.text.strip()
+        self._change(lambda: App.get_running_app().store.rename_player(self.name_shown, new), new)
+
+    def choose_merge(self, other: str) -> None:
+        """The first tap picks whom to merge into; the Merge button then does it (it cannot be undone)."""
+        self.merge_target = other
+        for button in self.ids.merge.children:
+            button.selected = button.text == short(other)
+
+    def merge(self) -> None:
+        other = self.merge_target
+        if other:
+            self._change(lambda: App.get_running_app().store.merge_players(self.name_shown, other), other)
+
+    def toggle_retired(self) -> None:
+        name = self.name_shown
+        self._change(lambda: App.get_running_app().store.retire_player(name, not self.retired), name)
+
+    def merge_choices(self) -> None:
+        """Whom this profile can be merged into: every other player."""
+        names = [n for n in App.get_running_app().store.players() if n != self.name_shown]
+        self.merge_target = ""
+        self._choices(self.ids.merge, [(short(n), n) for n in names], None, self.choose_merge)

@@ -1,0 +1,87 @@
+"""Tonight: a running leaderboard across the evening's games and its awards, each defined in one line.
+
+The evening is the store's (``companion.store.review.tonight``): the newest games
+with no pause longer than a few hours between one and the next.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import Screen
+
+from companion.errors import CompanionError
+from companion.store.review import EVENING_GAP_HOURS, AwardKind, Evening, tonight
+from companion.ui import theme
+from companion.ui.i18n import say, tr
+from companion.ui.screens.games import when
+from companion.ui.widgets import load_kv, short
+
+load_kv(__file__)
+
+
+def award_words(kind: AwardKind) -> tuple[str, str]:
+    """An award's title and its one-line definition."""
+    return {
+        AwardKind.BEST_BLUFFER: (tr._("Best bluffer"), tr._("Caught bluffing least often for each card played")),
+        AwardKind.SHARPEST_CHALLENGER: (tr._("Sharpest challenger"), tr._("Most challenges won")),
+        AwardKind.MOST_TROPHIES: (tr._("Most trophies"), tr._("Most trophies taken tonight")),
+    }[kind]
+
+
+class BoardCell(Label):
+    heading = BooleanProperty(False)
+    name = BooleanProperty(False)
+    """The player's name: left and bold; the numbers right."""
+
+
+class AwardRow(BoxLayout):
+    title = StringProperty("")
+    definition = StringProperty("")
+    winner = StringProperty("")
+
+
+class TonightScreen(Screen):
+    since = StringProperty("")
+    standings = ListProperty()
+    """(place, name, games, wins, points, trophies) per player, as shown."""
+    awards = ListProperty()
+    """(title, name, definition) per award given."""
+
+    def on_pre_enter(self, *_args: object) -> None:
+        app = App.get_running_app()
+        try:
+            evening = tonight(app.store) if app.store is not None else None
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            evening = None
+        self.show(evening)
+
+    def show(self, evening: Evening | None) -> None:
+        if evening is None:
+            self.since, self.standings, self.awards = tr._("No game tonight yet"), [], []
+        else:
+            games = tr.ngettext("{n} game", "{n} games", len(evening.games)).format(n=len(evening.games))
+            self.since = tr._("Since {time} · {games} · a pause of over {hours} hours starts a new evening").format(
+                time=when(evening.started_at), games=games, hours=EVENING_GAP_HOURS)
+            self.standings = [
+                (str(place), short(s.name), str(s.games), str(s.wins), theme.signed(s.points), str(s.trophies))
+                for place, s in enumerate(evening.standings, start=1)
+            ]
+            self.awards = [(*award_words(a.kind), a.name) for a in evening.awards]
+
+    def on_standings(self, *_args: object) -> None:
+        grid = self.ids.board
+        grid.clear_widgets()
+        headings = ("", tr._("Player"), tr._("Games"), tr._("Wins"), tr._("Points"), tr._("Trophies"))
+        for row in [headings, *self.standings]:
+            for i, text in enumerate(row):
+                grid.add_widget(BoardCell(text=text, heading=row is headings, name=i == 1))
+
+    def on_awards(self, *_args: object) -> None:
+        box = self.ids.awards
+        box.clear_widgets()
+        for title, definition, name in self.awards:
+            box.add_widget(AwardRow(title=title, definition=definition, winner=short(name)))

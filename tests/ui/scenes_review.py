@@ -1,0 +1,101 @@
+"""Scenes of the review: the saved games' list and filters, a game's page and its score race."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, UTC
+from typing import Any
+
+from scenes import scene
+from scenes_setup import goto, save_games
+
+from companion.store.simulate import simulate
+
+START = datetime(2026, 10, 20, 19, tzinfo=UTC)
+
+
+def simulated(ui: Any, games: int = 40) -> None:
+    """Random games an hour apart, saved as a table would, and the two hand-made ones of ``save_games``."""
+    simulate(ui.app.store, games, 11, START)
+    save_games(ui)
+
+
+def longest_spicy(ui: Any) -> int:
+    """The Spicy game with the most moves: a timeline and a race with something in them."""
+    (game_id,) = ui.app.store.query(
+        "SELECT id FROM games WHERE profile = 'spicy' AND ended_at IS NOT NULL"
+        " ORDER BY (SELECT count(*) FROM actions WHERE game_id = games.id) DESC LIMIT 1")[0]
+    return int(game_id)
+
+
+@scene("games")
+def games(ui: Any) -> None:
+    simulated(ui)
+    goto(ui, "games")
+
+
+@scene("games-filters")
+def games_filters(ui: Any) -> None:
+    simulated(ui)
+    screen = goto(ui, "games")
+    ui.tap(screen.ids.filters)
+    ui.tap(next(b for b in screen.ids.profile.children if b.text == "Spicy"))
+
+
+@scene("game")
+def game(ui: Any) -> None:
+    simulated(ui)
+    ui.app.screen("game").open(longest_spicy(ui))
+    goto(ui, "game")
+
+
+@scene("game-race")
+def game_race(ui: Any) -> None:
+    game(ui)
+    page = ui.app.screen("game")
+    ui.tap(page.ids.race_button)
+
+
+def busiest(ui: Any) -> str:
+    """The player with the most finished games."""
+    return str(ui.app.store.query(
+        "SELECT name FROM players JOIN scores ON scores.player_id = players.id GROUP BY players.id"
+        " ORDER BY count(*) DESC, name LIMIT 1")[0][0])
+
+
+@scene("players")
+def players(ui: Any) -> None:
+    simulated(ui)
+    goto(ui, "players")
+
+
+def player_page(ui: Any) -> Any:
+    simulated(ui)
+    page = ui.app.screen("player")
+    page.open(busiest(ui))
+    goto(ui, "player")
+    return page
+
+
+@scene("player")
+def player(ui: Any) -> None:
+    player_page(ui)
+
+
+@scene("player-versus")
+def player_versus(ui: Any) -> None:
+    page = player_page(ui)
+    ui.tap(page.ids.versus_tab)
+    ui.tap(page.ids.opponents.children[-1])
+
+
+@scene("player-manage")
+def player_manage(ui: Any) -> None:
+    page = player_page(ui)
+    ui.tap(page.ids.manage_tab)
+    ui.tap(page.ids.merge.children[-1])
+
+
+@scene("tonight")
+def tonight(ui: Any) -> None:
+    simulate(ui.app.store, 12, 5, datetime.now(UTC) - timedelta(hours=14))
+    goto(ui, "tonight")

@@ -1,0 +1,266 @@
+"""The review on the real app: the saved games' list page by page, its filters by touch, a game's page.
+
+The database is filled by ``simulate``; every number on screen is checked against the store.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, UTC
+from pathlib import Path
+
+import pytest
+
+from companion.rules import ProfileId
+from companion.store import Store
+from companion.cli import main
+from companion.config import UiConfig
+from companion.ui.keyboard import BACKSPACE, ENTER, HIDE
+from keyboard_helpers import keys, type_on_screen
+from companion.errors import CompanionError
+from companion.store.ratings import ratings
+from companion.store.review import (
+    Filter,
+    count_games,
+    figures,
+    games_page,
+    head_to_heads,
+    player_lines,
+    rival,
+    score_race,
+    timeline,
+    tonight,
+)
+from companion.store.simulate import simulate
+from companion.ui.i18n import tr
+from companion.ui.screens.games import PAGE, GameRow, profile_title, row_data
+from companion.ui.screens.players import PlayerRow
+
+GAMES = 130
+
+
+@pytest.fixture
+def filled(tmp_path: Path) -> Path:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        simulate(store, GAMES, 4, datetime(2026, 9, 1, 18, tzinfo=UTC))
+    return path
+
+
+def open_games(ui, keyboard: str = "auto"):  # type: ignore[no-untyped-def]
+    app = ui.start(config=ui.config(ui=UiConfig(keyboard=keyboard)))
+    ui.tap(app.screen("home").ids.games)
+    ui.step(3)
+    return app.screen("games")
+
+
+def test_the_list_reads_a_page_at_a_time_and_scrolls_to_every_game(ui, filled: Path) -> None:
+    games = open_games(ui)
+    rows = games.ids.list
+    assert games.total == GAMES and len(rows.data) == PAGE  # not every game at once
+    while len(rows.data) < GAMES:
+        before = len(rows.data)
+        rows.scroll_y = 0  # to the end of what was read
+        ui.step(3)
+        assert len(rows.data) > before
+    with Store.open(filled) as store:
+        assert rows.data == [row_data(line) for line in games_page(store, limit=GAMES)]
+    assert games.summary == f"{GAMES} games"
+
+
+def test_filters_are_chosen_by_touch_and_the_list_keeps_what_the_store_counts(ui, filled: Path) -> None:
+    games = open_games(ui)
+    ui.tap(games.ids.filters)
+    assert games.filtering
+    ui.tap(next(b for b in games.ids.profile.children if b.text == "Five Spices"))
+    month = next(b for b in games.ids.period.children if b.text == "2026-09")
+    ui.tap(month)
+    with Store.open(filled) as store:
+        chosen = Filter(profile=ProfileId.FIVE_SPICES, period="2026-09")
+        expected = count_games(store, chosen)
+        first = games_page(store, chosen, limit=PAGE)
+    assert games.total == expected > 0 and games.summary == f"{expected} games · Five Spices · 2026-09"
+    games.ids.panel.scroll_y = 0  # the buttons under the choices
+    ui.step(2)
+    ui.tap(games.ids.show_button)
+    assert not games.filtering
+    assert [row["game_id"] for row in games.ids.list.data] == [line.id for line in first]
+    assert all("Five Spices" in row["title"] for row in games.ids.list.data)
+    ui.tap(games.ids.filters)
+    games.ids.panel.scroll_y = 0
+    ui.step(2)
+    ui.tap(games.ids.clear_button)
+    assert games.total == GAMES and not games.filtered
+
+
+def test_a_game_page_shows_the_store_breakdown_timeline_and_race(ui, filled: Path) -> None:
+    games = open_games(ui)
+    row = next(r for r in sorted(ui.find_all(GameRow), key=lambda r: -r.y) if "Five Spices" not in r.title)
+    ui.tap(row)
+    ui.until(lambda: ui.app.root.current == "game")
+    page = ui.app.screen("game")
+    with Store.open(filled) as store:
+        saved = store.load(int(row.game_id))
+        scores = [s for (s,) in store.query("SELECT score FROM scores WHERE game_id = ? ORDER BY seat",
+                                            [row.game_id])]
+    game = saved.game()
+    cells = [getattr(cell, "text", "") for cell in reversed(page.ids.summary.children)][5:]
+    assert [cells[i + 4] for i in range(0, len(cells), 5)] == [f"{s}".replace("-", "−") for s in scores]
+    moments = timeline(saved, game)
+    assert [line["depth"] for line in page.ids.timeline.data] == [str(m.depth) for m in moments]
+    assert page.ids.timeline.data[-1]["text"] == "The World's End card showed." or game.state.end_reason != "end-card"
+    ui.tap(page.ids.race_button)
+    assert page.racing
+    race = page.ids.race.series
+    assert [line[-1] for _colour, line in race] == scores
+    assert [list(line) for _colour, line in race] == [[s[i] for s in score_race(game)] for i in range(len(scores))]
+    assert games.total == GAMES
+
+
+def test_the_timeline_speaks_french_when_the_table_does(ui, filled: Path) -> None:
+    games = open_games(ui)
+    tr.switch("fr")
+    with Store.open(filled) as store:
+        (game_id,) = store.query("SELECT id FROM games WHERE profile = 'spicy' AND ended_at IS NOT NULL LIMIT 1")[0]
+    assert ui.app.screen("game").open(game_id)
+    lines = [line["text"] for line in ui.app.screen("game").ids.timeline.data]
+    assert any(" conteste le " in line for line in lines) and any(" gagne la pile de " in line for line in lines)
+    assert not any(word in line for line in lines for word in ("challenges", " wins ", "stack"))
+    assert games is not None
+
+
+def open_player(ui, name: str, keyboard: str = "auto"):  # type: ignore[no-untyped-def]
+    app = ui.start(config=ui.config(ui=UiConfig(keyboard=keyboard)))
+    ui.tap(app.screen("home").ids.players)
+    ui.step(3)
+    if not any(r.name == name for r in ui.find_all(PlayerRow)):
+        app.screen("players").ids.list.scroll_y = 0  # further down the list
+        ui.step(3)
+    row = next(r for r in ui.find_all(PlayerRow) if r.name == name)
+    ui.tap(row)
+    ui.until(lambda: app.root.current == "player")
+    return app.screen("player")
+
+
+def busiest(path: Path) -> str:
+    with Store.open(path) as store:
+        return max(player_lines(store), key=lambda p: (p.games, p.name)).name
+
+
+def test_the_players_list_and_a_player_page_show_what_stats_prints(ui, filled: Path, capsys) -> None:
+    name = busiest(filled)
+    page = open_player(ui, name)
+    with Store.open(filled) as store:
+        expected = {f.profile: f for f in figures(store, player=name)}
+        listed = {p.name: p for p in player_lines(store)}
+    shown = {row["name"]: row["figures"] for row in ui.app.screen("players").ids.list.data}
+    assert shown.keys() == listed.keys()
+    with Store.open(filled) as store:
+        ranking = ratings(store)
+    assert [(row["name"], row["skill"]) for row in ui.app.screen("players").ids.list.data][:len(ranking)] == [
+        (r.name, f"#{place}  {r.mu:.1f} ± {r.sigma:.1f}") for place, r in enumerate(ranking, start=1)]
+    line = listed[name]
+    assert shown[name] == f"{line.games} games · {line.wins} wins · {round(100 * line.wins / line.games)}%"
+    assert main(["stats", "--player", name, "--db", str(filled)]) == 0
+    printed = {row[:24].strip(): row[24:].split() for row in capsys.readouterr().out.splitlines()[2:16]}
+    for profile in page.profiles:
+        ui.tap(next(b for b in page.ids.profiles.children if b.text == profile_title(profile)))
+        rows = dict(page.rows)
+        f = expected[profile]
+        column = printed[""].index(profile)
+        assert rows["Games"] == printed["games"][column] == str(f.games)
+        assert rows["Wins"] == f"{printed['wins'][column]} · {printed['win %'][column]}%"
+        assert rows["Average score"] == printed["avg score"][column].replace("-", "–")
+        assert rows["Challenges made"] == printed["challenges made"][column]
+        assert rows['"Not that spice!" won'] == printed["not that spice"][column].replace("/", " / ")
+        assert rows['"Not that number!" won'] == printed["not that number"][column].replace("/", " / ")
+        assert rows["Caught bluffing"] == printed["caught bluffing"][column]
+        assert rows["Challenged and survived"] == printed["challenged and survived"][column]
+    with Store.open(filled) as store:
+        assert page.rival.split(" (")[0] == rival(store, name).name
+        h = head_to_heads(store, name)[0]
+    ui.tap(page.ids.versus_tab)
+    ui.tap(next(b for b in page.ids.opponents.children if b.text == h.other))
+    assert page.versus == f"{h.games} games together: {name} won {h.wins}, {h.other} won {h.losses}"
+
+
+def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> None:
+    name = busiest(filled)
+    with Store.open(filled) as store:
+        before = [line.id for line in games_page(store, Filter(player=name), limit=1000)]
+        games_before = {f.profile: f.games for f in figures(store, player=name)}
+        store.add_player("Zoë")
+    page = open_player(ui, name, keyboard="screen")
+    ui.tap(page.ids.manage_tab)
+    ui.tap(page.ids.rename)
+    for _ in name:
+        ui.tap(keys(ui)[BACKSPACE])
+    type_on_screen(ui, "Maximilian")
+    ui.tap(keys(ui)[ENTER])  # the keyboard's Enter renames, as the Rename button does
+    assert page.name_shown == "Maximilian"
+    with Store.open(filled) as store:
+        assert [line.id for line in games_page(store, Filter(player="Maximilian"), limit=1000)] == before
+        assert all("Maximilian" in store.load(game_id).setup.names for game_id in before)
+    ui.stop()
+    page = open_player(ui, "Zoë")
+    ui.tap(page.ids.manage_tab)
+    ui.tap(next(b for b in page.ids.merge.children if b.text == "Maximilian"))
+    page.ids.manage.scroll_y = 0  # the buttons under the names
+    ui.step(2)
+    ui.tap(page.ids.merge_button)
+    assert page.name_shown == "Maximilian"
+    assert {profile: int(dict(page.rows)["Games"]) for profile in page.profiles
+            if not ui.tap(next(b for b in page.ids.profiles.children if b.text == profile_title(profile)))
+            } == games_before
+    ui.tap(page.ids.manage_tab)
+    page.ids.manage.scroll_y = 0
+    ui.step(2)
+    ui.tap(page.ids.retire_button)
+    assert page.retired
+    ui.tap(page.ids.header.ids.back)
+    players = ui.app.screen("players")
+    assert "Maximilian" not in [row["name"] for row in players.ids.list.data]
+    ui.tap(players.ids.show_retired)
+    assert [row["name"] for row in players.ids.list.data] == ["Maximilian"]
+
+
+def test_a_note_typed_by_touches_alone_is_saved_and_outlives_a_restart(ui, filled: Path) -> None:
+    open_games(ui, keyboard="screen")
+    row = sorted(ui.find_all(GameRow), key=lambda r: -r.y)[0]
+    ui.tap(row)
+    ui.until(lambda: ui.app.root.current == "game")
+    page = ui.app.screen("game")
+    ui.tap(page.ids.note)
+    type_on_screen(ui, "Ben's birthday")
+    ui.tap(keys(ui)[HIDE])
+    ui.tap(page.ids.keep_note)
+    ui.stop()
+    app = ui.start()
+    games = app.screen("games")
+    app.show("games")
+    ui.step(3)
+    assert games.ids.list.data[0]["note"] == "Ben's birthday"
+    assert app.screen("game").open(int(row.game_id)) and app.screen("game").ids.note.text == "Ben's birthday"
+    with Store.open(filled) as store:
+        with pytest.raises(CompanionError, match="a note is at most 200 characters; this one has 201"):
+            store.set_note(int(row.game_id), "x" * 201)
+        assert store.set_note(int(row.game_id), "  ") is None
+
+
+def test_tonight_shows_the_store_leaderboard_and_awards(ui, tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        simulate(store, 4, 1, datetime(2026, 5, 1, 12, tzinfo=UTC))
+        simulate(store, 6, 2, datetime(2026, 5, 2, 19, tzinfo=UTC))
+        evening = tonight(store)
+    games = open_games(ui)
+    ui.tap(games.ids.tonight)
+    ui.step(3)
+    screen = ui.app.screen("tonight")
+    assert ui.app.root.current == "tonight" and evening is not None
+    assert [row[1:] for row in screen.standings] == [
+        (s.name, str(s.games), str(s.wins), str(s.points).replace("-", "−"), str(s.trophies))
+        for s in evening.standings]
+    assert [(title, name) for title, _line, name in screen.awards] == [
+        ({"best-bluffer": "Best bluffer", "sharpest-challenger": "Sharpest challenger",
+          "most-trophies": "Most trophies"}[a.kind], a.name) for a in evening.awards]
+    assert screen.since.startswith("Since 2026-05-02 19:00 · 6 games")
