@@ -22,6 +22,8 @@ from companion.errors import Reason
 
 MAX_BYTES = 1_000_000
 """A settings file is a few hundred bytes; one larger than this is not ours, and is not read."""
+MAX_DEPTH = 32
+"""Settings are a few levels deep; anything deeper is not a file this app wrote."""
 
 
 def default_prefs_path() -> Path:
@@ -57,6 +59,8 @@ class Prefs:
             if len(raw) > MAX_BYTES:
                 raise ValueError(f"it is larger than {MAX_BYTES // 1_000_000} MB")
             data = json.loads(raw.decode("utf-8"))
+            if _depth(data) > MAX_DEPTH:
+                raise RecursionError  # Python 3.13's parser reads 1,000 levels that 3.11's refuses: one rule
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
             return data
@@ -112,3 +116,16 @@ class Prefs:
             os.fsync(folder)  # the rename itself reaches the disk
         finally:
             os.close(folder)
+
+
+def _depth(data: object) -> int:
+    """How deeply lists and objects nest, walked without recursion (a deep file must not exhaust the stack)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, dict):
+            stack.extend((value, depth + 1) for value in node.values())
+        elif isinstance(node, list):
+            stack.extend((value, depth + 1) for value in node)
+    return deepest
