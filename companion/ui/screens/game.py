@@ -21,8 +21,7 @@ from companion.rules import Challenge, EventKind, Reveal, Resolve, State
 from companion.rules.state import TROPHY_POINTS
 from companion.store.review import Moment, score_race, timeline
 from companion.ui import theme
-from companion.ui.i18n import say, table_word, tr
-from companion.ui.screens.games import when
+from companion.ui.i18n import say, table_word, tr, when
 from companion.ui.words import card_words, claim_words, end_reason_text
 from companion.ui.widgets import Icon, load_kv, short
 from companion.ui.widgets.chart import LineChart

@@ -26,7 +26,7 @@ from companion.errors import CompanionError
 from companion.rules import PROFILES, ProfileId
 from companion.store.review import Filter, GameLine, Status, count_games, games_page, periods
 from companion.ui import theme
-from companion.ui.i18n import say, table_word, tr
+from companion.ui.i18n import say, table_word, tr, when
 from companion.ui.widgets import ChoiceButton, load_kv, short
 
 load_kv(__file__)
@@ -35,11 +35,6 @@ PAGE = 40
 """Rows read at a time: a few screens' worth, a few milliseconds of SQL."""
 MORE_WHEN = 0.2
 """Read the next page when less than this share of the list is left below the view."""
-
-
-def when(stamp: str) -> str:
-    """``2026-11-30T20:14:03.000+00:00`` as ``2026-11-30 20:14``."""
-    return stamp[:16].replace("T", " ")
 
 
 def result_text(game: GameLine) -> str:

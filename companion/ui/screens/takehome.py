@@ -23,8 +23,7 @@ from companion.errors import CompanionError
 from companion.store import Store
 from companion.store.backup import RestorePlan, TakeHomeError, backup, backups_in, export_all, plan_restore, restore
 from companion.takehome import request_eject, sticks, subfolders
-from companion.ui.i18n import say, tr
-from companion.ui.screens.games import when
+from companion.ui.i18n import say, tr, when
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import ChoiceButton, load_kv, short
 

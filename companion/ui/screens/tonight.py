@@ -15,8 +15,7 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.store.review import EVENING_GAP_HOURS, AwardKind, Evening, tonight
 from companion.ui import theme
-from companion.ui.i18n import say, tr
-from companion.ui.screens.games import when
+from companion.ui.i18n import say, tr, when
 from companion.ui.widgets import load_kv, short
 
 load_kv(__file__)
