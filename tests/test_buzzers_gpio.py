@@ -296,11 +296,20 @@ def test_the_decision_comes_at_the_earliest_edge_plus_settle_not_at_its_arrival_
     now = [1000.0]
     decisions = Recorder()
     referee = Referee(buzzers, settle_ms=50, on_decision=decisions, clock=lambda: now[0])
+    handed_over = threading.Event()  # GPIO confirms on its own thread: the clock moves only after that
+    to_referee = buzzers.on_press
+    assert to_referee is not None
+
+    def hand_over(seat: int, edge_time: float) -> None:
+        to_referee(seat, edge_time)
+        handed_over.set()
+
+    buzzers.on_press = hand_over
     referee.arm(range(6), own_card=0)
     assert referee.flush()
     time.sleep(0.05)  # the window has been open 50 ms by the pins' clock
     factory.pin(BUTTONS[2]).press(at=factory.ticks() - 0.030)  # reaches the referee 30 ms after its edge
-    assert referee.flush()
+    assert handed_over.wait(timeout=2.0) and referee.flush()
     now[0] += 0.025  # edge + 55 ms by the pins' clock; only 25 ms after the press arrived
     decision = decisions.next(timeout=2.0)
     assert isinstance(decision, Decision) and decision.winner == 2
