@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import kivy  # the app has set Kivy up by the time it logs its start
 import pytest
 
 from companion import __version__
 from companion.config import load_config
-from companion.logs import log_start
+from companion.logs import log_buzzers, log_start, package_version
 
 
 def test_start_logs_the_version_and_the_settings_from_the_file(
@@ -21,6 +22,7 @@ def test_start_logs_the_version_and_the_settings_from_the_file(
         log_start(load_config(path), path)
     lines = caplog.messages
     assert lines[0].startswith(f"Companion: Spicy Companion {__version__} (Python ")
+    assert lines[0].endswith(f", Kivy {kivy.__version__})")
     assert lines[1] == f"Settings: from {path}"
     assert "[display] width = 800, height = 480, fullscreen = false, rotation = 270," in lines[4]
     assert lines[3].startswith("Settings: [buzzers] backend = 'serial', ")
@@ -39,3 +41,12 @@ def test_start_without_a_file_says_the_defaults_are_in_use(
     with caplog.at_level(logging.INFO, logger="companion"):
         log_start(load_config(tmp_path / "none.toml"), tmp_path / "none.toml")
     assert f"Settings: defaults ({tmp_path / 'none.toml'} does not exist)" in caplog.messages
+
+
+def test_the_buzzers_line_names_the_backend_and_the_gpio_libraries_versions(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.INFO, logger="companion"):
+        log_buzzers("GPIO")
+    gpiozero = package_version("gpiozero")
+    assert gpiozero != "not installed"
+    assert caplog.messages == [f"Buzzers: GPIO (gpiozero {gpiozero}, lgpio {package_version('lgpio')})"]
+    assert package_version("no-such-distribution-spicy") == "not installed"

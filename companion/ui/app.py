@@ -31,6 +31,7 @@ from kivy.uix.screenmanager import Screen, ScreenManager
 
 from companion.config import TABLE_WAIT, Config, ConfigError
 from companion.errors import CompanionError
+from companion.logs import log_buzzers
 from companion.ui import theme
 from companion.ui.i18n import say, tr, when
 from companion.seating import Seating
@@ -198,9 +199,11 @@ class SpicyApp(App):
 
         config = self.config_.buzzers
         try:
-            return open_buzzers(config, pin_factory=self.pin_factory)
+            buzzers = open_buzzers(config, pin_factory=self.pin_factory)
         except BuzzerError as exc:
-            return KeyboardBuzzers(config.keys, notice=keys_stand_in(exc, config.keys))
+            buzzers = KeyboardBuzzers(config.keys, notice=keys_stand_in(exc, config.keys))
+        log_buzzers(buzzers.kind)
+        return buzzers
 
     def resume_game(self, game_id: int | None = None) -> bool:
         """Open a game (else the unfinished one) on its table, rebuilt from its log; False when there is none."""

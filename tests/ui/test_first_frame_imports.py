@@ -41,9 +41,10 @@ AFTER_THE_FIRST_FRAME = [
     "companion.ui.widgets.keyboard", "companion.ui.keyboard", "companion.ui.widgets.toast",
     "companion.store", "companion.buzzers", "companion.session", "companion.rules", "sqlite_utils", "gpiozero",
     "companion.ui.screens.table", "companion.ui.screens.end", "companion.ui.screens.setup", "kivy.uix.textinput",
+    "importlib.metadata",
 ]  # fmt: skip
 """Modules the home screen does not need to draw: the on-screen keyboard, the toast, the store, the buzzers,
-the other screens."""
+the other screens, and importlib.metadata (the GPIO libraries' versions, logged as the buzzers open)."""
 
 
 BUILD_ONE = """
