@@ -306,8 +306,10 @@ def test_a_retired_player_keeps_their_games_and_can_come_back(tmp_path: Path) ->
         assert [p.name for p in player_lines(store)] == ["Ana", "Ben", "Dee"]
         assert [(p.name, p.games, p.wins) for p in player_lines(store, retired=True)] == [("Cy", 1, 1)]
         assert figures(store, player="Cy")[0].wins == 1
+        assert "Cy" not in store.recent_players()  # set-up's regulars
+        assert "Cy" in store.recent_players(retired=True)  # the saved games' filter still finds Cy's games
         store.retire_player("Cy", retired=False)
-        assert "Cy" in [p.name for p in player_lines(store)]
+        assert "Cy" in [p.name for p in player_lines(store)] and "Cy" in store.recent_players()
         with pytest.raises(StoreError, match="there is no player named Zed"):
             store.retire_player("Zed")
 

@@ -581,9 +581,13 @@ class Store:
     def players(self) -> list[str]:
         return [name for (name,) in self.query("SELECT name FROM players ORDER BY id")]
 
-    def recent_players(self) -> list[str]:
-        """Whoever sat down (or was added) most recently first: the set-up screen's list of regulars."""
-        rows = self.query("SELECT name FROM players ORDER BY coalesce(last_played, created_at) DESC, id DESC")
+    def recent_players(self, *, retired: bool = False) -> list[str]:
+        """Whoever sat down (or was added) most recently first: the set-up screen's list of regulars, where a
+        retired player no longer shows; ``retired`` lists them too (their games are still there to find)."""
+        rows = self.query(
+            "SELECT name FROM players WHERE ? OR retired_at IS NULL"
+            " ORDER BY coalesce(last_played, created_at) DESC, id DESC", [retired]
+        )
         return [name for (name,) in rows]
 
 

@@ -171,7 +171,7 @@ class GamesScreen(Screen):
             ("status", [(status_text(s), s) for s in Status], lambda v: replace(self.chosen, status=v)),
             ("profile", [(profile_title(p), ProfileId(p)) for p in PROFILES], lambda v: replace(self.chosen, profile=v)),
             ("period", [(p, p) for p in years + months], lambda v: replace(self.chosen, period=v)),
-            ("player", [(short(name), name) for name in (store.recent_players() if store else [])],
+            ("player", [(short(name), name) for name in (store.recent_players(retired=True) if store else [])],
              lambda v: replace(self.chosen, player=v)),
         )
         for field, choices, choose in groups:
