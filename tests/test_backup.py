@@ -44,7 +44,7 @@ def games_of(path: Path) -> list[tuple]:
     with sqlite3.connect(path) as db:
         games = db.execute(
             "SELECT id, uid, profile, variants, options, seats, end_card, first, started_at, ended_at, end_reason,"
-            " winners FROM games").fetchall()
+            " winners, note, abandoned_at FROM games").fetchall()
         rows = []
         for game_id, uid, *facts in games:
             actions = db.execute("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
@@ -67,9 +67,12 @@ def digest(path: Path) -> str:
 
 @pytest.fixture
 def pi(tmp_path: Path) -> Iterator[Store]:
-    """The Pi's database: a dozen random games, and one that is still being played."""
+    """The Pi's database: a dozen random games (one with a note), one abandoned and one still being played."""
     with Store.open(tmp_path / "pi" / "games.db") as store:
         simulate(store, 12, seed=5, start=START)
+        store.set_note(3, "Ben's birthday")
+        left = store.new_game(replay_transcript("rules spicy\nseats Ana Ben\n").setup, "2026-11-30T19:00:00.000+00:00")
+        store.abandon(left, "2026-11-30T19:30:00.000+00:00")
         store.new_game(replay_transcript("rules spicy\nseats Ana Zoë\n").setup, "2026-11-30T20:00:00.000+00:00",
                        Seating(colours=(4, 2), buzzers=(1, 0)))
         yield store
@@ -86,12 +89,12 @@ def test_a_backup_restored_into_a_fresh_database_holds_the_same_games_and_twice_
 
     with Store.open(tmp_path / "home" / "games.db") as home:
         plan = plan_restore(home, written)
-        assert (len(plan.games), plan.already) == (13, 0)
-        assert sum(not game.finished for game in plan.games) == 1
+        assert (len(plan.games), plan.already) == (14, 0)
+        assert sum(not game.finished for game in plan.games) == 2  # the abandoned one and the one in play
         assert "Zoë" in plan.new_players
-        assert len(restore(home, plan)) == 13
+        assert len(restore(home, plan)) == 14
         again = plan_restore(home, written)
-        assert (again.games, again.already) == ([], 13)
+        assert (again.games, again.already) == ([], 14)
         assert restore(home, again) == []
     assert games_of(tmp_path / "home" / "games.db") == games_of(pi.path)
 
@@ -106,10 +109,10 @@ def test_a_restore_adds_only_the_games_this_database_lacks_and_keeps_one_player_
         restore(home, plan_restore(home, early))
         players = home.players()
         plan = plan_restore(home, full)
-        assert (len(plan.games), plan.already) == (4, 13)
+        assert (len(plan.games), plan.already) == (4, 14)
         assert {game.started_at[:10] for game in plan.games} == {"2026-12-01"}
         restore(home, plan)
-        assert len(home.uids()) == 17
+        assert len(home.uids()) == 18
         # The same names sat down again: no second "Ana".
         assert home.players()[: len(players)] == players
         assert len(set(home.players())) == len(home.players())
@@ -126,7 +129,7 @@ def test_games_saved_before_uids_get_the_same_uid_in_every_copy(pi: Store, tmp_p
     copy.parent.mkdir()
     shutil.copyfile(old, copy)
     with Store.open(old) as first, Store.open(copy) as second:
-        assert first.uids() == second.uids() and len(first.uids()) == 13
+        assert first.uids() == second.uids() and len(first.uids()) == 14
         row = first.query("SELECT started_at, profile, variants, options, seats, end_card, first FROM games"
                           " WHERE id = 1")[0]
         assert first.uid_of(1) == derived_uid(list(row)) != pi.uid_of(1)
@@ -136,9 +139,9 @@ def test_games_saved_before_uids_get_the_same_uid_in_every_copy(pi: Store, tmp_p
 def test_export_writes_every_game_in_every_format_into_one_dated_folder(pi: Store, tmp_path: Path) -> None:
     done = export_all(pi, tmp_path, at=datetime(2026, 12, 24, 20, 15, 0))
     assert done.folder == tmp_path / "spicy-companion-games-2026-12-24-201500"
-    assert (done.games, done.left_out) == (13, [])
+    assert (done.games, done.left_out) == (14, [])
     for format, ext in (("transcript", "txt"), ("json", "json"), ("csv", "csv")):
-        assert len(list((done.folder / format).glob(f"*.{ext}"))) == 13
+        assert len(list((done.folder / format).glob(f"*.{ext}"))) == 14
     record = json.loads((done.folder / "json" / "game-00003.json").read_text(encoding="utf-8"))
     saved = pi.load(3)
     assert record["uid"] == pi.uid_of(3) and record["state"] == saved.game().state.to_json()
@@ -149,7 +152,7 @@ def test_a_game_that_cannot_be_read_is_named_and_the_others_are_exported(pi: Sto
     pi.db.execute("UPDATE games SET options = '{' WHERE id = 2")
     pi.db.conn.commit()
     done = export_all(pi, tmp_path, formats=("json",))
-    assert done.games == 12 and len(done.left_out) == 1 and done.left_out[0].startswith("game #2 was left out")
+    assert done.games == 13 and len(done.left_out) == 1 and done.left_out[0].startswith("game #2 was left out")
 
 
 def test_the_command_line_backs_up_exports_and_restores(pi: Store, tmp_path: Path, capsys) -> None:
@@ -157,18 +160,18 @@ def test_the_command_line_backs_up_exports_and_restores(pi: Store, tmp_path: Pat
     stick = tmp_path / "stick"
     stick.mkdir()
     assert main(["backup", str(stick), "--db", db]) == 0
-    assert capsys.readouterr().out.startswith(f"backed up 13 games to {stick}/spicy-companion-backup-")
+    assert capsys.readouterr().out.startswith(f"backed up 14 games to {stick}/spicy-companion-backup-")
     assert main(["games", "export", "--all", "--format", "csv", "--out", str(stick), "--db", db]) == 0
-    assert "exported 13 games (csv) into" in capsys.readouterr().out
+    assert "exported 14 games (csv) into" in capsys.readouterr().out
     fresh = str(tmp_path / "fresh.db")
     assert main(["restore", str(stick), "--dry-run", "--db", fresh]) == 0
     out = capsys.readouterr().out
-    assert ": 13 games to add, 0 already here" in out.splitlines()[0] and "(unfinished)" in out
+    assert ": 14 games to add, 0 already here" in out.splitlines()[0] and "(unfinished)" in out
     assert Store.open(Path(fresh)).uids() == {}
     assert main(["restore", str(stick), "--db", fresh]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "restored 13 games (#1–#13)"
+    assert capsys.readouterr().out.splitlines()[-1] == "restored 14 games (#1–#14)"
     assert main(["restore", str(stick), "--db", fresh]) == 0
-    assert capsys.readouterr().out.splitlines() == [f"{backups_in(stick)[0]}: 0 games to add, 13 already here"]
+    assert capsys.readouterr().out.splitlines() == [f"{backups_in(stick)[0]}: 0 games to add, 14 already here"]
 
 
 @pytest.mark.parametrize(
@@ -265,4 +268,4 @@ def test_an_exported_transcript_imported_elsewhere_keeps_its_identity(pi: Store,
     with Store.open(Path(home)) as store:
         assert store.uid_of(1) == pi.uid_of(4) and store.load(1).started_at == pi.load(4).started_at
         plan = plan_restore(store, backup(pi, tmp_path))
-        assert (len(plan.games), plan.already) == (12, 1)
+        assert (len(plan.games), plan.already) == (13, 1)

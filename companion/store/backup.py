@@ -256,7 +256,8 @@ def _plan(store: Store, source: Store, path: Path, progress: Progress | None) ->
             left_out.append(Reason("game #{game} of the backup was left out: {problem}", game=game_id,
                                    problem=exc.reason))
             continue
-        recorded = Recorded(game, started_at, [entry.at for entry in saved.log], uid, source.seating(game_id))
+        recorded = Recorded(game, started_at, [entry.at for entry in saved.log], uid, source.seating(game_id),
+                            saved.note, saved.abandoned_at)
         games.append(Incoming(uid, started_at, saved.setup.names, game.state.ended, recorded))
     new_players = sorted({name for g in games for name in g.names} - known_players)
     return RestorePlan(path, games, already, new_players, left_out)

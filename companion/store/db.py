@@ -113,6 +113,10 @@ class Recorded:
     """The game's identity when it comes from elsewhere (a restored backup); None gives a new one."""
     seating: Seating | None = None
     """The seat colours and buzzers it was played with, when known (a restored backup)."""
+    note: str | None = None
+    """The players' line about it, kept as it was (a restored backup)."""
+    abandoned_at: str | None = None
+    """When the table gave it up, for an unfinished game that was abandoned (a restored backup)."""
 
 
 class Store:
@@ -478,6 +482,9 @@ class Store:
                 )
                 if ending:
                     _finish(conn, game_id, ending, recorded.stamps[-1])
+                if recorded.note is not None or recorded.abandoned_at is not None:
+                    conn.execute("UPDATE games SET note = ?, abandoned_at = ? WHERE id = ?",
+                                 [recorded.note, recorded.abandoned_at, game_id])
                 ids.append(game_id)
         return ids
 
