@@ -210,7 +210,12 @@ class Doctor:
             return
         if not isinstance(buzzers, GpioBuzzers):  # no GPIO: the keyboard stood in
             buzzers.close()
-            self.problem(f"pin factory: {buzzers.notice}", "on a Pi: sudo apt-get install python3-lgpio (the installer does), in a venv that sees it (README)")
+            fix = (
+                "on a Pi: sudo apt-get install python3-lgpio (the installer does), in a venv that sees it (README)"
+                if importlib.util.find_spec("lgpio") is None
+                else "the buttons need a Raspberry Pi's GPIO header; in a container, pass /dev/gpiochip* through"
+            )
+            self.problem(f"pin factory: {buzzers.notice}", fix)
             return
         with buzzers:
             self.check_factory()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 import time
 
@@ -287,6 +288,17 @@ def test_no_gpio_falls_back_to_the_keyboard_with_a_notice(monkeypatch, backend: 
     buzzers = open_buzzers(config)
     assert isinstance(buzzers, KeyboardBuzzers)
     assert "No GPIO found" in buzzers.notice and "1 2 3 4 5 6" in buzzers.notice
+
+
+def test_no_gpio_says_what_this_machine_lacks(tmp_path) -> None:
+    """Without lgpio the fix is apt's package; with it and no GPIO chip (scripts/pi-check's arm64 root
+    checks that case through doctor) it is the machine. Either way the chips looked for are named."""
+    missing = str(tmp_path / "gpiochip*")
+    said = str(gpio.no_gpio(missing))
+    if importlib.util.find_spec("lgpio") is None:
+        assert said == "No GPIO found (on a Pi: sudo apt-get install python3-lgpio)"
+    else:
+        assert said == f"No GPIO found: lgpio is installed, but this machine has no {missing}"
 
 
 def test_the_decision_comes_at_the_earliest_edge_plus_settle_not_at_its_arrival_plus_settle(factory, buzzers) -> None:

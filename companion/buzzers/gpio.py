@@ -44,7 +44,7 @@ def pin_factory_timing(pin_factory: Any = None) -> tuple[str, bool]:
                 warnings.simplefilter("ignore", PinFactoryFallback)
                 pin_factory = Device.pin_factory or Device._default_pin_factory()
         except BadPinFactory:
-            raise NoGpio(_NO_GPIO) from None
+            raise NoGpio(no_gpio()) from None
     name = type(pin_factory).__name__
     if name in KERNEL_STAMPED:
         return KERNEL_STAMPED[name], True
@@ -59,7 +59,17 @@ def callback_time_notice(factory_name: str) -> Reason:
     )
 
 
-_NO_GPIO = Reason("No GPIO found (on a Pi: sudo apt-get install python3-lgpio)")
+def no_gpio(chips: str = "/dev/gpiochip*") -> Reason:
+    """Why no pin factory loaded, in the words that say what to do: lgpio missing is fixed with apt,
+    lgpio present with no GPIO chip is a machine without GPIO (a desktop, a container, a root under qemu)."""
+    import glob
+    from importlib.util import find_spec
+
+    if find_spec("lgpio") is None:
+        return Reason("No GPIO found (on a Pi: sudo apt-get install python3-lgpio)")
+    if not glob.glob(chips):
+        return Reason("No GPIO found: lgpio is installed, but this machine has no {chips}", chips=chips)
+    return Reason("No GPIO found: lgpio could not open {chips}; is this user in the gpio group?", chips=chips)
 
 
 class GpioBuzzers(Buzzers):
@@ -133,7 +143,7 @@ class GpioBuzzers(Buzzers):
                 self._piezo = Buzzer(piezo_pin, pin_factory=pin_factory)
         except BadPinFactory:
             self.close()
-            raise NoGpio(_NO_GPIO) from None
+            raise NoGpio(no_gpio()) from None
         except RuntimeError as exc:  # RPi.GPIO: "Failed to add edge detection" without access
             self.close()
             raise NoGpio(
