@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import ProfileId
+from companion.rules import ProfileId, replay_transcript
+from companion.seating import Seating
+from companion.store.db import Recorded
+from companion.ui import theme
+from store_helpers import KNOWN
 from companion.store import Store
 from companion.cli import main
 from companion.config import UiConfig
@@ -114,6 +118,21 @@ def test_a_game_page_shows_the_store_breakdown_timeline_and_race(ui, filled: Pat
     assert [line[-1] for _colour, line in race] == scores
     assert [list(line) for _colour, line in race] == [[s[i] for s in score_race(game)] for i in range(len(scores))]
     assert games.total == GAMES
+
+
+def test_the_score_race_draws_each_seat_in_the_colour_it_had_at_the_table(ui, tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        game = replay_transcript(KNOWN)
+        (game_id,) = store.save([Recorded(game, "2026-11-30T20:00:00.000+00:00", ["2026"] * len(game.log),
+                                          seating=Seating(colours=(4, 0, 2), buzzers=(0, 1, 2)))])
+    ui.start()  # on the test's games.db
+    ui.until(lambda: ui.app.store is not None)
+    page = ui.app.screen("game")
+    assert page.open(game_id)
+    expected = [tuple(theme.SEAT_COLOURS[c]) for c in (4, 0, 2)]
+    assert [tuple(colour) for colour, _line in page.ids.race.series] == expected
+    assert [tuple(colour) for _name, colour in page.legend] == expected
 
 
 def test_the_timeline_speaks_french_when_the_table_does(ui, filled: Path) -> None:

@@ -136,7 +136,9 @@ class GameScreen(Screen):
         self._breakdown(state)
         race = score_race(game)
         self.scored = bool(race)
-        colours = [theme.SEAT_COLOURS[i % len(theme.SEAT_COLOURS)] for i in range(len(state.seats))]
+        seating = app.store.seating(game_id)  # the colours the table saw; seat order for a game saved without
+        picked = seating.colours if seating is not None else range(len(state.seats))
+        colours = [theme.SEAT_COLOURS[c % len(theme.SEAT_COLOURS)] for c in picked]
         self.ids.race.series = [(colour, [scores[i] for scores in race]) for i, colour in enumerate(colours)]
         self.legend = [(short(seat.name, 12), colour) for seat, colour in zip(state.seats, colours, strict=True)]
         self.ids.note.text = saved.note or ""
