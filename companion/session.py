@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from companion.rules import Action, Game, Setup, State
 from companion.seating import Seating
-from companion.store import Store, now, snapshots
+from companion.store import BuzzTime, Store, now, snapshots
 
 
 class Session:
@@ -69,12 +69,13 @@ class Session:
     def state(self) -> State:
         return self.game.state
 
-    def apply(self, action: Action) -> State:
-        """The state after ``action``, saved; IllegalAction or StoreError leave game and file as they were."""
+    def apply(self, action: Action, buzz_time: BuzzTime | None = None) -> State:
+        """The state after ``action``, saved (with ``buzz_time``, how a challenge was won by buzzer);
+        IllegalAction or StoreError leave game and file as they were."""
         game = self.game.apply(action)
         snapshot = snapshots.take(game, self.snapshot_upto) if snapshots.due(len(game.log)) else None
         at = self.clock()
-        self.store.record(self.game_id, len(game.log), at, action, game, snapshot)
+        self.store.record(self.game_id, len(game.log), at, action, game, snapshot, buzz_time)
         self.game = game
         self.last_at = at
         if snapshot:

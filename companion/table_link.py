@@ -15,8 +15,9 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from companion.buzzers import Contested, Decision, Ignored, Referee, format_delay
-from companion.buzzers.arbiter import Window
+from companion.buzzers.arbiter import TOO_LATE, Window
 from companion.seating import Seating
+from companion.store.records import BuzzTime
 from companion.table_model import Buzz
 
 
@@ -39,6 +40,10 @@ class RefereeLink:
         self.seating = seating
         self.window: Window = None
         """The window last armed; a report naming another one is dropped."""
+        self._decision: Decision | None = None
+        """The open window's decision, read as seats: what its challenge's buzz time is made of."""
+        self._margin: float | None = None
+        """Milliseconds from the winning press to the next seat's press seen so far, for ``_decision``."""
 
     def report_to(self, on_decision: Callable[[Decision], None] | None,
                   on_ignored: Callable[[Ignored], None] | None = None) -> None:
@@ -58,6 +63,8 @@ class RefereeLink:
         self.window = window
         if self.referee is None:
             return
+        if not armed or not buzzed:
+            self._decision = self._margin = None  # a window opened again, or closed: its decision is gone
         if armed and not buzzed:
             self.referee.arm(
                 [self.seating.buzzer_of(seat) for seat in armed],
@@ -79,6 +86,13 @@ class RefereeLink:
         """The decision as seats, or None when it is for another card."""
         if decision.window != self.window:
             return None
+        self._decision, self._margin = decision, None
+        if decision.tie:
+            self._margin = 0.0
+        for press in decision.later:
+            self._next_press(press.seat, press.delay_ms)
+        for ignored in decision.ignored:
+            self._heard(ignored)
         later = tuple(
             (seat, format_delay(p.delay_ms)) for p in decision.later if (seat := self.seat_of(p.seat)) is not None
         )
@@ -93,10 +107,34 @@ class RefereeLink:
         seat = self.seat_of(ignored.seat)
         if seat is None or ignored.window not in (None, self.window):
             return None
+        self._heard(ignored)
         if isinstance(ignored, Contested):
             winner = None if ignored.winner is None else self.seat_of(ignored.winner)
             return Press(seat, ignored.reason, ignored.ahead_ms, winner)
         return Press(seat, ignored.reason)
+
+    def buzz_time(self, seat: int) -> BuzzTime | None:
+        """How ``seat`` won the open window's challenge by buzzer; None when it was not a buzzer's win
+        (a claim at the screen, no referee, a decision gone with its window)."""
+        decision = self._decision
+        if decision is None or decision.claimed or decision.window != self.window:
+            return None
+        if seat not in self._seats((decision.winner,) if decision.winner is not None else decision.tie):
+            return None
+        return BuzzTime(decision.from_tap_ms, self._margin)
+
+    def _heard(self, ignored: Ignored) -> None:
+        """A press too late for the decided window is still the next press, when no earlier one was seen."""
+        decision = self._decision
+        if decision is not None and ignored.reason == TOO_LATE and ignored.window == decision.window:
+            self._next_press(ignored.seat, (ignored.edge_time - decision.first_edge) * 1000)
+
+    def _next_press(self, buzzer: int, after_ms: float) -> None:
+        decision = self._decision
+        assert decision is not None
+        if buzzer in (decision.winner, *decision.tie) or self.seat_of(buzzer) is None or after_ms < 0:
+            return
+        self._margin = after_ms if self._margin is None else min(self._margin, after_ms)
 
     def seat_of(self, buzzer: int | None) -> int | None:
         return None if buzzer is None else self.seating.seat_of(buzzer)

@@ -114,6 +114,7 @@ UNDO_MIGRATION = {
         "ALTER TABLE players DROP COLUMN retired_at",
     ],
     "m011_game_abandoned": ["ALTER TABLE games DROP COLUMN abandoned_at"],
+    "m012_challenge_buzz_times": ["DROP TABLE challenge_buzz"],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

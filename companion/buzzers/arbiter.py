@@ -94,6 +94,16 @@ class Decision:
     (the card was on the table, its claim not yet on the screen) and counted all the same."""
     claimed: bool = False
     """Taken at the screen (a key, a long press), not by a buzzer's edge: it decided at once."""
+    opened: float | None = None
+    """When the window opened (the claim's tap), on the edge clock; None when the backend cannot say."""
+
+    @property
+    def from_tap_ms(self) -> float | None:
+        """From the claim's tap to the winning edge; at most 0 for a slap as the card landed, before the tap.
+        None for a claim at the screen, which has no edge, or when the opening is unknown."""
+        if self.claimed or self.opened is None:
+            return None
+        return (self.first_edge - self.opened) * 1000
 
 
 def format_delay(delay_ms: float) -> str:
@@ -246,4 +256,5 @@ class Arbiter:
             stuck=tuple(sorted(self._stuck)),
             window=self.window,
             before_tap=tuple(sorted(seat for edge, seat in in_time if seat in self._before_tap)),
+            opened=self.opened,
         )

@@ -5,8 +5,8 @@
 """
 
 from companion.store.db import BUSY, GameSummary, PlayerStats, Recorded, Store, StoreError, now
-from companion.store.records import Logged, SavedGame
+from companion.store.records import BuzzTime, Logged, SavedGame
 
 __all__ = [
-    "BUSY", "GameSummary", "Logged", "PlayerStats", "Recorded", "SavedGame", "Store", "StoreError", "now",
+    "BUSY", "BuzzTime", "GameSummary", "Logged", "PlayerStats", "Recorded", "SavedGame", "Store", "StoreError", "now",
 ]

@@ -257,7 +257,7 @@ def _plan(store: Store, source: Store, path: Path, progress: Progress | None) ->
                                    problem=exc.reason))
             continue
         recorded = Recorded(game, started_at, [entry.at for entry in saved.log], uid, source.seating(game_id),
-                            saved.note, saved.abandoned_at)
+                            saved.note, saved.abandoned_at, saved.buzz_times)
         games.append(Incoming(uid, started_at, saved.setup.names, game.state.ended, recorded))
     new_players = sorted({name for g in games for name in g.names} - known_players)
     return RestorePlan(path, games, already, new_players, left_out)

@@ -23,7 +23,18 @@ from companion.rules import ProfileId, TranscriptError, replay_transcript
 from companion.store.backup import export_all
 from companion.store.db import RESCUE, GameSummary, Recorded, Store, now
 from companion.store.export import FORMATS, export_text, identity
-from companion.store.review import RecordKind, figures, head_to_heads, nemesis, records, rival, timeline
+from companion.buzzers import format_delay
+from companion.store.review import (
+    BuzzFigures,
+    RecordKind,
+    buzz_figures,
+    figures,
+    head_to_heads,
+    nemesis,
+    records,
+    rival,
+    timeline,
+)
 from companion.store.simulate import simulate
 
 MAX_ID = 2**63 - 1
@@ -316,9 +327,10 @@ def _player_page(store: Store, name: str, profile: ProfileId | None) -> int:
     if not found:
         print(f"{name}: no finished games yet")
         return 0
+    buzzes = buzz_figures(store, name)
     rows = [("", *(str(f.profile) for f in found))] + [
         (heading, *(value(f) for f in found)) for heading, value in PAGE_ROWS
-    ]
+    ] + [(heading, *(value(buzzes.get(f.profile)) for f in found)) for heading, value in BUZZ_ROWS]
     lines = [name, "", table(rows), ""]
     for title, opponent in (("rival (beaten most)", rival(store, name)), ("nemesis (beats them most)",
                                                                           nemesis(store, name))):
@@ -347,6 +359,13 @@ PAGE_ROWS: tuple[tuple[str, Callable[[Any], str]], ...] = (
     ("favourite spice", lambda f: f.favourite_spice or "-"),
 )
 """The player page's rows; "won/made" for the challenges by what was called."""
+
+BUZZ_ROWS: tuple[tuple[str, Callable[[BuzzFigures | None], str]], ...] = (
+    ("quickest buzz (from the tap)", lambda b: "-" if b is None or b.quickest_ms is None else format_delay(b.quickest_ms)),
+    ("  buzzed before the tap", lambda b: "-" if b is None else str(b.before_tap)),
+    ("median buzz margin", lambda b: "-" if b is None or b.median_margin_ms is None else format_delay(b.median_margin_ms)),
+)
+"""The buzz figures' rows: "-" under rules with no saved buzz time (games from before it was saved)."""
 
 
 def run_simulate(store: Store, args: argparse.Namespace) -> int:

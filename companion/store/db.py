@@ -15,9 +15,9 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
@@ -26,13 +26,14 @@ from sqlite_utils import Database
 
 from companion import __version__
 from companion.errors import CompanionError
-from companion.rules import Action, Game, IllegalAction, Setup, check_name
+from companion.rules import Action, Challenge, Game, IllegalAction, Setup, check_name
 from companion.rules.errors import Reason
 from companion.seating import Seating
 from companion.store.facts import REVIEW_COLUMNS, seat_facts
 from companion.store.records import (
     FIX_ROW,
     BadRow,
+    BuzzTime,
     SavedGame,
     logged_from_row,
     names_from_json,
@@ -117,6 +118,8 @@ class Recorded:
     """The players' line about it, kept as it was (a restored backup)."""
     abandoned_at: str | None = None
     """When the table gave it up, for an unfinished game that was abandoned (a restored backup)."""
+    buzz_times: Mapping[int, BuzzTime] = field(default_factory=dict)
+    """How its challenges decided by buzzer were won, by the action's ``seq`` (a restored backup)."""
 
 
 class Store:
@@ -435,12 +438,14 @@ class Store:
             conn.execute("DELETE FROM game_buzz WHERE game_id = ?", [game_id])
 
     def record(
-        self, game_id: int, seq: int, at: str, action: Action, game: Game, snapshot: Taken | None = None
+        self, game_id: int, seq: int, at: str, action: Action, game: Game, snapshot: Taken | None = None,
+        buzz_time: BuzzTime | None = None,
     ) -> None:
         """Append one accepted action; ``game`` is the game after it (to finish or reopen the row).
 
         A ``snapshot`` taken after it is saved in the same transaction, checked against
-        the rows it covers as they are now; later ones it replaces are deleted.
+        the rows it covers as they are now; later ones it replaces are deleted. So is a
+        challenge's ``buzz_time``, how it was won by buzzer.
         """
         ending = _ending(game)
         with self._writing() as conn:
@@ -450,6 +455,8 @@ class Store:
             )
             if snapshot:
                 _save_snapshot(conn, game_id, snapshot)
+            if buzz_time is not None:
+                _save_buzz_times(conn, game_id, [(seq, action, buzz_time)])
             conn.execute("DELETE FROM game_buzz WHERE game_id = ?", [game_id])  # called, or no longer on top
             (was_ended,) = conn.execute("SELECT ended_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()
             if ending and not was_ended:
@@ -480,6 +487,9 @@ class Store:
                     "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                     [(game_id, *action) for action in actions],
                 )
+                log = recorded.game.log
+                _save_buzz_times(conn, game_id, [(seq, log[seq - 1], buzz) for seq, buzz in
+                                                 recorded.buzz_times.items() if 0 < seq <= len(log)])
                 if ending:
                     _finish(conn, game_id, ending, recorded.stamps[-1])
                 if recorded.note is not None or recorded.abandoned_at is not None:
@@ -513,10 +523,12 @@ class Store:
         if not rows:
             raise StoreError("there is no game {game}", game=game_id)
         *setup, started_at, ended_at, kept_note, abandoned_at = rows[0]
+        tables = self.db.table_names()
         snapshots = self.query(
             "SELECT since, upto, rules, log_hash, checksum, payload FROM snapshots WHERE game_id = ? ORDER BY upto",
             [game_id],
-        ) if "snapshots" in self.db.table_names() else []  # a read-only file from before them
+        ) if "snapshots" in tables else []  # a read-only file from before them
+        buzz_times = self.buzz_times(game_id) if "challenge_buzz" in tables else {}
         try:
             with no_cyclic_gc():
                 log = self.query("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
@@ -524,7 +536,7 @@ class Store:
             return SavedGame(
                 game_id, setup_from_row(*setup), logged, started_at, ended_at,
                 tuple(text for _, _, text in log), tuple(Snapshot(*row) for row in snapshots), kept_note,
-                abandoned_at,
+                abandoned_at, buzz_times,
             )
         except BadRow as exc:
             raise StoreError(
@@ -542,6 +554,11 @@ class Store:
         """The saved buzz: (the card's log entry, the seat that took its challenge), or None."""
         rows = self.query("SELECT entry, seat FROM game_buzz WHERE game_id = ?", [game_id])
         return (rows[0][0], rows[0][1]) if rows else None
+
+    def buzz_times(self, game_id: int) -> dict[int, BuzzTime]:
+        """How each of the game's challenges decided by buzzer was won, by the action's ``seq``."""
+        rows = self.query("SELECT seq, from_tap_ms, margin_ms FROM challenge_buzz WHERE game_id = ?", [game_id])
+        return {seq: BuzzTime(from_tap, margin) for seq, from_tap, margin in rows}
 
     def list_games(self, limit: int | None = None) -> list[GameSummary]:
         """Newest first, with each finished game's scores by seat."""
@@ -940,6 +957,8 @@ class Ending:
     seats: list[tuple[Any, ...]]
     """Per seat: seat, score, won, won universals, trophies, hand, universals, winner, then the challenge facts
     and the review facts (``REVIEW_COLUMNS``)."""
+    challenges: str
+    """The ``seq`` of every challenge that stands, as JSON: the buzz times the figures count."""
 
 
 def _ending(game: Game) -> Ending | None:
@@ -954,6 +973,7 @@ def _ending(game: Game) -> Ending | None:
              i in state.winners, *facts.challenge, *facts.review[:-1], to_json(facts.review.declared))
             for i, (seat, facts) in enumerate(zip(state.seats, seat_facts(game), strict=True))
         ],
+        to_json([step.entry + 1 for step in game.steps() if isinstance(step.move, Challenge)]),
     )
 
 
@@ -969,6 +989,17 @@ def _finish(conn: sqlite3.Connection, game_id: int, ending: Ending, at: str) -> 
         " winner, challenges_made, challenges_won, caught_bluffing, survived_challenges, "
         + ", ".join(REVIEW_COLUMNS) + ") VALUES (" + ", ".join("?" * (14 + len(REVIEW_COLUMNS))) + ")",
         [(game_id, seat, players[seat], *rest) for seat, *rest in ending.seats],
+    )
+    conn.execute("UPDATE challenge_buzz SET standing = seq IN (SELECT value FROM json_each(?)) WHERE game_id = ?",
+                 [ending.challenges, game_id])
+
+
+def _save_buzz_times(conn: sqlite3.Connection, game_id: int, found: Iterable[tuple[int, Action, BuzzTime]]) -> None:
+    """Each buzz time with its challenge, by the action's ``seq``; any other action has none."""
+    conn.executemany(
+        "INSERT OR REPLACE INTO challenge_buzz (game_id, seq, seat, from_tap_ms, margin_ms) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, seq, action.seat, buzz.from_tap_ms, buzz.margin_ms) for seq, action, buzz in found
+         if isinstance(action, Challenge)],
     )
 
 
@@ -988,3 +1019,4 @@ def _reopen(conn: sqlite3.Connection, game_id: int) -> None:
     """An undo took back the end: the game is unfinished again."""
     conn.execute("UPDATE games SET ended_at = NULL, end_reason = NULL, winners = NULL WHERE id = ?", [game_id])
     conn.execute("DELETE FROM scores WHERE game_id = ?", [game_id])
+    conn.execute("UPDATE challenge_buzz SET standing = 0 WHERE game_id = ?", [game_id])

@@ -48,9 +48,15 @@ def json_record(saved: SavedGame, uid: str) -> dict[str, Any]:
         "first": saved.setup.first,
         "seats": list(saved.setup.names),
         "note": saved.note,
-        "actions": [{"seq": e.seq, "at": e.at, **e.action.to_dict()} for e in saved.log],
+        "actions": [{"seq": e.seq, "at": e.at, **e.action.to_dict(), **_buzz(saved, e.seq)} for e in saved.log],
         "state": saved.game().state.to_json(),
     }
+
+
+def _buzz(saved: SavedGame, seq: int) -> dict[str, Any]:
+    """A challenge decided by buzzer: how it was won (``BuzzTime``), under ``buzz``; nothing for the rest."""
+    found = saved.buzz_times.get(seq)
+    return {} if found is None else {"buzz": {"from_tap_ms": found.from_tap_ms, "margin_ms": found.margin_ms}}
 
 
 def json_text(saved: SavedGame, uid: str) -> str:
@@ -58,15 +64,17 @@ def json_text(saved: SavedGame, uid: str) -> str:
 
 
 def csv_text(saved: SavedGame) -> str:
-    """The action log, a row an action: what a spreadsheet opens."""
+    """The action log, a row an action: what a spreadsheet opens; a challenge won by buzzer with its buzz times."""
     setup = saved.setup
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["seq", "at", "action", "seat", "line"])
+    writer.writerow(["seq", "at", "action", "seat", "line", "buzz_from_tap_ms", "buzz_margin_ms"])
     for e in saved.log:
         seat = getattr(e.action, "seat", None)
+        buzz = saved.buzz_times.get(e.seq)
+        times = (buzz.from_tap_ms, buzz.margin_ms) if buzz else (None, None)
         writer.writerow([e.seq, e.at, e.action.keyword, "" if seat is None else setup.names[seat],
-                         format_action(setup, e.action)])
+                         format_action(setup, e.action), *("" if ms is None else ms for ms in times)])
     return out.getvalue()
 
 

@@ -7,7 +7,8 @@ Datasette show them as people wrote them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -65,6 +66,21 @@ def setup_from_row(profile: str, variants: str, options: str, seats: str, end_ca
 
 
 @dataclass(frozen=True, slots=True)
+class BuzzTime:
+    """How a challenge decided by buzzer was won, saved with its ``challenge`` action.
+
+    A challenge taken at the screen has none: it has no edge to time.
+    """
+
+    from_tap_ms: float | None
+    """From the claim's tap (the window opening) to the winning press. At most 0 for a slap as the card
+    landed, before its claim was tapped; None when the buzzers cannot read their edge clock (the keyboard)."""
+    margin_ms: float | None
+    """From the winning press to the next seat's, before the challenge was called (0 for a tie the
+    table split); None when nobody else pressed."""
+
+
+@dataclass(frozen=True, slots=True)
 class Logged:
     """One row of the action log."""
 
@@ -100,6 +116,8 @@ class SavedGame:
     """The line the players kept with the game, if any."""
     abandoned_at: str | None = None
     """When the table gave the game up; it is not resumed."""
+    buzz_times: Mapping[int, BuzzTime] = field(default_factory=dict)
+    """The buzz of each challenge decided by buzzer, by its action's ``seq``."""
 
     def game(self) -> Game:
         """Resume and replay are the same fold over the log."""

@@ -10,6 +10,7 @@ ever mixes it in.
 from __future__ import annotations
 
 import json
+import statistics
 from datetime import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -253,6 +254,53 @@ def figures(store: Store, player: str | None = None, profile: ProfileId | None =
 
 
 @dataclass(frozen=True, slots=True)
+class BuzzFigures:
+    """How one player wins challenges by buzzer under one rules profile, over finished games.
+
+    Only challenges saved with their buzz time count (``BuzzTime``): games from
+    before it was saved, and challenges taken at the screen, have none.
+    """
+
+    profile: str
+    timed: int
+    """Challenges won by buzzer with a buzz time."""
+    quickest_ms: float | None
+    """The quickest winning press after the claim's tap; None when there is none."""
+    before_tap: int
+    """Winning presses that came before the tap (a slap as the card landed): not a reaction to the claim,
+    so not in ``quickest_ms``, counted here instead."""
+    median_margin_ms: float | None
+    """The median lead over the next seat's press, over the challenges where someone else pressed."""
+
+
+BUZZES = """
+SELECT games.profile, buzz.from_tap_ms, buzz.margin_ms
+FROM challenge_buzz AS buzz JOIN games ON games.id = buzz.game_id
+JOIN game_seats AS sat ON sat.game_id = buzz.game_id AND sat.seat = buzz.seat
+WHERE buzz.standing AND sat.player_id = (SELECT id FROM players WHERE name = ?)
+"""
+
+
+def buzz_figures(store: Store, player: str) -> dict[str, BuzzFigures]:
+    """The player's buzz figures by rules profile; a profile with no saved buzz time has none."""
+    if "challenge_buzz" not in store.db.table_names():
+        return {}  # a file from before buzz times, opened read-only
+    by_profile: dict[str, list[tuple[float | None, float | None]]] = {}
+    for profile, from_tap, margin in store.query(BUZZES, [player]):
+        by_profile.setdefault(profile, []).append((from_tap, margin))
+    return {profile: _buzz_figures(profile, times) for profile, times in by_profile.items()}
+
+
+def _buzz_figures(profile: str, times: list[tuple[float | None, float | None]]) -> BuzzFigures:
+    after_tap = [ms for ms, _ in times if ms is not None and ms >= 0]
+    margins = [ms for _, ms in times if ms is not None]
+    return BuzzFigures(
+        profile, len(times), min(after_tap, default=None), sum(ms is not None and ms < 0 for ms, _ in times),
+        statistics.median(margins) if margins else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """One finished game as a player's results over time show it."""
 
@@ -408,6 +456,7 @@ class Standing:
 class AwardKind(StrEnum):
     BEST_BLUFFER = "best-bluffer"
     SHARPEST_CHALLENGER = "sharpest-challenger"
+    QUICKEST_HAND = "quickest-hand"
     MOST_TROPHIES = "most-trophies"
 
 
@@ -416,6 +465,8 @@ class Award:
     kind: AwardKind
     name: str
     standing: Standing
+    figure: float | None = None
+    """What won it when it is a measure, not a count: the quickest hand's buzz, in ms."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,14 +523,26 @@ def tonight(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> Evening | Non
         return None
     ids = to_json([game_id for game_id, _at in games])
     standings = [Standing(*row) for row in store.query(STANDINGS, [ids, ids])]
-    return Evening(games[-1][1], tuple(game_id for game_id, _at in games), standings, awards(standings))
+    quickest = store.query(QUICKEST, [ids]) if "challenge_buzz" in store.db.table_names() else []
+    return Evening(games[-1][1], tuple(game_id for game_id, _at in games), standings,
+                   awards(standings, quickest[0] if quickest else None))
 
 
-def awards(standings: Sequence[Standing]) -> list[Award]:
+QUICKEST = """
+SELECT players.name, buzz.from_tap_ms FROM challenge_buzz AS buzz
+JOIN game_seats AS sat ON sat.game_id = buzz.game_id AND sat.seat = buzz.seat JOIN players ON players.id = sat.player_id
+WHERE buzz.standing AND buzz.from_tap_ms >= 0 AND buzz.game_id IN (SELECT value FROM json_each(?))
+ORDER BY buzz.from_tap_ms, buzz.game_id, buzz.seq LIMIT 1
+"""
+"""The evening's quickest winning press after a claim's tap, and whose it was."""
+
+
+def awards(standings: Sequence[Standing], quickest: tuple[str, float] | None = None) -> list[Award]:
     """Each award to one player, ties to the first in the leaderboard; none when nobody qualifies.
 
     - best bluffer: caught bluffing least often for each card played (at least one card played);
     - sharpest challenger: most challenges won (fewest made on a tie), at least one won;
+    - quickest hand: ``quickest``, the evening's quickest winning press after a claim's tap (the first on a tie);
     - most trophies: most trophies taken, at least one.
     """
     found = []
@@ -491,6 +554,9 @@ def awards(standings: Sequence[Standing]) -> list[Award]:
     if challengers:
         sharpest = max(challengers, key=lambda s: (s.challenges_won, -s.challenges_made))
         found.append(Award(AwardKind.SHARPEST_CHALLENGER, sharpest.name, sharpest))
+    hand = next((s for s in standings if quickest is not None and s.name == quickest[0]), None)
+    if hand is not None and quickest is not None:
+        found.append(Award(AwardKind.QUICKEST_HAND, hand.name, hand, quickest[1]))
     holders = [s for s in standings if s.trophies]
     if holders:
         most = max(holders, key=lambda s: s.trophies)

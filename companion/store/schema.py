@@ -269,6 +269,23 @@ def m011_game_abandoned(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m012_challenge_buzz_times(db: Database) -> None:
+    """How each challenge decided by buzzer was won, saved with its ``challenge`` action: from the claim's
+    tap to the winning press, and the margin to the next press (``BuzzTime``).
+
+    ``standing`` is set when the game ends, for the challenges that stand (an undone one never happened),
+    so the figures read only those. Games saved before have no row: they show no buzz figure.
+    """
+    db.table("challenge_buzz").create(
+        {"game_id": int, "seq": int, "seat": int, "from_tap_ms": float, "margin_ms": float, "standing": int},
+        pk=("game_id", "seq"),
+        not_null={"seat", "standing"},
+        defaults={"standing": 0},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 

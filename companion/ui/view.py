@@ -55,7 +55,7 @@ from companion.rules import (
 )
 from companion.rules.cards import Attribute
 from companion.session import Session
-from companion.store import StoreError
+from companion.store import BuzzTime, StoreError
 from companion.table_link import RefereeLink
 from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, outcome, table_model
 from companion.ui import theme
@@ -298,7 +298,8 @@ class TableView(EventDispatcher):
         if self.buzz is None or self.buzz.challenger is None:
             self.dispatch("on_refused", tr._("Nobody has buzzed: there is no challenge to call"))
             return False
-        return self._apply(Challenge(self.buzz.challenger, attribute))
+        challenger = self.buzz.challenger
+        return self._apply(Challenge(challenger, attribute), self.link.buzz_time(challenger))
 
     def pick(self, seat: int) -> bool:
         """A tie: the table decides which of the tied seats challenges."""
@@ -363,7 +364,7 @@ class TableView(EventDispatcher):
         self.dispatch("on_sound", "buzz")
         if buzz.challenger is not None and not self.numbered:
             self.buzz = None
-            self._apply(Challenge(buzz.challenger))
+            self._apply(Challenge(buzz.challenger), self.link.buzz_time(buzz.challenger))
             return
         self._hold(buzz)
 
@@ -386,10 +387,11 @@ class TableView(EventDispatcher):
             return say(exc.reason)
         return ""
 
-    def _apply(self, action: Action) -> bool:
+    def _apply(self, action: Action, buzz_time: BuzzTime | None = None) -> bool:
+        """``buzz_time``: how a challenge was won by buzzer, saved with it."""
         before = self.state
         try:
-            after = self.session.apply(action)
+            after = self.session.apply(action, buzz_time)
         except IllegalAction as exc:
             self.dispatch("on_refused", say(exc.reason))
             return False

@@ -279,7 +279,7 @@ def test_tonight_shows_the_store_leaderboard_and_awards(ui, tmp_path: Path) -> N
     assert [row[1:] for row in screen.standings] == [
         (s.name, str(s.games), str(s.wins), str(s.points).replace("-", "−"), str(s.trophies))
         for s in evening.standings]
-    assert [(title, name) for title, _line, name in screen.awards] == [
+    assert [(title, name) for title, _line, name, _figure in screen.awards] == [
         ({"best-bluffer": "Best bluffer", "sharpest-challenger": "Sharpest challenger",
           "most-trophies": "Most trophies"}[a.kind], a.name) for a in evening.awards]
     assert screen.since.startswith("Since 2026-05-02 19:00 · 6 games")

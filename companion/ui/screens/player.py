@@ -16,10 +16,13 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, OptionProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.buzzers import format_delay
 from companion.errors import CompanionError
 from companion.store.review import (
+    BuzzFigures,
     Figures,
     Opponent,
+    buzz_figures,
     figures,
     head_to_heads,
     nemesis,
@@ -40,8 +43,12 @@ load_kv(__file__)
 __all__ = ["LineChart", "PlayerScreen"]
 
 
-def figure_rows(f: Figures) -> list[tuple[str, str]]:
-    """The page's figures, the bluffing ones first: what no play logger can count."""
+def figure_rows(f: Figures, buzz: BuzzFigures | None = None) -> list[tuple[str, str]]:
+    """The page's figures, the bluffing ones first: what no play logger can count. The buzz figures show
+    "–" under rules with no saved buzz time (games from before they were saved, challenges by touch)."""
+    quickest = "–" if buzz is None or buzz.quickest_ms is None else format_delay(buzz.quickest_ms)
+    margin = "–" if buzz is None or buzz.median_margin_ms is None else format_delay(buzz.median_margin_ms)
+    early = [(tr._("Buzzed before the tap"), str(buzz.before_tap))] if buzz is not None and buzz.before_tap else []
     average = "–" if f.average_score is None else f"{f.average_score:.1f}"
     best = "–" if f.best_score is None else theme.signed(f.best_score)
     return [
@@ -51,6 +58,9 @@ def figure_rows(f: Figures) -> list[tuple[str, str]]:
         (tr._("Caught bluffing"), str(f.caught_bluffing)),
         (tr._("Challenged and survived"), str(f.survived_challenges)),
         (tr._("Favourite spice declared"), spice_name(f.favourite_spice) if f.favourite_spice else "–"),
+        (tr._("Quickest buzz, from the tap"), quickest),
+        *early,
+        (tr._("Median buzz margin"), margin),
         (tr._("Games"), str(f.games)),
         (tr._("Wins"), f"{f.wins} · {100 * f.win_rate:.0f}%"),
         (tr._("Average score"), average),
@@ -85,6 +95,7 @@ class PlayerScreen(Screen):
         app = App.get_running_app()
         try:
             found = figures(app.store, player=name)
+            self._buzzes = buzz_figures(app.store, name)
             lines = player_lines(app.store, name=name)
             self._rival, self._nemesis = rival(app.store, name), nemesis(app.store, name)
             self._against = head_to_heads(app.store, name)
@@ -117,7 +128,7 @@ class PlayerScreen(Screen):
 
     def _fill(self) -> None:
         chosen = self._figures.get(self.profile) if hasattr(self, "_figures") else None
-        self.rows = figure_rows(chosen) if chosen else []
+        self.rows = figure_rows(chosen, self._buzzes.get(self.profile)) if chosen else []
         self._choices(self.ids.profiles, [(profile_title(p), p) for p in self.profiles], self.profile,
                       lambda value: setattr(self, "profile", value))
         self._chart()

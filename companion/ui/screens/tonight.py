@@ -12,6 +12,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
+from companion.buzzers import format_delay
 from companion.errors import CompanionError
 from companion.store.review import EVENING_GAP_HOURS, AwardKind, Evening, tonight
 from companion.ui import theme
@@ -26,6 +27,8 @@ def award_words(kind: AwardKind) -> tuple[str, str]:
     return {
         AwardKind.BEST_BLUFFER: (tr._("Best bluffer"), tr._("Caught bluffing least often for each card played")),
         AwardKind.SHARPEST_CHALLENGER: (tr._("Sharpest challenger"), tr._("Most challenges won")),
+        AwardKind.QUICKEST_HAND: (tr._("Quickest hand"),
+                                  tr._("The quickest buzz that won a challenge, from the claim's tap")),
         AwardKind.MOST_TROPHIES: (tr._("Most trophies"), tr._("Most trophies taken tonight")),
     }[kind]
 
@@ -47,7 +50,7 @@ class TonightScreen(Screen):
     standings = ListProperty()
     """(place, name, games, wins, points, trophies) per player, as shown."""
     awards = ListProperty()
-    """(title, name, definition) per award given."""
+    """(title, definition, name, figure) per award given; the figure (ms) for the quickest hand only."""
 
     def on_pre_enter(self, *_args: object) -> None:
         app = App.get_running_app()
@@ -69,7 +72,7 @@ class TonightScreen(Screen):
                 (str(place), short(s.name), str(s.games), str(s.wins), theme.signed(s.points), str(s.trophies))
                 for place, s in enumerate(evening.standings, start=1)
             ]
-            self.awards = [(*award_words(a.kind), a.name) for a in evening.awards]
+            self.awards = [(*award_words(a.kind), a.name, a.figure) for a in evening.awards]
 
     def on_standings(self, *_args: object) -> None:
         grid = self.ids.board
@@ -82,5 +85,6 @@ class TonightScreen(Screen):
     def on_awards(self, *_args: object) -> None:
         box = self.ids.awards
         box.clear_widgets()
-        for title, definition, name in self.awards:
-            box.add_widget(AwardRow(title=title, definition=definition, winner=short(name)))
+        for title, definition, name, figure in self.awards:
+            winner = short(name) if figure is None else f"{short(name)}  {format_delay(figure)}"
+            box.add_widget(AwardRow(title=title, definition=definition, winner=winner))
