@@ -88,3 +88,37 @@ def test_without_a_referee_a_claim_is_left_to_the_table() -> None:
     link = RefereeLink(None, SEATING)
     link.follow(window=0, armed={BEN}, own_card=ANA, buzzed=False)
     assert not link.claim(BEN)
+
+
+def test_the_buzz_time_is_the_winner_s_edge_from_the_opening_and_the_lead_over_the_next_seat(wired) -> None:
+    link, decisions, ignored, factory = wired
+    link.follow(window=4, armed={BEN, CY}, own_card=ANA, buzzed=False)
+    link.referee.flush()
+    opened = link.referee.buzzers.opened_at
+    base = factory.ticks()
+    factory.pin(BUTTONS[0]).press(at=base + 0.002)  # Ben's buzzer
+    decision = decisions.next()
+    assert link.buzz(decision) == Buzz(BEN)
+    assert link.buzz_time(BEN).margin_ms is None  # nobody else yet
+    assert link.buzz_time(BEN).from_tap_ms == pytest.approx((decision.first_edge - opened) * 1000)
+    assert link.buzz_time(CY) is None  # Cy did not win it
+    link.follow(window=4, armed={BEN, CY}, own_card=ANA, buzzed=True)  # the table holds Ben's buzz
+    factory.pin(BUTTONS[1]).press(at=base + 0.052)  # Cy's, after the decision: too late, but the next press
+    assert link.press(ignored.next()) == Press(CY, "too late")
+    assert link.buzz_time(BEN).margin_ms == pytest.approx(50.0)
+    link.follow(window=5, armed={ANA, CY}, own_card=BEN, buzzed=False)  # the next card
+    assert link.buzz_time(BEN) is None
+
+
+def test_a_tie_has_no_margin_to_speak_of_and_a_claim_at_the_screen_no_buzz_time(wired) -> None:
+    link, decisions, _ignored, factory = wired
+    link.follow(window=4, armed={BEN, CY}, own_card=ANA, buzzed=False)
+    link.referee.flush()
+    at = factory.ticks() + 0.002
+    factory.pin(BUTTONS[0]).press(at=at)
+    factory.pin(BUTTONS[1]).press(at=at)
+    assert link.buzz(decisions.next()).tie == (BEN, CY)
+    assert link.buzz_time(CY).margin_ms == 0.0  # the table picks one of the two: the other pressed with them
+    link.follow(window=6, armed={BEN, CY}, own_card=ANA, buzzed=False)
+    assert link.claim(CY)
+    assert link.buzz(decisions.next()) == Buzz(CY) and link.buzz_time(CY) is None
