@@ -22,8 +22,10 @@ from companion.ui.keyboard import BACKSPACE, ENTER, HIDE
 from keyboard_helpers import keys, type_on_screen
 from companion.errors import CompanionError
 from companion.store.ratings import ratings
+from companion.buzzers import format_delay
 from companion.store.review import (
     Filter,
+    buzz_figures,
     count_games,
     figures,
     games_page,
@@ -170,6 +172,7 @@ def test_the_players_list_and_a_player_page_show_what_stats_prints(ui, filled: P
     page = open_player(ui, name)
     with Store.open(filled) as store:
         expected = {f.profile: f for f in figures(store, player=name)}
+        buzzes = buzz_figures(store, name)
         listed = {p.name: p for p in player_lines(store)}
     shown = {row["name"]: row["figures"] for row in ui.app.screen("players").ids.list.data}
     assert shown.keys() == listed.keys()
@@ -194,6 +197,10 @@ def test_the_players_list_and_a_player_page_show_what_stats_prints(ui, filled: P
         assert rows['"Not that number!" won'] == printed["not that number"][column].replace("/", " / ")
         assert rows["Caught bluffing"] == printed["caught bluffing"][column]
         assert rows["Challenged and survived"] == printed["challenged and survived"][column]
+        buzz = buzzes[profile]  # simulated games have buzz times
+        assert rows["Quickest buzz, from the tap"] == format_delay(buzz.quickest_ms)
+        assert rows["Median buzz margin"] == format_delay(buzz.median_margin_ms)
+        assert rows.get("Buzzed before the tap", "0") == str(buzz.before_tap)
     with Store.open(filled) as store:
         assert page.rival.split(" (")[0] == rival(store, name).name
         h = head_to_heads(store, name)[0]
@@ -279,7 +286,9 @@ def test_tonight_shows_the_store_leaderboard_and_awards(ui, tmp_path: Path) -> N
     assert [row[1:] for row in screen.standings] == [
         (s.name, str(s.games), str(s.wins), str(s.points).replace("-", "−"), str(s.trophies))
         for s in evening.standings]
-    assert [(title, name) for title, _line, name, _figure in screen.awards] == [
+    assert [(title, name, figure) for title, _line, name, figure in screen.awards] == [
         ({"best-bluffer": "Best bluffer", "sharpest-challenger": "Sharpest challenger",
-          "most-trophies": "Most trophies"}[a.kind], a.name) for a in evening.awards]
+          "quickest-hand": "Quickest hand", "most-trophies": "Most trophies"}[a.kind], a.name, a.figure)
+        for a in evening.awards]
+    assert "quickest-hand" in [a.kind for a in evening.awards]  # simulated games have buzz times
     assert screen.since.startswith("Since 2026-05-02 19:00 · 6 games")
