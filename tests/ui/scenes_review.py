@@ -81,6 +81,13 @@ def player(ui: Any) -> None:
     player_page(ui)
 
 
+@scene("player-buzzes")
+def player_buzzes(ui: Any) -> None:
+    """The page scrolled down to the buzz figures, under the bluffing ones."""
+    page = player_page(ui)
+    page.ids.figures.parent.scroll_y = 0
+
+
 @scene("player-versus")
 def player_versus(ui: Any) -> None:
     page = player_page(ui)

@@ -178,10 +178,10 @@ def test_a_game_on_gpio_buzzers_keeps_each_challenge_s_buzz_times_and_shows_them
     ui.app.show("tonight")
     ui.step(3)
     screen = ui.app.screen("tonight")
-    assert ("Quickest hand", "The quickest buzz that won a challenge, from the claim's tap", quickest[1],
+    assert ("Quickest hand", "The quickest winning buzz, from the claim's tap", quickest[1],
             quickest[0]) in [tuple(a) for a in screen.awards]
-    shown = [row.winner for row in screen.ids.awards.children if row.title == "Quickest hand"]
-    assert shown == [f"{quickest[1]}  {format_delay(quickest[0])}"]
+    shown = [(row.winner, row.figure) for row in screen.ids.awards.children if row.title == "Quickest hand"]
+    assert shown == [(quickest[1], format_delay(quickest[0]))]
 
 
 def test_a_game_saved_before_buzz_times_shows_no_buzz_figure(ui, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -28,7 +28,7 @@ def award_words(kind: AwardKind) -> tuple[str, str]:
         AwardKind.BEST_BLUFFER: (tr._("Best bluffer"), tr._("Caught bluffing least often for each card played")),
         AwardKind.SHARPEST_CHALLENGER: (tr._("Sharpest challenger"), tr._("Most challenges won")),
         AwardKind.QUICKEST_HAND: (tr._("Quickest hand"),
-                                  tr._("The quickest buzz that won a challenge, from the claim's tap")),
+                                  tr._("The quickest winning buzz, from the claim's tap")),
         AwardKind.MOST_TROPHIES: (tr._("Most trophies"), tr._("Most trophies taken tonight")),
     }[kind]
 
@@ -43,6 +43,8 @@ class AwardRow(BoxLayout):
     title = StringProperty("")
     definition = StringProperty("")
     winner = StringProperty("")
+    figure = StringProperty("")
+    """What won it, for an award that is a measure (the quickest hand's time)."""
 
 
 class TonightScreen(Screen):
@@ -86,5 +88,5 @@ class TonightScreen(Screen):
         box = self.ids.awards
         box.clear_widgets()
         for title, definition, name, figure in self.awards:
-            winner = short(name) if figure is None else f"{short(name)}  {format_delay(figure)}"
-            box.add_widget(AwardRow(title=title, definition=definition, winner=winner))
+            box.add_widget(AwardRow(title=title, definition=definition, winner=short(name),
+                                    figure="" if figure is None else format_delay(figure)))
