@@ -124,7 +124,7 @@ class RefereeLink:
         return BuzzTime(decision.from_tap_ms, self._margin)
 
     def _heard(self, ignored: Ignored) -> None:
-        """A press too late for the decided window is still the next press, when no earlier one was seen."""
+        """A press too late for the decided window may still be the next press after the winning one."""
         decision = self._decision
         if decision is not None and ignored.reason == TOO_LATE and ignored.window == decision.window:
             self._next_press(ignored.seat, (ignored.edge_time - decision.first_edge) * 1000)
