@@ -202,3 +202,26 @@ def table_chili_reverses(ui: Any) -> None:
     view = start(ui, SWEET_SPICY, first=0, variants={"chili-reverses"})
     view.declare("chili", 2)
     ui.step(2)
+
+
+SIX = ["Ana", "Benjamin", "Cy", "Dolores", "Eve", "Françoise"]
+"""Six seats, two on each long edge lying flat, with names as long as a table's usually are."""
+
+
+def six_seats(ui: Any) -> None:
+    """Six seats in Sweet & Spicy, Cy (alone on a short edge lying flat) to play on a stack of 3."""
+    view = start(ui, SWEET_SPICY, SIX, first=0, end_card=25)
+    for number in (1, 2):
+        view.declare("chili", number)
+    ui.step(2)
+
+
+@scene("table-six-seats", wide_flat=True)
+def table_six_seats(ui: Any) -> None:
+    six_seats(ui)
+
+
+@scene("table-six-seats-fr")
+def table_six_seats_fr(ui: Any) -> None:
+    ui.app.change_settings(language="fr")
+    six_seats(ui)

@@ -1,4 +1,5 @@
-"""A screen lying flat: a seat on each edge, panels turned to face them, and touches on them land."""
+"""A screen lying flat: a seat on each edge, panels turned to face them, and touches on them land;
+only the pad turns as play goes round, and everything on the table fits whole."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import pytest
 from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
 
-from companion.rules import SPICY, new_setup
+from kivy.metrics import sp
+
+from companion.rules import SPICY, SWEET_SPICY, new_setup
 from companion.ui.words import spice_name
 from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import SpiceButton
@@ -41,7 +44,7 @@ def test_lying_flat_each_seat_faces_its_edge_and_touches_on_turned_panels_land(u
     table.tap(table.sheet().ids.wrong)  # Cy was wrong: the result faces Cy too
     assert screen.sheet_name == "result" and round(table.sheet().parent.parent.rotation) == 180
     assert table.sheet().ids.detail.text == "Ana wins 1 card; Cy draws 2 and starts the next stack."
-    table.tap(table.sheet().ids.undo)  # back to the reveal, still facing Cy
+    table.tap(screen.ids.undo)  # back to the reveal, still facing Cy
     table.tap(table.sheet().ids.cancel)  # the challenge taken back: the window is open again
     assert screen.sheet_name == "" and view.window
 
@@ -79,7 +82,6 @@ def test_lying_flat_the_claim_pad_turns_to_the_seat_to_play_and_taps_on_it_land(
     assert reads_from() == "bottom"
     table.declare("chili", 1)
     assert view.turn == BEN and reads_from() == "left"
-    assert header.to_window(*header.center)[0] < screen.width / 2  # on Ben's side of the hub
     table.declare("chili", 2)  # taps on the pad turned a quarter
     assert (view.stack, view.claim_number, view.turn) == (2, 2, CY) and reads_from() == "top"
     table.declare("chili", 3)  # taps on the pad turned upside down
@@ -100,63 +102,114 @@ def targets_fit(screen: Any) -> bool:
     return len(keys) >= 14 and all(min(key.size) >= 48 for key in keys)
 
 
-@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
-def test_lying_flat_the_seat_to_play_gets_its_panel_and_the_pad_on_its_own_edge(
-    ui, size: tuple[int, int]
+EDGES = {4: ("bottom", "left", "top", "right"), 6: ("bottom", "bottom", "left", "top", "top", "right")}
+SIX = ["Ana", "Benjamin", "Cy", "Dolores", "Eve", "Françoise"]
+
+
+def fixed_boxes(screen: Any, panels: list[SeatPanel]) -> dict[str, tuple[int, ...]]:
+    """Where everything but the turn is on the screen, to the pixel: the hub's parts, every panel,
+    undo, redo and the menu."""
+    ids = screen.ids
+    widgets = {name: ids[name] for name in ("hub", "stack_card", "draw_pile", "trophies", "undo", "redo", "menu")}
+    widgets.update({f"panel {panel.seat.name}": panel for panel in panels})
+    return {name: tuple(round(edge) for edge in on_screen(widget)) for name, widget in widgets.items()}
+
+
+@pytest.mark.parametrize(("size", "seats"), [((800, 480), 4), ((800, 480), 6), ((1280, 720), 4), ((1280, 720), 6)])
+def test_lying_flat_only_the_pad_turns_to_the_seat_to_play_and_nothing_else_moves(
+    ui, size: tuple[int, int], seats: int
 ) -> None:
-    """Panel 216 + pad 368 along a long edge (more on a larger screen); on a short edge the pad lies
-    inward of the panel."""
-    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=ANA), gpio=False, face_seats=True,
-                  size=size)
+    """Round the table twice, by taps on the pad and on Pass: the hub, the panels and undo stay put,
+    and the pad, between them at the hub's centre, reads from the edge of each seat to play in turn."""
+    table = Table(ui, new_setup(SPICY, SIX[:seats], first=ANA), gpio=False, face_seats=True, size=size)
     view, screen = table.view, table.screen
     pad, panels = screen.ids.turn, [ui.find(SeatPanel, seat=seat) for seat in view.seats]
-    for seat, edge, number in ((ANA, "bottom", 1), (BEN, "left", 2), (CY, "top", 3), (DEE, "right", 4)):
+    fixed = fixed_boxes(screen, panels)
+    square = on_screen(pad)
+    for turn in range(2 * seats + 1):
+        seat = turn % seats
         assert view.turn == seat
-        panel, pad_box = on_screen(panels[seat]), on_screen(pad)
-        assert reads_from(pad) == reads_from(panels[seat]) == edge
-        assert panels[seat].reserve > 0 and all(other.reserve == 0 for other in panels if other is not panels[seat])
-        if edge in ("bottom", "top"):  # side by side along the edge, as deep as each other
-            assert (round(pad_box[1]), round(pad_box[3])) == (round(panel[1]), round(panel[3]))
-            assert 0 <= min(abs(pad_box[0] - panel[2]), abs(panel[0] - pad_box[2])) <= 16
-            assert pad_box[2] - pad_box[0] >= 360 and panel[2] - panel[0] >= 200
-        else:  # inward of the panel, as long as it
-            assert (round(pad_box[1]), round(pad_box[3])) == (round(panel[1]), round(panel[3]))
-            gap = pad_box[0] - panel[2] if edge == "left" else panel[0] - pad_box[2]
-            assert 0 <= gap <= 16 and pad_box[3] - pad_box[1] >= 340
-        # the hint and Pass sit in the grown panel itself, read from the same edge
-        assert inside(on_screen(screen.ids.pass_button), panel) and inside(on_screen(screen.ids.header), panel)
-        assert reads_from(screen.ids.pass_button) == edge
-        assert not any(overlap(pad_box, on_screen(p)) for p in panels)
-        assert not overlap(pad_box, on_screen(screen.ids.hub)) and not overlap(panel, on_screen(screen.ids.hub))
-        corners = [on_screen(screen.ids[name]) for name in ("undo", "redo", "menu")]
-        assert not any(overlap(box, corner) for box in (pad_box, panel) for corner in corners)
-        assert screen.ids.header.text == view.hint  # the name is on the panel already
-        assert whole(screen.ids.header)
-        assert targets_fit(screen)
-        table.declare("chili", number)  # taps on the turned pad land
-        assert (view.stack, view.claim_number, view.top_player) == (number, number, seat)
-    assert view.turn == ANA and reads_from(pad) == "bottom"  # and the pad came back round
+        assert fixed_boxes(screen, panels) == fixed
+        assert on_screen(pad) == pytest.approx(square, abs=0.5)  # it turns where it is
+        assert reads_from(pad) == reads_from(screen.ids.pass_button) == reads_from(panels[seat]) == EDGES[seats][seat]
+        assert not any(overlap(square, box) for name, box in fixed.items() if name != "hub")
+        assert inside(square, fixed["hub"]) and inside(on_screen(screen.ids.pass_button), square)
+        assert targets_fit(screen) and whole(screen.ids.header)
+        if turn < seats:  # taps on the pad, turned to each edge, land
+            table.declare("chili", turn + 1)
+            assert (view.stack, view.claim_number, view.top_player) == (turn + 1, turn + 1, seat)
+        else:
+            table.pass_turn()
+    assert view.stack == seats and view.turn == 1
 
 
-def test_lying_flat_two_seats_on_an_edge_get_the_pad_over_the_hub_in_front_of_them(ui) -> None:
-    names = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]  # edges: bottom, bottom, left, top, top, right
-    table = Table(ui, new_setup(SPICY, names, first=ANA), gpio=False, face_seats=True)
+def text_fits(label: Label) -> bool:
+    """``label`` draws its whole text inside its own box: not shortened, not spilling out."""
+    full = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold)
+    full.refresh()
+    return bool(label.text) and full.texture.size[0] <= label.width + 0.5 and "\u2026" not in label.text
+
+
+def buttons_fit(screen: Any) -> list[str]:
+    """Every turn button shown draws its words whole, at 14 sp or more, and keeps to its own box, clear
+    of the others and of the pad's keys; each complaint names the button."""
+    row = screen.ids.turn_row
+    shown = [button for button in row.children if button.opacity > 0]
+    keys = [w for w in screen.ids.pad.walk(restrict=True) if isinstance(w, BaseButton)]
+    wrong = []
+    for button in shown:
+        room = button.width - button.padding[0] - button.padding[2] - 3 * button.spacing
+        room -= button.icon_size if button.icon else 0
+        widest = max(CoreLabel(font_size=button.font_size, bold=True).get_extents(line)[0]
+                     for line in button.text.split("\n"))
+        if widest > room + 0.5 or button.font_size < sp(14) - 0.5:
+            wrong.append(f"{button.text!r} is cut or too small")
+        others = [on_screen(w) for w in shown + keys if w is not button]
+        if any(overlap(on_screen(button), box) for box in others):
+            wrong.append(f"{button.text!r} overlaps")
+    return wrong
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_lying_flat_with_six_seats_every_name_and_every_button_fits_whole(ui, language: str) -> None:
+    """Sweet & Spicy at 800x480 with six seats: each seat in turn to play (names on the long edges
+    never shrink), then the turn with the most buttons (Pass, Universal and Take a universal)."""
+    table = Table(ui, new_setup(SWEET_SPICY, SIX, first=ANA), gpio=False, face_seats=True)
+    assert table.app.change_settings(language=language, face_seats=True)
+    ui.step(2)
     view, screen = table.view, table.screen
-    pad, panels = screen.ids.turn, [ui.find(SeatPanel, seat=seat) for seat in view.seats]
-    for seat, edge, number in ((ANA, "bottom", 1), (BEN, "bottom", 2), (CY, "left", 3), (DEE, "top", 4),
-                               (EVE, "top", 5)):
+    panels = [ui.find(SeatPanel, seat=seat) for seat in view.seats]
+    for seat in range(6):
         assert view.turn == seat
-        panel, pad_box = on_screen(panels[seat]), on_screen(pad)
-        assert reads_from(pad) == reads_from(panels[seat]) == edge
-        assert not any(overlap(pad_box, on_screen(p)) for p in panels)
-        assert not overlap(pad_box, on_screen(screen.ids.hub))
-        if edge != "left":  # in front of its own panel, inward
-            assert pad_box[0] < panel[2] and panel[0] < pad_box[2]
-            gap = pad_box[1] - panel[3] if edge == "bottom" else panel[1] - pad_box[3]
-            assert 0 <= gap <= 16
-        assert inside(on_screen(screen.ids.pass_button), panel) and targets_fit(screen)
-        table.declare("chili", number)
-        assert (view.stack, view.claim_number, view.top_player) == (number, number, seat)
+        for panel in panels:
+            ids = panel.ids
+            assert text_fits(ids.name), f"{ids.name.text!r} is cut"
+            assert ids.won.right <= ids.counts.right + 0.5 and ids.counts.right <= ids.pts.x + 0.5  # "pts" clear of won
+            assert text_fits(ids.pts)
+        assert not buttons_fit(screen) and whole(screen.ids.header) and targets_fit(screen)
+        table.declare("chili", seat + 1)
+
+
+@pytest.mark.parametrize(("seats", "language"), [(4, "en"), (4, "fr"), (5, "en"), (5, "fr")])
+def test_lying_flat_the_turn_with_the_most_buttons_keeps_them_whole_and_off_the_pad(
+    ui, seats: int, language: str
+) -> None:
+    """Sweet & Spicy at 800x480: Cy (top edge with four seats, a short edge with five) loses a challenge
+    on Ana's universal card and may take one: Pass, Universal and Take a universal all show."""
+    table = Table(ui, new_setup(SWEET_SPICY, SIX[:seats], first=ANA), gpio=False, face_seats=True)
+    assert table.app.change_settings(language=language, face_seats=True)
+    view, screen = table.view, table.screen
+    table.tap(screen.ids.universal)
+    table.declare("chili", 3)
+    ui.hold(ui.find(SeatPanel, seat=view.seats[CY]), 0.8)
+    table.tap(table.sheet().ids.not_number)  # a universal card is every number: settled at once
+    table.tap(table.sheet().ids.ok)
+    take = screen.ids.take_universal
+    assert view.turn == CY and view.may_take_universal == CY and take.shown and screen.ids.universal.shown
+    assert not buttons_fit(screen) and targets_fit(screen)
+    assert not overlap(on_screen(take), on_screen(screen.ids.pad))
+    table.tap(take)
+    assert view.seats[CY].universals == 2 and not take.shown
 
 
 def test_lying_flat_the_spice_keys_show_their_words_beside_their_icons(ui) -> None:

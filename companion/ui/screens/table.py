@@ -9,13 +9,14 @@ turned to face it) and routes keys, long presses and sounds.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from kivy.app import App
 from kivy.core.window import Window
-from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
@@ -29,6 +30,7 @@ from companion.ui.screens.result import ResultSheet
 from companion.ui.screens.reveal import RevealSheet
 from companion.ui.view import TableView
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.fit import needed_width
 from companion.ui.widgets.seat_panel import Facing, SeatPanel
 
 load_kv(__file__)
@@ -36,14 +38,17 @@ load_kv(__file__)
 EDGE_ANGLES = {"bottom": 0, "left": 270, "top": 180, "right": 90}
 """Kivy's rotation (anticlockwise) that turns a panel to read from each edge."""
 
-DOCK = 88
-"""How deep a seat's panel is on its edge, lying flat."""
-TRAY = 176
-"""How deep the seat to play's grown panel and the claim pad are, lying flat."""
-PANEL_LONG, PAD_LONG = 216, 368
-"""Lying flat, how the seat to play's long edge is shared between its grown panel and the claim pad."""
-
-Box = tuple[float, float, float, float]
+DOCK = 80
+"""How deep a seat's panel is on its edge, lying flat: what is left between two edges' panels must
+hold five number keys of 48 dp side by side, the pad turned to a side edge."""
+PANEL_MOST = 320
+"""Lying flat, the longest a panel grows along a long edge."""
+TURN_MOST = 368
+"""Lying flat, the side of the square the pad, the hint and the turn's buttons take at the hub's centre."""
+TURN_FONT_LEAST = 14
+"""The smallest a turn button's words are drawn (sp) before the buttons take a second row."""
+TURN_ROWS_MOST = 2
+"""Lying flat, the pad's keys keep 48 dp beside two rows of turn buttons, not three."""
 
 EDGES_BY_SEATS = {
     2: ("bottom", "top"),
@@ -55,21 +60,35 @@ EDGES_BY_SEATS = {
 """Default edges, clockwise seen from above (design README "Lying flat")."""
 
 
-class TurnRow(BoxLayout):
-    """The turn's buttons side by side. A hidden one leaves the row: a BoxLayout keeps a gap beside
-    every child, even one of no width, and the shown buttons would stop short of the row's end."""
+class TurnRow(GridLayout):
+    """The turn's buttons, in as few rows as lets every one's words fit whole at a readable size
+    (lying flat, the pad's square is narrow). A hidden one leaves the grid, which keeps a gap
+    beside every child, even one of no width."""
+
+    lines = NumericProperty(1)
+    """How many rows of buttons there are."""
 
     def on_kv_post(self, _base_widget: Any) -> None:
         self._buttons = self.children[::-1]
         for button in self._buttons:
-            button.bind(shown=self._arrange)
+            button.bind(shown=self._arrange, text=self._arrange, icon=self._arrange)
+        self.bind(width=self._arrange)
         self._arrange()
 
     def _arrange(self, *_args: Any) -> None:
+        shown = [button for button in self._buttons if button.shown]
+        rows = 1
+        while rows < min(len(shown), TURN_ROWS_MOST) and not self._fits(shown, math.ceil(len(shown) / rows)):
+            rows += 1
+        self.rows, self.cols, self.lines = None, max(1, math.ceil(len(shown) / rows)), rows
+        self.height = rows * _dp(theme.TARGET) + (rows - 1) * self.spacing[1]
         self.clear_widgets()
-        for button in self._buttons:
-            if button.shown:
-                self.add_widget(button)
+        for button in shown:
+            self.add_widget(button)
+
+    def _fits(self, buttons: list[Widget], cols: int) -> bool:
+        cell = (self.width - (cols - 1) * self.spacing[0]) / cols
+        return all(needed_width(button, sp(TURN_FONT_LEAST)) <= cell for button in buttons)
 
 
 class TableScreen(Screen):
@@ -83,6 +102,8 @@ class TableScreen(Screen):
     """The lying-flat layout is showing (flat and landscape): the hint sits in the seat to play's panel."""
     portrait = BooleanProperty(False)
     """The standing portrait layout: the pad has a head with the seat to play's avatar, name and hand."""
+    head = NumericProperty(0)
+    """How tall the hint's row over the pad is (with the avatar, name and hand in portrait)."""
     playing = ObjectProperty(None, allownone=True, rebind=True)
     """The seat to play's ``SeatView``, or None between games."""
 
@@ -108,8 +129,10 @@ class TableScreen(Screen):
         board.add_widget(self._pad_slot, index=1)  # over the hub, under the last-card banner
         board.add_widget(self._info_slot, index=1)  # over the pad, whose keys it lets through
         self.bind(size=self._layout, flat=self._layout)
+        self.ids.turn_row.bind(height=self._layout)  # a second row of buttons takes room from the pad
         self.ids.title.bind(size=self._layout)  # the title is centred in the bar: its width changes with its words
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
+        self.ids.redo.bind(pos=self._fit_sheet)
 
     def on_pre_enter(self) -> None:
         """The felt's centre colour fills the window by clearing it, which costs next to nothing;
@@ -201,16 +224,25 @@ class TableScreen(Screen):
         self._close_sheet()
         if name:
             holder = self._holders[name]
-            holder.angle, holder.pos, holder.size = 180 if turned else 0, self.pos, self.size
+            holder.angle = 180 if turned else 0
             self.remove_widget(self._board)  # hidden by the sheet: drawing it anyway doubles a frame's cost
-            self.add_widget(holder)
+            self.add_widget(holder, index=len(self.children))  # under undo and redo
             self._sheet_holder = holder
         self.sheet_name = name
         self._sheet_turned = turned
+        self._fit_sheet()
 
     def _fit_sheet(self, *_args: Any) -> None:
-        if self._sheet_holder is not None:
-            self._sheet_holder.pos, self._sheet_holder.size = self.pos, self.size
+        """The sheet takes the screen, and leaves the table's undo and redo their place: at its top left,
+        or, turned to the far edge, by stopping short of them."""
+        holder = self._sheet_holder
+        if holder is None:
+            return
+        undo, redo = self.ids.undo, self.ids.redo
+        turned = round(holder.angle) == 180
+        holder.pos = self.pos
+        holder.size = (self.width, undo.y - _dp(8)) if turned else self.size
+        holder.panel.history = 0 if turned else redo.right
 
     def _on_top_edge(self, seat: int | None) -> bool:
         """Lying flat, a sheet faces the challenger: turned over for a seat on the top edge."""
@@ -285,33 +317,36 @@ class TableScreen(Screen):
         w, h = self.size
         self.lying, self.portrait = w >= h and self.flat, w < h
         self.playing = self.view.seats[self.view.turn] if self.view.turn >= 0 else None
-        grown = self._slots[max(self.view.turn, 0)] if self.lying else None
-        for slot in self._slots:
-            slot.panel.reserve = _dp(TRAY - DOCK) if slot is grown else 0
-        if self.lying:
-            self.ids.turn.padding, self.ids.info.padding = (_dp(8), _dp(8)), (_dp(10), _dp(4))
-            self._layout_flat(w, h)
-            return
-        head = _dp(64 if self.portrait else 26)
-        self.ids.turn.padding = (_dp(10), _dp(8) + head + _dp(6), _dp(10), _dp(8) + _dp(theme.TARGET) + _dp(6))
+        row = self.ids.turn_row
+        # lying flat the pad has no room for two rows of buttons and the hint: the buttons matter more
+        self.head = _dp(64) if self.portrait else 0 if self.lying and row.lines > 1 else _dp(26)
+        head = self.head + _dp(6) if self.head else 0
+        self.ids.turn.padding = (_dp(10), _dp(8) + head, _dp(10), _dp(8) + row.height + _dp(6))
         self.ids.info.padding = (_dp(10), _dp(8))
-        if self.portrait:
+        hub = self.ids.hub
+        hub.spacing, self.ids.stack_card.size_hint_x = _dp(8), 0.42
+        if self.lying:
+            self._layout_flat(w, h)
+        elif self.portrait:
             self._layout_portrait(w, h)
         else:
             self._layout_column(w, h)
 
     def _layout_column(self, w: float, h: float) -> None:
-        """Standing, landscape: the seats in a column on the left, everything else on the right."""
+        """Standing, landscape: the bar across the top, the seats in a column on the left under it,
+        everything else on the right."""
         m = _dp(8)
+        bar = _dp(theme.ROUND_BUTTON) + m
         col = min(_dp(280), max(_dp(220), w * 0.3))
         n = len(self._slots)
-        row = min(_dp(96), (h - 2 * m - (n - 1) * _dp(6)) / n)
+        gap = _dp(6 if n < 6 else 4)
+        row = min(_dp(96), (h - 2 * m - bar - (n - 1) * gap) / n)
         for i, slot in enumerate(self._slots):
             slot.angle = 0
             slot.size = (col, row)
-            slot.pos = (m, h - m - (i + 1) * row - i * _dp(6))
-        self._place_bar(col + 2 * m, w - m, h - m)
-        middle = h - 2 * m - _dp(64)
+            slot.pos = (m, h - m - bar - (i + 1) * row - i * gap)
+        self._place_bar(m, w - m, h - m)
+        middle = h - 2 * m - bar
         pad_h = min(middle - _dp(120), max(_dp(250), middle * 0.55))
         self._place_middle(x=col + 2 * m, y=m, w=w - col - 3 * m, h=middle, pad_h=pad_h)
 
@@ -334,103 +369,44 @@ class TableScreen(Screen):
         self._place_middle(x=m, y=m, w=w - 2 * m, h=top - m, pad_h=min(top - m - _dp(200), _dp(480)))
 
     def _layout_flat(self, w: float, h: float) -> None:
-        """Lying flat: each seat on its edge, turned to face it. The seat to play's panel grows to take
-        the hint and its buttons, and the pad sits beside it on a long edge, inward of it on a short one,
-        over the hub when two seats share the edge: the pad is always in front of the one who plays."""
-        m, dock, deep, corner = _dp(8), _dp(DOCK), _dp(TRAY), _dp(theme.ROUND_BUTTON)
+        """Lying flat: each seat on its edge, turned to face it, and the hub between the edges. None of it
+        depends on whose turn it is, so nothing the table reads moves as play goes round: only the turn
+        (the pad, the hint and the buttons) turns, in a square at the hub's centre, to face the seat to play."""
+        m, dock, corner = _dp(8), _dp(DOCK), _dp(theme.ROUND_BUTTON)
         edges = EDGES_BY_SEATS[len(self._slots)]
-        player = max(self.view.turn, 0)
-        active, playing = edges[player], self._slots[player]
         by_edge: dict[str, list[Facing]] = {"bottom": [], "left": [], "top": [], "right": []}
         for slot, edge in zip(self._slots, edges, strict=True):
             slot.angle = EDGE_ANGLES[edge]
             by_edge[edge].append(slot)
         by_edge["bottom"].reverse()  # clockwise seen from above runs right to left along the bottom
-        shared = len(by_edge[active]) > 1
-        bar_edge = "bottom" if active == "top" else "top"  # undo, redo and the menu: clear of the one to play
-
-        thick = {edge: dock for edge in by_edge}
-        thick[active] = deep + m + deep if active in ("left", "right") else deep
-        hub_l, hub_r = m + thick["left"] + m, w - m - thick["right"] - m
-        hub_b, hub_t = m + thick["bottom"] + m, h - m - thick["top"] - m
-
+        hub_l, hub_r = m + dock + m, w - m - dock - m
+        hub_b, hub_t = m + dock + m, h - m - dock - m
         for edge in ("bottom", "top"):  # the long edges: the panels share what the side columns leave
             slots = by_edge[edge]
             x0, x1 = hub_l, hub_r
-            if edge == bar_edge:
+            if edge == "top":  # clear of undo and redo at the left, the menu at the right
                 x0, x1 = max(x0, m + 2 * corner + 2 * m), min(x1, w - m - corner - m)
-            span = (x1 - x0 - (len(slots) - 1) * m) / max(1, len(slots))
+            n = max(1, len(slots))
+            length = min(_dp(PANEL_MOST), (x1 - x0 - (n - 1) * m) / n)
+            start = min(max(x0, (w - n * length - (n - 1) * m) / 2), x1 - n * length - (n - 1) * m)  # centred if it can be
             for i, slot in enumerate(slots):
-                depth = deep if slot is playing else dock
-                slot.size = (min(span, _dp(320)) if slot is not playing or shared else span, depth)
-                slot.pos = (x0 + i * (span + m) + (span - slot.width) / 2, m if edge == "bottom" else h - m - depth)
-        side_h = min(_dp(300), h - 2 * (m + dock + m))
+                slot.size = (length, dock)
+                slot.pos = (start + i * (length + m), m if edge == "bottom" else h - m - dock)
+        side_h = min(_dp(300), hub_t - hub_b)
         for edge, x in (("left", m), ("right", w - m - dock)):
             for slot in by_edge[edge]:
                 slot.size = (dock, side_h)
                 slot.pos = (x, (h - side_h) / 2)
-
-        panel_box = self._tray(active, playing, shared, w, h)
-        pad_box = self._pad_box(active, shared, panel_box, (hub_l, hub_r), w)
-        self._place_turned(playing, active, panel_box, w, h)
-        self._place_turned(self._info_slot, active, (panel_box[0], m, panel_box[2], deep - dock), w, h)
-        self._place_turned(self._pad_slot, active, pad_box, w, h)
-
-        hub_x, hub_w = hub_l, hub_r - hub_l
-        if shared:  # the hub keeps the wider side of the pad
-            pad_x, pad_right = self._pad_slot.x, self._pad_slot.right
-            hub_x, hub_w = max(((hub_l, pad_x - m - hub_l), (pad_right + m, hub_r - pad_right - m)),
-                               key=lambda span: span[1])
-            hub_b, hub_t = m + dock + m, h - m - dock - m  # beside the pad, clear of the grown panel
-        self._place_bar(m, w - m, h - m if bar_edge == "top" else m + corner)
+        square = min(hub_t - hub_b, _dp(TURN_MOST))
+        active = edges[max(self.view.turn, 0)]
+        for slot in (self._pad_slot, self._info_slot):
+            slot.angle, slot.size = EDGE_ANGLES[active], (square, square)
+            slot.pos = ((w - square) / 2, (hub_b + hub_t - square) / 2)
+        self._place_bar(m, w - m, h - m)
         self.ids.title.opacity = 0
-        self._place_hub(hub_x, hub_b, hub_w, hub_t - hub_b)
-
-    @staticmethod
-    def _tray(edge: str, playing: Facing, shared: bool, w: float, h: float) -> Box:
-        """The seat to play's grown panel, seen from its seat: (along the edge from its left, in from the
-        edge, length, depth)."""
-        m, deep = _dp(8), _dp(TRAY)
-        length = w if edge in ("bottom", "top") else h
-        if shared:
-            x = playing.x if edge == "bottom" else w - playing.right
-            return (x, m, playing.width, deep)
-        if edge in ("left", "right"):
-            along = min(_dp(PAD_LONG), h - 2 * (m + _dp(theme.ROUND_BUTTON)))  # clear of undo and redo
-            return ((length - along) / 2, m, along, deep)
-        span = length - 2 * (m + _dp(DOCK) + m)  # between the side columns
-        panel = (span - m) * PANEL_LONG / (PANEL_LONG + PAD_LONG)
-        return ((length - span) / 2, m, panel, deep)
-
-    @staticmethod
-    def _pad_box(edge: str, shared: bool, panel: Box, hub: tuple[float, float], w: float) -> Box:
-        """The pad, seen from the seat to play (as ``_tray``): beside its panel on a long edge, inward of
-        it on a short edge; over the hub, in front of its panel, when another seat shares the edge."""
-        m, deep = _dp(8), _dp(TRAY)
-        u, v, length, depth = panel
-        if edge in ("left", "right"):
-            return (u, v + depth + m, length, deep)
-        if shared:  # as narrow as five number keys allow, to leave the hub room for the stack beside it
-            lo, hi = (hub[0], hub[1]) if edge == "bottom" else (w - hub[1], w - hub[0])
-            pad = min(_dp(PAD_LONG), max(_dp(296), (hi - lo) / 2))
-            along = min(max(u + (length - pad) / 2, lo), hi - pad)
-            return (along, v + depth + m, pad, deep)
-        span = w - 2 * (m + _dp(DOCK) + m)
-        return (u + length + m, v, span - length - m, deep)
-
-    @staticmethod
-    def _place_turned(slot: Facing, edge: str, box: Box, w: float, h: float) -> None:
-        """Put ``slot`` where ``box``, seen from a seat on ``edge``, falls on the screen."""
-        u, v, length, depth = box
-        slot.angle = EDGE_ANGLES[edge]
-        if edge == "bottom":
-            slot.pos, slot.size = (u, v), (length, depth)
-        elif edge == "top":
-            slot.pos, slot.size = (w - u - length, h - v - depth), (length, depth)
-        elif edge == "left":
-            slot.pos, slot.size = (v, h - u - length), (depth, length)
-        else:
-            slot.pos, slot.size = (w - v - depth, u), (depth, length)
+        # the stack card on one side of the square, the draw pile and the trophies on the other
+        self.ids.hub.spacing, self.ids.stack_card.size_hint_x = square + 2 * m, 1
+        self._place_hub(hub_l, hub_b, hub_r - hub_l, hub_t - hub_b)
 
     def _place_bar(self, x: float, right: float, top: float) -> None:
         """Undo and redo at the left, always one tap away; the menu at the right; their tops at ``top``."""

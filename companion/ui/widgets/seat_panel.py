@@ -27,8 +27,6 @@ class SeatPanel(FloatLayout):
     seat = ObjectProperty(SeatView(), rebind=True)
     universals_shown = BooleanProperty(False)
     """Sweet & Spicy: the panel counts the seat's universal cards held."""
-    reserve = NumericProperty(0)
-    """Room left free at the panel's foot: lying flat, the seat to play's hint and buttons go there."""
 
     __events__ = ("on_long_press", "on_copy")
 
