@@ -209,10 +209,17 @@ SIX = ["Ana", "Benjamin", "Cy", "Dolores", "Eve", "Françoise"]
 
 
 def six_seats(ui: Any) -> None:
-    """Six seats in Sweet & Spicy, Cy (alone on a short edge lying flat) to play on a stack of 3."""
+    """Six seats in Sweet & Spicy: Cy challenged Benjamin's chili 2 and lost, started the next stack
+    with a chili 3, and Dolores (sharing the top edge lying flat) is to play."""
     view = start(ui, SWEET_SPICY, SIX, first=0, end_card=25)
     for number in (1, 2):
         view.declare("chili", number)
+    view.press(2)
+    ui.until(lambda: view.buzz is not None)  # the claim is decided by the referee, on its thread
+    view.call("number")
+    view.reveal(Card("chili", 2))
+    view.dismiss_result()
+    view.declare("chili", 3)
     ui.step(2)
 
 

@@ -14,6 +14,7 @@ class TrophySlot(BoxLayout):
     taken = BooleanProperty(False)
     taker = StringProperty("")
     dot = ColorProperty((0, 0, 0, 0))
+    across = BooleanProperty(False)
 
 
 class TrophyRow(BoxLayout):
@@ -21,9 +22,11 @@ class TrophyRow(BoxLayout):
     left = NumericProperty(3)
     takers = ListProperty()
     """(name, colour) for each trophy taken."""
+    across = BooleanProperty(False)
+    """The row is tall and narrow (lying flat): one trophy a line, its taker's name beside it, not under it."""
 
     def on_kv_post(self, _base_widget: Any) -> None:
-        self.bind(total=self._fill, takers=self._fill)
+        self.bind(total=self._fill, takers=self._fill, across=self._fill)
         self._fill()
 
     def _fill(self, *_args: Any) -> None:
@@ -32,7 +35,7 @@ class TrophyRow(BoxLayout):
         for i in range(int(self.total)):
             taken = i < len(self.takers)
             name, colour = self.takers[i] if taken else ("", (0, 0, 0, 0))
-            slots.add_widget(TrophySlot(taken=taken, taker=name, dot=colour))
+            slots.add_widget(TrophySlot(taken=taken, taker=name, dot=colour, across=self.across))
 
 
 load_kv(__file__)
