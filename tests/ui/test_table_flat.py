@@ -220,3 +220,16 @@ def test_lying_flat_the_spice_keys_show_their_words_beside_their_icons(ui) -> No
             word = within(key, Label, text=spice_name(spice))
             assert key.icon and key.x <= word.x and word.x + word.texture_size[0] <= key.right
         table.declare("chili", table.view.turn + 1)
+
+
+def test_lying_flat_a_trophy_takers_name_shows_whole_beside_its_trophy(ui) -> None:
+    """At 800x480 the trophy row is tall and narrow: one trophy a line, the taker's name beside it."""
+    table = Table(ui, new_setup(SPICY, SIX, first=ANA), gpio=False, face_seats=True)
+    trophies = table.screen.ids.trophies
+    trophies.takers = [("Benjamin", (0.36, 0.61, 0.94, 1))]  # as the view sets it when Benjamin takes one
+    ui.step(2)
+    slots = list(reversed(trophies.ids.slots.children))
+    assert trophies.across and len(slots) == 3
+    assert slots[0].center_y > slots[1].center_y > slots[2].center_y  # a column, first taken first
+    name = within(slots[0], Label, text="Benjamin")
+    assert text_fits(name) and inside(on_screen(name), on_screen(trophies))
