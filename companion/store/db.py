@@ -565,17 +565,19 @@ class Store:
         return list(self.each_game(limit))
 
     def each_game(self, limit: int | None = None) -> Iterator[GameSummary]:
-        """``list_games`` one row at a time from the cursor: memory stays flat however many games there are.
+        """``list_games`` one row at a time from the cursor (``stream``)."""
+        limited = [-1 if limit is None else limit]
+        for row in self.stream(f"{SUMMARY} ORDER BY started_at DESC, id DESC LIMIT ?", limited):
+            yield _summary(*row)
+
+    def stream(self, sql: str, params: Sequence[Any] = ()) -> Iterator[tuple[Any, ...]]:
+        """``query`` a row at a time from the cursor: memory stays flat however many rows there are.
 
         The read transaction lasts as long as the iteration; in WAL mode a live game
         saving meanwhile is not held up by it.
         """
         try:
-            rows = self.db.conn.execute(
-                f"{SUMMARY} ORDER BY started_at DESC, id DESC LIMIT ?", [-1 if limit is None else limit]
-            )
-            for row in rows:
-                yield _summary(*row)
+            yield from self.db.conn.execute(sql, params)
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
 

@@ -7,10 +7,12 @@ reflected, and no rating can drift from the games it comes from.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from itertools import groupby
+from operator import itemgetter
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from companion.store.db import Store
 
@@ -35,21 +37,26 @@ def ratings(store: Store) -> list[Rating]:
 
     A game's places: its winners first, then the others by score (five-spices,
     which keeps no score: every other seat shares second place).
+
+    Read in one pass from the cursor, by player id (names are looked up once at
+    the end), and each player's rating is the object the model returned for
+    their last game: at 100,000 games building a fresh rating per seat and
+    joining names on every row took a third of the time.
     """
-    rows = store.query(
-        "SELECT scores.game_id, players.name, scores.winner, coalesce(scores.score, 0)"
-        " FROM scores JOIN games ON games.id = scores.game_id JOIN players ON players.id = scores.player_id"
-        " ORDER BY games.started_at, games.id, scores.seat"
-    )
     model = PlackettLuce()
-    current: dict[str, tuple[float, float]] = {}
-    played: dict[str, int] = {}
-    for _game, group in groupby(rows, key=lambda row: row[0]):
-        seats = [(name, bool(winner), score) for _id, name, winner, score in group]
-        teams = [[model.rating(*current.get(name, (model.mu, model.sigma)), name=name)] for name, _w, _s in seats]
-        ranks = [1 if won else 2 + sum(other > score for _n, w, other in seats if not w) for _n, won, score in seats]
-        for name, [rated] in zip((name for name, _w, _s in seats), model.rate(teams, ranks=ranks), strict=True):
-            current[name] = (rated.mu, rated.sigma)
-            played[name] = played.get(name, 0) + 1
-    found = [Rating(name, mu, sigma, played[name]) for name, (mu, sigma) in current.items()]
+    current: dict[int, PlackettLuceRating] = {}
+    played: Counter[int] = Counter()
+    rows = store.stream(
+        "SELECT scores.game_id, scores.player_id, scores.winner, coalesce(scores.score, 0)"
+        " FROM games JOIN scores ON scores.game_id = games.id ORDER BY games.started_at, games.id, scores.seat"
+    )
+    for _game, group in groupby(rows, key=itemgetter(0)):
+        seats = [(player, winner, score) for _id, player, winner, score in group]
+        teams = [[current.get(player) or model.rating()] for player, _w, _s in seats]
+        ranks = [1 if won else 2 + sum(other > score for _p, w, other in seats if not w) for _p, won, score in seats]
+        for (player, _w, _s), [rated] in zip(seats, model.rate(teams, ranks=ranks), strict=True):
+            current[player] = rated
+        played.update(player for player, _w, _s in seats)
+    names = dict(store.query("SELECT id, name FROM players"))
+    found = [Rating(names[player], rated.mu, rated.sigma, played[player]) for player, rated in current.items()]
     return sorted(found, key=lambda r: (-r.ordinal, r.name))
