@@ -15,6 +15,7 @@ from companion.rules import FIVE_SPICES, Game, Setup, action_from_dict, new_setu
 from companion.session import Session
 from companion.store import Store
 from companion.store.schema import KNOWN as MIGRATION_NAMES
+from companion.store.schema import PAGE_TOTALS, TRIGGER_PHASES, _totals_trigger
 
 # Cy catches Ben bluffing, Ben survives Ana's challenge, Ben's challenge on Ana is
 # undone, then the World's End card shows.
@@ -115,6 +116,14 @@ UNDO_MIGRATION = {
     ],
     "m011_game_abandoned": ["ALTER TABLE games DROP COLUMN abandoned_at"],
     "m012_challenge_buzz_times": ["DROP TABLE challenge_buzz"],
+    "m013_player_page_totals": [
+        *(f"DROP TRIGGER {table}_{phase}" for table in ("player_totals", "player_scores", "player_spices",
+                                                        "player_pairs") for phase in TRIGGER_PHASES),
+        "DROP TABLE player_scores", "DROP TABLE player_spices", "DROP TABLE player_pairs",
+        *(f"ALTER TABLE player_totals DROP COLUMN {column}" for column in PAGE_TOTALS),
+        *(_totals_trigger(f"player_totals_{phase}", when, row, sign)
+          for phase, (when, row, sign) in TRIGGER_PHASES.items()),
+    ],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

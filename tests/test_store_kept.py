@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 from sqlite_utils import Database
-from store_helpers import KNOWN
+from store_helpers import KNOWN, undo_migrations_from
 
 from companion.random_play import random_game
 from companion.rules import FIVE_SPICES, EndCardDrawn, Redo, Undo, new_setup, replay_transcript
 from companion.session import Session
 from companion.store import PlayerStats, Recorded, Store
 from companion.store.schema import MIGRATIONS, PLAYER_STATS
+from companion.store.backup import backup, plan_restore, restore
+from companion.store.review import Figures, HeadToHead, Opponent, PlayerLine, figures, head_to_heads, nemesis, player_lines, rival
 from companion.store.simulate import simulate
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
@@ -132,3 +134,101 @@ def test_the_list_of_games_streams_from_the_cursor(tmp_path: Path) -> None:
         assert streamed == [game.id for game in listed] == list(range(400, 0, -1))
         # The ids kept by the test are all that grows while streaming; a list holds every summary.
         assert streaming_peak * 5 < listing_peak
+
+
+# --- a player's page ------------------------------------------------------------------
+
+FIGURES_FROM_EVERY_SEAT = """
+SELECT players.name, games.profile, count(*), sum(scores.winner), 1.0 * sum(scores.winner) / count(*),
+  avg(scores.score), max(scores.score), sum(scores.trophies), sum(scores.challenges_made),
+  sum(scores.challenges_won), sum(scores.spice_challenges), sum(scores.spice_challenges_won),
+  sum(scores.number_challenges), sum(scores.number_challenges_won), sum(scores.caught_bluffing),
+  sum(scores.survived_challenges),
+  (SELECT declared.key FROM scores AS mine JOIN games AS theirs ON theirs.id = mine.game_id,
+     json_each(mine.declared) AS declared
+   WHERE mine.player_id = players.id AND theirs.profile = games.profile
+   GROUP BY declared.key ORDER BY sum(declared.value) DESC, declared.key LIMIT 1)
+FROM scores JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id
+GROUP BY players.id, games.profile
+ORDER BY games.profile, sum(scores.winner) DESC, 1.0 * sum(scores.winner) / count(*) DESC, players.name
+"""
+"""A player's figures as first read, over every seat of their finished games: the truth to compare with."""
+
+PAIRS_FROM_EVERY_SEAT = (
+    "SELECT players.name, count(*), sum(mine.winner > theirs.winner), sum(theirs.winner > mine.winner)"
+    " FROM scores AS mine JOIN scores AS theirs ON theirs.game_id = mine.game_id"
+    " AND theirs.player_id != mine.player_id JOIN players ON players.id = theirs.player_id"
+    " WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) GROUP BY players.id"
+    " ORDER BY count(*) DESC, players.name"
+)
+LINES_FROM_EVERY_SEAT = (
+    "SELECT players.name, count(scores.game_id), coalesce(sum(scores.winner), 0), players.retired_at IS NOT NULL"
+    " FROM players LEFT JOIN scores ON scores.player_id = players.id"
+    " GROUP BY players.id ORDER BY count(scores.game_id) DESC, players.name"
+)
+
+
+def most(pairs: list[HeadToHead], column: str) -> Opponent | None:
+    """The rival (most ``wins``) or nemesis (most ``losses``) from every pair, first by name on a tie."""
+    beaten = sorted((h for h in pairs if getattr(h, column)), key=lambda h: (-getattr(h, column), h.other))
+    return Opponent(beaten[0].other, getattr(beaten[0], column)) if beaten else None
+
+
+def assert_page_kept_as_read(store: Store) -> None:
+    """Every player's page from the kept figures equals the page read from every seat of every game."""
+    assert figures(store) == [Figures(*row) for row in store.query(FIGURES_FROM_EVERY_SEAT)]
+    lines = player_lines(store) + player_lines(store, retired=True)
+    assert sorted(lines, key=lambda line: (-line.games, line.name)) == [
+        PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in store.query(LINES_FROM_EVERY_SEAT)]
+    for name in store.players():
+        pairs = [HeadToHead(name, *row) for row in store.query(PAIRS_FROM_EVERY_SEAT, [name])]
+        assert head_to_heads(store, name) == pairs
+        assert (rival(store, name), nemesis(store, name)) == (most(pairs, "wins"), most(pairs, "losses"))
+    assert_kept_as_read(store)
+
+
+def test_a_players_page_stays_as_a_full_read_says_through_games_renames_merges_and_restores(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 30, seed=5, start=START)
+        assert_page_kept_as_read(store)
+        live = play_known(store, "2099-01-01T20:00:00.000+00:00")
+        live.apply(Undo())  # the end taken back: its seats leave every kept figure
+        assert_page_kept_as_read(store)
+        live.apply(Redo())
+        store.rename_player("Ana", "Anna")
+        assert_page_kept_as_read(store)
+        game = replay_transcript(KNOWN.replace("Ana", "Dot").replace("Cy", "Eve"))
+        at = "2030-01-01T20:00:00.000+00:00"
+        store.save([Recorded(game, at, [at] * len(game.log))])  # an import: Dot's only game
+        store.merge_players("Dot", "Anna")  # the same person under two names: Dot's figures become Anna's
+        store.retire_player("Eve")
+        assert_page_kept_as_read(store)
+        unfinished = Session.new(store, new_setup(FIVE_SPICES, ["Anna", "Ben"]))
+        unfinished.apply(random_game(random.Random(2), unfinished.game.setup).log[0])
+        store.abandon(unfinished.game_id, "2099-01-02T20:00:00.000+00:00")  # given up: no figure moves
+        assert_page_kept_as_read(store)
+        with Store.open(tmp_path / "other.db") as other:
+            simulate(other, 10, seed=6, start=datetime(2031, 1, 1, tzinfo=UTC))
+            (tmp_path / "stick").mkdir()
+            copy = backup(other, tmp_path / "stick")
+        restore(store, plan_restore(store, copy))  # another table's games join ours, under the same names
+        assert_page_kept_as_read(store)
+        # A hand edit (sqlite-utils, Datasette) of the columns the page reads moves the kept figures with it.
+        store.db.execute("UPDATE scores SET winner = 1 - winner, score = score + 7, declared = '{\"mint\": 3}'"
+                         " WHERE seat = 1")
+        assert_page_kept_as_read(store)
+        assert len(head_to_heads(store, "Anna")) > 3 and figures(store, player="Eve")
+
+
+def test_a_database_from_before_the_kept_page_gets_it_from_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with Store.open(path) as store:
+        simulate(store, 15, seed=8, start=START)
+        play_known(store, "2099-01-01T20:00:00.000+00:00").apply(Undo())
+        expected = figures(store), [head_to_heads(store, name) for name in store.players()]
+    with Database(path) as db:
+        undo_migrations_from(db.conn, "m013_player_page_totals")
+        assert "player_pairs" not in db.table_names()
+    with Store.open(path) as store:
+        assert (figures(store), [head_to_heads(store, name) for name in store.players()]) == expected
+        assert_page_kept_as_read(store)

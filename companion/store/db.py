@@ -41,7 +41,7 @@ from companion.store.records import (
     setup_row,
     to_json,
 )
-from companion.store.schema import KNOWN, MIGRATIONS
+from companion.store.schema import BY_PLAYER, KNOWN, MIGRATIONS
 from companion.store.snapshots import Snapshot, Taken, log_hash, no_cyclic_gc, rules_hash
 
 BUSY = Reason("the database is busy: another program is writing to it; close it and try again")
@@ -376,7 +376,8 @@ class Store:
             _rename_in_games(conn, gone, name, into)
             conn.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [kept, gone])
             conn.execute("UPDATE scores SET player_id = ? WHERE player_id = ?", [kept, gone])  # totals follow
-            conn.execute("DELETE FROM player_totals WHERE player_id = ?", [gone])  # all zero now
+            for table, column in BY_PLAYER:  # the kept figures followed the scores: all zero now
+                conn.execute(f"DELETE FROM {table} WHERE {column} = ?", [gone])
             conn.execute(
                 "UPDATE players SET last_played = nullif(max(coalesce(last_played, ''),"
                 " coalesce((SELECT last_played FROM players WHERE id = ?), '')), '') WHERE id = ?", [gone, kept])

@@ -191,9 +191,10 @@ def player_lines(store: Store, retired: bool = False, name: str | None = None) -
     where, params = ("players.name = ?", [name]) if name is not None else (
         "(players.retired_at IS NOT NULL) = ?", [retired])
     rows = store.query(
-        "SELECT players.name, count(scores.game_id), coalesce(sum(scores.winner), 0), players.retired_at IS NOT NULL"
-        f" FROM players LEFT JOIN scores ON scores.player_id = players.id WHERE {where}"
-        " GROUP BY players.id ORDER BY count(scores.game_id) DESC, players.name",
+        "SELECT players.name, coalesce(sum(totals.games), 0) AS games, coalesce(sum(totals.wins), 0),"
+        " players.retired_at IS NOT NULL"
+        f" FROM players LEFT JOIN player_totals AS totals ON totals.player_id = players.id WHERE {where}"
+        " GROUP BY players.id ORDER BY games DESC, players.name",
         params,
     )
     return [PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in rows]
@@ -225,20 +226,21 @@ class Figures:
 
 
 FIGURES = """
-SELECT players.name, games.profile, count(*), sum(scores.winner), 1.0 * sum(scores.winner) / count(*),
-  avg(scores.score), max(scores.score), sum(scores.trophies), sum(scores.challenges_made),
-  sum(scores.challenges_won), sum(scores.spice_challenges), sum(scores.spice_challenges_won),
-  sum(scores.number_challenges), sum(scores.number_challenges_won), sum(scores.caught_bluffing),
-  sum(scores.survived_challenges),
-  (SELECT declared.key FROM scores AS mine JOIN games AS theirs ON theirs.id = mine.game_id,
-     json_each(mine.declared) AS declared
-   WHERE mine.player_id = players.id AND theirs.profile = games.profile
-   GROUP BY declared.key ORDER BY sum(declared.value) DESC, declared.key LIMIT 1)
-FROM scores JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id
-WHERE {where}
-GROUP BY players.id, games.profile
-ORDER BY games.profile, sum(scores.winner) DESC, 1.0 * sum(scores.winner) / count(*) DESC, players.name
+SELECT players.name, totals.profile, totals.games, totals.wins, 1.0 * totals.wins / totals.games,
+  1.0 * totals.score_sum / nullif(totals.scored, 0),
+  (SELECT max(score) FROM player_scores AS kept
+   WHERE kept.player_id = totals.player_id AND kept.profile = totals.profile AND kept.games > 0),
+  totals.trophies, totals.challenges_made, totals.challenges_won, totals.spice_challenges,
+  totals.spice_challenges_won, totals.number_challenges, totals.number_challenges_won, totals.caught_bluffing,
+  totals.survived_challenges,
+  (SELECT spice FROM player_spices AS kept
+   WHERE kept.player_id = totals.player_id AND kept.profile = totals.profile AND kept.cards > 0
+   ORDER BY kept.cards DESC, kept.spice LIMIT 1)
+FROM player_totals AS totals JOIN players ON players.id = totals.player_id
+WHERE totals.games > 0 AND {where}
+ORDER BY totals.profile, totals.wins DESC, 1.0 * totals.wins / totals.games DESC, players.name
 """
+"""Read from the kept figures (``player_totals``, ``player_scores``, ``player_spices``): a few rows a player."""
 
 
 def figures(store: Store, player: str | None = None, profile: ProfileId | None = None) -> list[Figures]:
@@ -248,7 +250,7 @@ def figures(store: Store, player: str | None = None, profile: ProfileId | None =
         terms.append("players.name = ?")
         params.append(player)
     if profile is not None:
-        terms.append("games.profile = ?")
+        terms.append("totals.profile = ?")
         params.append(str(profile))
     return [Figures(*row) for row in store.query(FIGURES.format(where=" AND ".join(terms)), params)]
 
@@ -345,13 +347,12 @@ def head_to_head(store: Store, player: str, other: str) -> HeadToHead:
 
 
 def head_to_heads(store: Store, player: str, other: str | None = None) -> list[HeadToHead]:
-    """``player`` against each player met (or only ``other``), most games together first."""
+    """``player`` against each player met (or only ``other``), most games together first (``player_pairs``)."""
     rows = store.query(
-        "SELECT players.name, count(*), sum(mine.winner > theirs.winner), sum(theirs.winner > mine.winner)"
-        " FROM scores AS mine JOIN scores AS theirs ON theirs.game_id = mine.game_id"
-        " AND theirs.player_id != mine.player_id JOIN players ON players.id = theirs.player_id"
-        " WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) AND (? IS NULL OR players.name = ?)"
-        " GROUP BY players.id ORDER BY count(*) DESC, players.name",
+        "SELECT players.name, pairs.games, pairs.wins, pairs.losses"
+        " FROM player_pairs AS pairs JOIN players ON players.id = pairs.other_id"
+        " WHERE pairs.player_id = (SELECT id FROM players WHERE name = ?) AND pairs.games > 0"
+        " AND (? IS NULL OR players.name = ?) ORDER BY pairs.games DESC, players.name",
         [player, other, other],
     )
     return [HeadToHead(player, name, games, wins, losses) for name, games, wins, losses in rows]
@@ -365,20 +366,19 @@ class Opponent:
 
 def rival(store: Store, player: str) -> Opponent | None:
     """The player ``player`` beat most often (won a game they both sat at and the other did not)."""
-    return _most_beaten(store, player, "mine", "theirs")
+    return _most_beaten(store, player, "wins")
 
 
 def nemesis(store: Store, player: str) -> Opponent | None:
     """The player who beat ``player`` most often."""
-    return _most_beaten(store, player, "theirs", "mine")
+    return _most_beaten(store, player, "losses")
 
 
-def _most_beaten(store: Store, player: str, winner: str, loser: str) -> Opponent | None:
+def _most_beaten(store: Store, player: str, column: str) -> Opponent | None:
     rows = store.query(
-        "SELECT players.name, count(*) FROM scores AS mine JOIN scores AS theirs ON theirs.game_id = mine.game_id"
-        " AND theirs.player_id != mine.player_id JOIN players ON players.id = theirs.player_id"
-        f" WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) AND {winner}.winner AND NOT {loser}.winner"
-        " GROUP BY players.id ORDER BY count(*) DESC, players.name LIMIT 1",
+        f"SELECT players.name, pairs.{column} FROM player_pairs AS pairs JOIN players ON players.id = pairs.other_id"
+        f" WHERE pairs.player_id = (SELECT id FROM players WHERE name = ?) AND pairs.{column} > 0"
+        f" ORDER BY pairs.{column} DESC, players.name LIMIT 1",
         [player],
     )
     return Opponent(*rows[0]) if rows else None
