@@ -198,8 +198,11 @@ def test_results_head_to_head_rival_and_nemesis_follow_the_winners(store: Store)
     players = {name for game in games for name in game.setup.names}
     for name in players:
         played = [g for g in games if name in g.setup.names][::-1]  # oldest first
-        assert [r.won for r in results(store, name)] == [name in {g.state.name(i) for i in g.state.winners}
-                                                         for g in played]
+        for profile in {str(g.setup.profile.id) for g in played}:
+            theirs = [name in {g.state.name(i) for i in g.state.winners} for g in played
+                      if str(g.setup.profile.id) == profile]
+            assert [r.won for r in results(store, name, profile)] == theirs
+            assert [r.won for r in results(store, name, profile, last=3)] == theirs[-3:]  # the newest three
         beaten = {b: n for (a, b), n in beat.items() if a == name}
         beaten_by = {a: n for (a, b), n in beat.items() if b == name}
         found = rival(store, name)

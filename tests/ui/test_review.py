@@ -30,7 +30,9 @@ from companion.store.review import (
     figures,
     games_page,
     head_to_heads,
+    RESULTS_SHOWN,
     player_lines,
+    results,
     rival,
     score_race,
     timeline,
@@ -174,6 +176,7 @@ def test_the_players_list_and_a_player_page_show_what_stats_prints(ui, filled: P
         expected = {f.profile: f for f in figures(store, player=name)}
         buzzes = buzz_figures(store, name)
         listed = {p.name: p for p in player_lines(store)}
+        newest = {profile: results(store, name, profile) for profile in expected}
     shown = {row["name"]: row["figures"] for row in ui.app.screen("players").ids.list.data}
     assert shown.keys() == listed.keys()
     with Store.open(filled) as store:
@@ -201,6 +204,9 @@ def test_the_players_list_and_a_player_page_show_what_stats_prints(ui, filled: P
         assert rows["Quickest buzz, from the tap"] == format_delay(buzz.quickest_ms)
         assert rows["Median buzz margin"] == format_delay(buzz.median_margin_ms)
         assert rows.get("Buzzed before the tap", "0") == str(buzz.before_tap)
+        [(_colour, chart)] = page.ids.chart.series  # the newest games; five-spices: the wins so far, all counted
+        assert len(chart) == min(f.games, RESULTS_SHOWN)
+        assert chart[-1] == (f.wins if f.best_score is None else newest[profile][-1].score)
     with Store.open(filled) as store:
         assert page.rival.split(" (")[0] == rival(store, name).name
         h = head_to_heads(store, name)[0]

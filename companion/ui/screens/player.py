@@ -99,7 +99,6 @@ class PlayerScreen(Screen):
             lines = player_lines(app.store, name=name)
             self._rival, self._nemesis = rival(app.store, name), nemesis(app.store, name)
             self._against = head_to_heads(app.store, name)
-            self._results = results(app.store, name)
         except CompanionError as exc:
             app.notify(say(exc.reason))
             return False
@@ -131,7 +130,7 @@ class PlayerScreen(Screen):
         self.rows = figure_rows(chosen, self._buzzes.get(self.profile)) if chosen else []
         self._choices(self.ids.profiles, [(profile_title(p), p) for p in self.profiles], self.profile,
                       lambda value: setattr(self, "profile", value))
-        self._chart()
+        self._chart(chosen)
 
     def on_tab(self, _screen: PlayerScreen, tab: str) -> None:
         """The versus and manage choices are made when their tab opens: the page opens with the figures alone."""
@@ -141,15 +140,22 @@ class PlayerScreen(Screen):
         elif tab == "manage":
             self.merge_choices()
 
-    def _chart(self) -> None:
-        """Scores game by game under the chosen rules; five-spices keeps none, so its wins so far instead."""
-        games = [r for r in self._results if r.profile == self.profile]
+    def _chart(self, chosen: Figures | None) -> None:
+        """Scores game by game under the chosen rules, over the newest games; five-spices keeps none, so its wins
+        so far instead (counted from the player's first game)."""
+        app = App.get_running_app()
+        try:
+            games = results(app.store, self.name_shown, chosen.profile) if chosen else []
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            games = []
         if games and games[0].score is not None:
             self.chart_caption = tr._("Score, game by game")
             values = [float(r.score or 0) for r in games]
         else:
             self.chart_caption = tr._("Wins so far, game by game")
-            values = [float(wins) for wins in accumulate(r.won for r in games)]
+            before = (chosen.wins if chosen else 0) - sum(r.won for r in games)  # wins older than the chart's
+            values = [float(wins) for wins in accumulate((r.won for r in games), initial=before)][1:]
         self.ids.chart.series = [(theme.ACCENT, values)] if len(values) > 1 else []
 
     @staticmethod
