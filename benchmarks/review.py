@@ -37,6 +37,7 @@ from ui import size_window, with_display  # noqa: E402  (the same window set-up 
 from companion.store import Store  # noqa: E402
 from companion.store.ratings import ratings  # noqa: E402
 from companion.store.review import (  # noqa: E402
+    buzz_figures,
     count_games,
     figures,
     games_page,
@@ -51,7 +52,7 @@ from companion.store.review import (  # noqa: E402
 from companion.store.simulate import simulate  # noqa: E402
 
 SEED_GAMES = 200
-TABLES = ("games", "game_seats", "actions", "scores")
+TABLES = ("games", "game_seats", "actions", "scores", "challenge_buzz")
 SWIPE = 40
 """Pixels the list moves a frame while it scrolls."""
 
@@ -161,7 +162,8 @@ def figures_for(games: int, runs: int, folder: Path) -> list[tuple[str, str, str
     shown = max(figures(store, player=player), key=lambda f: f.games).profile  # the rules the page opens on
 
     def player_queries() -> None:
-        figures(store, player=player), player_lines(store, name=player), rival(store, player)
+        figures(store, player=player), buzz_figures(store, player), player_lines(store, name=player)
+        rival(store, player)
         nemesis(store, player), head_to_heads(store, player), results(store, player, shown)
 
     player_query = median_of(player_queries, runs)

@@ -120,6 +120,8 @@ UNDO_MIGRATION = {
         *(f"DROP TRIGGER {table}_{phase}" for table in ("player_totals", "player_scores", "player_spices",
                                                         "player_pairs") for phase in TRIGGER_PHASES),
         "DROP TABLE player_scores", "DROP TABLE player_spices", "DROP TABLE player_pairs",
+        *(f"DROP TRIGGER player_buzzes_{name}" for name in ("insert", "delete", "update", "seat")),
+        "DROP TABLE player_buzzes",
         *(f"ALTER TABLE player_totals DROP COLUMN {column}" for column in PAGE_TOTALS),
         *(_totals_trigger(f"player_totals_{phase}", when, row, sign)
           for phase, (when, row, sign) in TRIGGER_PHASES.items()),

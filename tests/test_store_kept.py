@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 import tracemalloc
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,13 +13,25 @@ from sqlite_utils import Database
 from store_helpers import KNOWN, undo_migrations_from
 
 from companion.random_play import random_game
-from companion.rules import FIVE_SPICES, EndCardDrawn, Redo, Undo, new_setup, replay_transcript
+from companion.rules import FIVE_SPICES, Challenge, EndCardDrawn, Redo, Undo, new_setup, replay_transcript
 from companion.session import Session
 from companion.store import PlayerStats, Recorded, Store
 from companion.store.schema import MIGRATIONS, PLAYER_STATS
 from companion.store.backup import backup, plan_restore, restore
-from companion.store.review import Figures, HeadToHead, Opponent, PlayerLine, figures, head_to_heads, nemesis, player_lines, rival
-from companion.store.simulate import simulate
+from companion.store.review import (
+    BuzzFigures,
+    Figures,
+    HeadToHead,
+    Opponent,
+    PlayerLine,
+    buzz_figures,
+    figures,
+    head_to_heads,
+    nemesis,
+    player_lines,
+    rival,
+)
+from companion.store.simulate import simulate, simulated_buzz
 
 START = datetime(2024, 1, 1, tzinfo=UTC)
 RECENT_BY_READING_EVERY_SEAT = (
@@ -46,11 +59,11 @@ def assert_kept_as_read(store: Store) -> None:
 
 
 def play_known(store: Store, at: str) -> Session:
-    """The known game played live to its end (the World's End card)."""
+    """The known game played live to its end (the World's End card), its challenges won by buzzer."""
     game = replay_transcript(KNOWN)
     session = Session.new(store, game.setup, clock=lambda: at)
-    for action in game.log:
-        session.apply(action)
+    for seq, action in enumerate(game.log, start=1):
+        session.apply(action, simulated_buzz(random.Random(seq)) if isinstance(action, Challenge) else None)
     assert session.state.ended
     return session
 
@@ -168,6 +181,29 @@ LINES_FROM_EVERY_SEAT = (
 )
 
 
+BUZZES_FROM_EVERY_CHALLENGE = """
+SELECT games.profile, buzz.from_tap_ms, buzz.margin_ms
+FROM challenge_buzz AS buzz JOIN games ON games.id = buzz.game_id
+JOIN game_seats AS sat ON sat.game_id = buzz.game_id AND sat.seat = buzz.seat
+WHERE buzz.standing AND sat.player_id = (SELECT id FROM players WHERE name = ?)
+"""
+
+
+def buzzes_from_every_challenge(store: Store, player: str) -> dict[str, BuzzFigures]:
+    """A player's buzz figures as first read, from every standing challenge's buzz time."""
+    by_profile: dict[str, list[tuple[float | None, float | None]]] = {}
+    for profile, from_tap, margin in store.query(BUZZES_FROM_EVERY_CHALLENGE, [player]):
+        by_profile.setdefault(profile, []).append((from_tap, margin))
+    found = {}
+    for profile, times in by_profile.items():
+        after_tap = [ms for ms, _ in times if ms is not None and ms >= 0]
+        margins = [ms for _, ms in times if ms is not None]
+        found[profile] = BuzzFigures(
+            profile, len(times), min(after_tap, default=None), sum(ms is not None and ms < 0 for ms, _ in times),
+            statistics.median(margins) if margins else None)
+    return found
+
+
 def most(pairs: list[HeadToHead], column: str) -> Opponent | None:
     """The rival (most ``wins``) or nemesis (most ``losses``) from every pair, first by name on a tie."""
     beaten = sorted((h for h in pairs if getattr(h, column)), key=lambda h: (-getattr(h, column), h.other))
@@ -184,6 +220,7 @@ def assert_page_kept_as_read(store: Store) -> None:
         pairs = [HeadToHead(name, *row) for row in store.query(PAIRS_FROM_EVERY_SEAT, [name])]
         assert head_to_heads(store, name) == pairs
         assert (rival(store, name), nemesis(store, name)) == (most(pairs, "wins"), most(pairs, "losses"))
+        assert buzz_figures(store, name) == buzzes_from_every_challenge(store, name)
     assert_kept_as_read(store)
 
 
@@ -192,14 +229,19 @@ def test_a_players_page_stays_as_a_full_read_says_through_games_renames_merges_a
         simulate(store, 30, seed=5, start=START)
         assert_page_kept_as_read(store)
         live = play_known(store, "2099-01-01T20:00:00.000+00:00")
-        live.apply(Undo())  # the end taken back: its seats leave every kept figure
+        standing = buzz_figures(store, "Cy")
+        live.apply(Undo())  # the end taken back: its seats and its buzzes leave every kept figure
         assert_page_kept_as_read(store)
+        assert buzz_figures(store, "Cy") != standing
         live.apply(Redo())
         store.rename_player("Ana", "Anna")
         assert_page_kept_as_read(store)
         game = replay_transcript(KNOWN.replace("Ana", "Dot").replace("Cy", "Eve"))
         at = "2030-01-01T20:00:00.000+00:00"
-        store.save([Recorded(game, at, [at] * len(game.log))])  # an import: Dot's only game
+        timed = {seq: simulated_buzz(random.Random(seq)) for seq, action in enumerate(game.log, start=1)
+                 if isinstance(action, Challenge)}
+        store.save([Recorded(game, at, [at] * len(game.log), buzz_times=timed)])  # an import: Dot's only game
+        assert buzz_figures(store, "Dot")  # their buzzes go with them into Anna's
         store.merge_players("Dot", "Anna")  # the same person under two names: Dot's figures become Anna's
         store.retire_player("Eve")
         assert_page_kept_as_read(store)

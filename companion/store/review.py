@@ -12,7 +12,6 @@ ever mixes it in.
 from __future__ import annotations
 
 import json
-import statistics
 from datetime import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -278,30 +277,30 @@ class BuzzFigures:
 
 
 BUZZES = """
-SELECT games.profile, buzz.from_tap_ms, buzz.margin_ms
-FROM challenge_buzz AS buzz JOIN games ON games.id = buzz.game_id
-JOIN game_seats AS sat ON sat.game_id = buzz.game_id AND sat.seat = buzz.seat
-WHERE buzz.standing AND sat.player_id = (SELECT id FROM players WHERE name = ?)
+SELECT profile, count(*), min(CASE WHEN from_tap_ms >= 0 THEN from_tap_ms END), coalesce(sum(from_tap_ms < 0), 0),
+  count(margin_ms)
+FROM player_buzzes WHERE player_id = (SELECT id FROM players WHERE name = ?) GROUP BY profile
 """
+"""Read from the kept buzzes (``player_buzzes``): one index range a profile."""
+
+MIDDLE_MARGINS = """
+SELECT margin_ms FROM player_buzzes
+WHERE player_id = (SELECT id FROM players WHERE name = ?) AND profile = ? AND margin_ms IS NOT NULL
+ORDER BY margin_ms LIMIT ? OFFSET ?
+"""
+"""The one or two middle margins, as ``statistics.median`` takes them, skipped to along the index."""
 
 
 def buzz_figures(store: Store, player: str) -> dict[str, BuzzFigures]:
     """The player's buzz figures by rules profile; a profile with no saved buzz time has none."""
-    if "challenge_buzz" not in store.db.table_names():
+    if "player_buzzes" not in store.db.table_names():
         return {}  # a file from before buzz times, opened read-only
-    by_profile: dict[str, list[tuple[float | None, float | None]]] = {}
-    for profile, from_tap, margin in store.query(BUZZES, [player]):
-        by_profile.setdefault(profile, []).append((from_tap, margin))
-    return {profile: _buzz_figures(profile, times) for profile, times in by_profile.items()}
-
-
-def _buzz_figures(profile: str, times: list[tuple[float | None, float | None]]) -> BuzzFigures:
-    after_tap = [ms for ms, _ in times if ms is not None and ms >= 0]
-    margins = [ms for _, ms in times if ms is not None]
-    return BuzzFigures(
-        profile, len(times), min(after_tap, default=None), sum(ms is not None and ms < 0 for ms, _ in times),
-        statistics.median(margins) if margins else None,
-    )
+    found = {}
+    for profile, timed, quickest, before_tap, margins in store.query(BUZZES, [player]):
+        middle = [ms for (ms,) in store.query(MIDDLE_MARGINS, [player, profile, 2 - margins % 2, (margins - 1) // 2])]
+        median = None if not middle else middle[0] if len(middle) == 1 else (middle[0] + middle[1]) / 2
+        found[profile] = BuzzFigures(profile, timed, quickest, before_tap, median)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
