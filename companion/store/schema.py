@@ -295,9 +295,9 @@ def m013_player_page_totals(db: Database) -> None:
     games, wins and losses together (``player_pairs``); and each standing buzz time with whose it was
     (``player_buzzes``, indexed by player, so the quickest is one step and the median one count and a skip).
 
-    Kept by triggers on ``scores`` (and ``challenge_buzz``, ``game_seats`` for the buzzes) as ``player_totals`` is, so a page reads a few rows whatever the number of
-    games: at 100,000 games reading every seat of the player's games took over a second. Filled from the
-    saved games here.
+    Kept by triggers on ``scores`` as ``player_totals`` is (the buzzes by triggers on ``challenge_buzz`` and
+    ``game_seats``), so a page reads a few rows whatever the number of games: at 100,000 games reading every
+    seat of the player's games took over a second. Filled from the saved games here.
     """
     for name in TRIGGER_PHASES:
         db.execute(f"DROP TRIGGER player_totals_{name}")
