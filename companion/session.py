@@ -59,11 +59,8 @@ class Session:
                    started_at=saved.started_at, last_at=saved.log[-1].at if saved.log else "")
 
     def length(self) -> timedelta:
-        """How long the game has gone on, to its last saved action (zero when a time cannot be read)."""
-        try:
-            return datetime.fromisoformat(self.last_at) - datetime.fromisoformat(self.started_at)
-        except ValueError:
-            return timedelta(0)
+        """How long the game has gone on, to its last saved action."""
+        return elapsed(self.started_at, self.last_at)
 
     @property
     def state(self) -> State:
@@ -97,3 +94,11 @@ class Session:
         if saved is None or saved[0] != self.game.window_entry or not 0 <= saved[1] < len(self.state.seats):
             return None
         return saved[1]
+
+
+def elapsed(started_at: str, last_at: str) -> timedelta:
+    """From one saved time stamp to another; zero when a time cannot be read."""
+    try:
+        return datetime.fromisoformat(last_at) - datetime.fromisoformat(started_at)
+    except ValueError:
+        return timedelta(0)

@@ -54,6 +54,7 @@ from companion.rules import (
     apply,
 )
 from companion.rules.cards import Attribute
+from companion.replay import Replay
 from companion.session import Session
 from companion.store import BuzzTime, StoreError
 from companion.table_link import RefereeLink
@@ -165,8 +166,10 @@ class TableView(EventDispatcher):
 
     __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound")
 
-    def __init__(self, session: Session, referee: Referee | None = None) -> None:
-        """The session's seating gives each seat its colour and the buzzer bound to it at set-up."""
+    def __init__(self, session: Session | Replay, referee: Referee | None = None) -> None:
+        """The session's seating gives each seat its colour and the buzzer bound to it at set-up.
+
+        A ``Replay`` in place of the session shows a saved game read-only: it refuses every action."""
         super().__init__()
         self.session = session
         colours = session.seating.colours

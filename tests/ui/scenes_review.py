@@ -106,3 +106,18 @@ def player_manage(ui: Any) -> None:
 def tonight(ui: Any) -> None:
     simulate(ui.app.store, 12, 5, datetime.now(UTC) - timedelta(hours=14))
     goto(ui, "tonight")
+
+
+def replaying(ui: Any) -> Any:
+    """The longest Spicy game's page, then Replay: the table at the deal."""
+    game(ui)
+    ui.tap(ui.app.screen("game").ids.replay)
+    ui.until(lambda: ui.app.root.current == "replay")
+    return ui.app.screen("replay")
+
+
+@scene("replay")
+def replay(ui: Any) -> None:
+    """A few moves in, then on to the first challenge: the table as it stood, the controls under it."""
+    screen = replaying(ui)
+    ui.tap(screen.ids.next_challenge)

@@ -183,6 +183,12 @@ class GameScreen(Screen):
     def resume(self) -> None:
         App.get_running_app().resume_game(int(self.game_id))
 
+    def replay(self) -> None:
+        """The game on the table, read-only, from its deal (a toast instead when its log no longer replays)."""
+        app = App.get_running_app()
+        if app.screen("replay").open(int(self.game_id)):
+            app.show("replay")
+
     def log_play(self) -> None:
         show_play_log(self, int(self.game_id))
 

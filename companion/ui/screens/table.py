@@ -106,6 +106,8 @@ class TableScreen(Screen):
     """How tall the hint's row over the pad is (with the avatar, name and hand in portrait)."""
     playing = ObjectProperty(None, allownone=True, rebind=True)
     """The seat to play's ``SeatView``, or None between games."""
+    replaying = BooleanProperty(False)
+    """A saved game replayed (``replay``): the table is read-only."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -148,13 +150,30 @@ class TableScreen(Screen):
     def on_leave(self) -> None:
         Window.unbind(on_key_down=self._key_down)
 
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.replaying:
+            return bool(self.collide_point(*touch.pos))  # read-only: a replay's table takes no tap
+        return bool(super().on_touch_down(touch))
+
     # --- opening a game ---------------------------------------------------------------
 
     def open(self, session: Session) -> None:
-        app = App.get_running_app()
+        self._close_view()  # before the new view takes the referee's reports
+        self._show(TableView(session, App.get_running_app().referee))
+
+    def replay(self, view: TableView) -> None:
+        """A saved game read-only (its view over a ``companion.replay.Replay``): no sheet opens over it,
+        no tap reaches it, and Undo, Redo and the menu give way to the replay's own controls."""
+        self._close_view()
+        self.replaying = True
+        self._show(view)
+
+    def _close_view(self) -> None:
         if self.view is not None:
             self.view.close()
-        view = TableView(session, app.referee)
+
+    def _show(self, view: TableView) -> None:
+        app = App.get_running_app()
         view.bind(
             on_refused=lambda _v, reason: app.notify(reason),
             on_not_saved=lambda _v, error: app.not_saved(error),
@@ -194,7 +213,7 @@ class TableScreen(Screen):
 
     def _show_sheet(self, *_args: Any) -> None:
         view = self.view
-        if view is None:
+        if view is None or self.replaying:
             return
         if view.ended and view.result is None:
             name = "end"

@@ -1,0 +1,151 @@
+"""A saved game replayed on the real table, read-only: step back and forward, jump from challenge to challenge.
+
+The game's page opens it. The saved log is replayed by the rules once
+(``companion.replay.Replay``); the table here is a second ``TableScreen`` in
+its read-only mode, drawing the table model of the step shown, so nothing of
+the running game (its table, its session, the buzzers) is touched and nothing
+is saved. Under the table, the replay's controls take the place of Undo and Redo.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.metrics import dp
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.errors import CompanionError
+from companion.replay import Replay
+from companion.store.review import Moment, timeline
+from companion.ui import theme
+from companion.ui.i18n import say, tr
+from companion.ui.screens.game import moment_words
+from companion.ui.screens.table import TableScreen, direction_words
+from companion.ui.view import TableView
+from companion.ui.widgets import load_kv
+
+load_kv(__file__)
+
+__all__ = ["ReplayScreen", "ReplayView", "TableScreen"]
+
+
+class ReplayView(TableView):
+    """The table view over a ``Replay``: it moves along the game and refuses whatever would change it."""
+
+    position = NumericProperty(0)
+    """How many standing moves the table shows (0: the deal)."""
+    last = NumericProperty(0)
+    has_previous_challenge = BooleanProperty(False)
+    has_next_challenge = BooleanProperty(False)
+
+    def __init__(self, replay: Replay) -> None:
+        """No referee: a replay arms no buzzer."""
+        self.replay = replay
+        super().__init__(replay)
+        self.last = replay.last
+        moments: dict[int, list[Moment]] = {}
+        for moment in timeline(replay.saved, replay.whole):
+            moments.setdefault(moment.depth, []).append(moment)
+        self.moments = moments
+        """The timeline's lines by the move that made them: what the step shown says in words."""
+        self._moved()
+
+    def go(self, position: int) -> None:
+        self.replay.go(position)
+        self._refresh()
+        self._moved()
+
+    def forward(self) -> None:
+        self.go(self.replay.position + 1)
+
+    def back(self) -> None:
+        self.go(self.replay.position - 1)
+
+    def next_challenge(self) -> None:
+        found = self.replay.next_challenge()
+        if found is None:
+            self.dispatch("on_notice", tr._("No challenge after this"))
+        else:
+            self.go(found)
+
+    def previous_challenge(self) -> None:
+        found = self.replay.previous_challenge()
+        if found is None:
+            self.dispatch("on_notice", tr._("No challenge before this"))
+        else:
+            self.go(found)
+
+    def press(self, seat: int) -> bool:
+        """A replay takes no challenge (its table takes no tap, its buzzers are not armed)."""
+        return False
+
+    def step_words(self, position: int, *_deps: Any) -> str:
+        """What the move at ``position`` did, as the game's timeline says it; for a plain play or pass,
+        the direction of play when a card can turn it (the table's title says it, which a replay hides)."""
+        names = self.replay.whole.state
+        said = "  ·  ".join(moment_words(moment, names) for moment in self.moments.get(position, ()))
+        return said or (direction_words(self.direction) if self.direction else "")
+
+    def _moved(self) -> None:
+        replay = self.replay
+        self.position = replay.position
+        self.has_previous_challenge = replay.previous_challenge() is not None
+        self.has_next_challenge = replay.next_challenge() is not None
+
+
+class ReplayScreen(Screen):
+    view = ObjectProperty(None, allownone=True, rebind=True)
+    over_table = BooleanProperty(False)
+    """Standing, the controls sit where the table's Undo, Redo and menu were (its layout keeps that bar
+    clear); lying flat, in a strip under the table, facing the bottom edge as sheets do."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.table = TableScreen(name="replay-table", size_hint=(None, None))
+        """Made here, not in the kv: a table screen's own rule must have run when it is made."""
+        self.add_widget(self.table, index=len(self.children))  # under the controls
+        self.bind(size=self._fit)
+        self.table.ids.undo.bind(pos=self._fit)
+
+    def _fit(self, *_args: Any) -> None:
+        w, h = self.size
+        table, controls, undo = self.table, self.ids.controls, self.table.ids.undo
+        self.over_table = not App.get_running_app().face_seats
+        if self.over_table:
+            table.pos, table.size = (0, 0), (w, h)
+            controls.pos, controls.size = undo.pos, (w - undo.x - dp(theme.MARGIN), undo.height)
+        else:
+            strip = dp(72)
+            controls.pos, controls.size = (0, 0), (w, strip)
+            table.pos, table.size = (0, strip), (w, h - strip)
+
+    def open(self, game_id: int) -> bool:
+        """Replay the saved game from its deal; False, and one line saying why, when its log no longer replays."""
+        app = App.get_running_app()
+        try:
+            saved = app.store.load(game_id)
+            replay = Replay(saved, app.store.seating(game_id))
+        except CompanionError as exc:
+            app.notify(tr._("This game cannot be replayed: {reason}").format(reason=say(exc.reason)))
+            return False
+        self.view = ReplayView(replay)
+        self.table.replay(self.view)
+        return True
+
+    def position_text(self, view: ReplayView | None, *_deps: Any) -> str:
+        if view is None:
+            return ""
+        return tr._("action {n} of {total}").format(n=view.position, total=view.last)
+
+    def close(self) -> None:
+        App.get_running_app().show("game")
+
+    def on_pre_enter(self) -> None:
+        """As on the table: the window clears to the felt's centre, and the table draws its corners."""
+        Window.clearcolor = theme.FELT_CENTRE
+
+    def on_pre_leave(self) -> None:
+        Window.clearcolor = theme.FELT_EDGE
