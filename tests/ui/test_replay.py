@@ -1,0 +1,255 @@
+"""Replay on the real app: a saved game's page opens it on the table, read-only, driven by touches.
+
+The saved games come from ``simulate`` (and from a game played at the table); every step shown is
+checked against a fresh fold of the rules engine, and the database file against its bytes before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from datetime import datetime, timedelta, UTC
+from functools import reduce
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.core.window import Window
+
+from companion.random_play import random_game
+from companion.rules import SPICY, Challenge, State, apply, new_setup, start
+from companion.store import Recorded, Store
+from companion.store.simulate import simulate
+from companion.ui.screens.games import GameRow
+from companion.ui.screens.replay import ReplayScreen
+from companion.ui.widgets.claim_pad import NumberButton
+from companion.ui.widgets.seat_panel import SeatPanel
+from companion.ui.widgets.toast import Toast
+from table_helpers import Table, within
+
+START = datetime(2026, 9, 1, 18, tzinfo=UTC)
+STEPS = 30
+"""Steps taken forward (and back) by touch in a game: enough to pass challenges, stacks won and a few undos."""
+
+
+def fill(store: Store) -> None:
+    simulate(store, 30, 4, START)
+
+
+def longest(store: Store, profile: str, where: str = "ended_at IS NOT NULL") -> int:
+    rows = store.query(
+        f"SELECT id FROM games WHERE profile = ? AND {where}"
+        " ORDER BY (SELECT count(*) FROM actions WHERE game_id = games.id) DESC LIMIT 1", [profile])
+    assert rows, f"no {profile} game saved"
+    return int(rows[0][0])
+
+
+def open_replay(ui: Any, game_id: int) -> ReplayScreen:
+    """The game's page, then its Replay button, tapped."""
+    page = ui.app.screen("game")
+    assert page.open(game_id)
+    ui.app.show("game")
+    ui.step(2)
+    ui.tap(page.ids.replay)
+    ui.until(lambda: ui.app.root.current == "replay")
+    screen = ui.app.screen("replay")
+    assert isinstance(screen, ReplayScreen)
+    return screen
+
+
+def standing_moves(store: Store, game_id: int) -> tuple[Any, list[Any]]:
+    """The set-up and the moves that stand once the saved log's undos and redos are folded."""
+    game = store.load(game_id).game()
+    return game.setup, [step.move for step in game.steps()[1:]]
+
+
+def engine_after(setup: Any, moves: list[Any], n: int) -> State:
+    """A fresh fold of the first ``n`` standing moves, by the rules engine alone."""
+    return reduce(apply, moves[:n], start(setup))
+
+
+def check_drawn(screen: ReplayScreen, expected: State, n: int, total: int) -> None:
+    """The replay's table shows the engine's state: scores, hands, won piles, stack and draw pile."""
+    view, table = screen.view, screen.table
+    assert view.replay.state == expected
+    assert view.position == n and screen.ids.position.text == f"action {n} of {total}"
+    assert [(s.score, s.hand, s.won, s.trophies) for s in view.seats] == [
+        (expected.score(i), seat.hand, seat.won, seat.trophies) for i, seat in enumerate(expected.seats)]
+    assert table.ids.stack_card.count == expected.stack == view.stack
+    assert table.ids.draw_pile.count == expected.draw_pile
+    assert view.turn == (-1 if expected.turn is None else expected.turn)
+    panels = sorted((p for p in table.walk(restrict=True) if isinstance(p, SeatPanel)), key=lambda p: p.seat.index)
+    assert [p.seat.score for p in panels] == [expected.score(i) for i in range(len(expected.seats))]
+
+
+def file_bytes(path: Path) -> dict[str, str]:
+    """The database and its write-ahead log, as hashes of their bytes."""
+    found = {}
+    for name in (path, Path(f"{path}-wal")):
+        if name.exists():
+            found[name.name] = hashlib.sha256(name.read_bytes()).hexdigest()
+    return found
+
+
+@pytest.mark.parametrize("profile", ["spicy", "sweet-spicy", "five-spices"])
+def test_each_step_forward_is_the_engine_after_that_many_moves_and_back_returns(ui, profile: str) -> None:
+    app = ui.start()
+    fill(app.store)
+    game_id = longest(app.store, profile)
+    setup, moves = standing_moves(app.store, game_id)
+    screen = open_replay(ui, game_id)
+    total = len(moves)
+    assert screen.table.replaying and screen.table.sheet_name == ""
+    check_drawn(screen, start(setup), 0, total)  # at the deal
+    steps = min(STEPS, total)
+    for n in range(1, steps + 1):
+        ui.tap(screen.ids.forward)
+        check_drawn(screen, engine_after(setup, moves, n), n, total)
+        assert screen.table.sheet_name == "" and app.root.current == "replay"  # no sheet, no end screen
+    for n in range(steps - 1, -1, -1):
+        ui.tap(screen.ids.back)
+        check_drawn(screen, engine_after(setup, moves, n), n, total)
+    ui.tap(screen.ids.back)  # at the deal, back stays there
+    assert screen.view.position == 0
+
+
+@pytest.mark.parametrize("profile", ["spicy", "five-spices"])
+def test_the_jumps_land_on_each_challenge_in_order_then_back(ui, profile: str) -> None:
+    app = ui.start()
+    fill(app.store)
+    game_id = longest(app.store, profile)
+    setup, moves = standing_moves(app.store, game_id)
+    challenges = [n for n, move in enumerate(moves, 1) if isinstance(move, Challenge)]
+    assert len(challenges) >= 2
+    screen = open_replay(ui, game_id)
+    landed = []
+    for _ in challenges:
+        ui.tap(screen.ids.next_challenge)
+        landed.append(screen.view.position)
+        check_drawn(screen, engine_after(setup, moves, landed[-1]), landed[-1], len(moves))
+    assert landed == challenges
+    assert "challenges" in screen.ids.words.text  # the move is said as the timeline says it
+    ui.tap(screen.ids.next_challenge)  # none left: it stays, and says so
+    assert screen.view.position == challenges[-1]
+    assert toast_text() == "No challenge after this"
+    ui.tap(screen.ids.forward)
+    back = []
+    for _ in challenges:
+        ui.tap(screen.ids.previous_challenge)
+        back.append(screen.view.position)
+    assert back == challenges[::-1]
+
+
+def test_a_replay_takes_no_tap_saves_nothing_arms_nothing_and_leaves_the_running_game(ui) -> None:
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"]))
+    table.declare("chili", 1)  # the running game: a card on top, the two other seats armed
+    live_view, live_log = table.view, list(table.app.session.game.log)
+    live_state, lit = live_view.state, table.lit()
+    assert lit
+    fill(table.app.store)
+    game_id = longest(table.app.store, "spicy")
+    setup, moves = standing_moves(table.app.store, game_id)
+    db = table.app.config_.store.db
+    counts = table.app.store.query("SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM actions)")
+    screen = open_replay(ui, game_id)
+    before = file_bytes(db)
+    n = next(n for n, move in enumerate(moves, 1) if isinstance(move, Challenge)) - 1  # a card open to challenge
+    for _ in range(n):
+        ui.tap(screen.ids.forward)
+    expected = engine_after(setup, moves, n)
+    assert expected.window is not None and screen.view.window
+    replay_table = screen.table
+    ui.tap(within(replay_table.ids.pad, NumberButton, number=2))  # would play, on a live table
+    ui.hold(next(p for p in replay_table.walk(restrict=True) if isinstance(p, SeatPanel)), 1.0)  # would challenge
+    ui.tap(replay_table.ids.draw_pile)  # would open the count
+    check_drawn(screen, expected, n, len(moves))
+    assert replay_table.sheet_name == "" and app_current(ui) == "replay"
+    assert table.lit() == lit  # the replay armed no buzzer and left the live game's lit
+    ui.tap(screen.ids.close)
+    assert app_current(ui) == "game"
+    assert file_bytes(db) == before
+    assert table.app.store.query(
+        "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM actions)") == counts
+    assert table.app.session.game.log == live_log and table.app.screen("table").view is live_view
+    assert live_view.state == live_state and not live_view.closed
+
+
+def toast_text() -> str:
+    toasts = [w for w in Window.children if isinstance(w, Toast)]
+    return toasts[-1].text if toasts else ""
+
+
+def app_current(ui: Any) -> str:
+    return str(ui.app.root.current)
+
+
+def test_unfinished_and_abandoned_games_replay_to_where_they_stopped(ui) -> None:
+    app = ui.start()
+    rng = random.Random(3)
+    games = [random_game(rng, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"]), max_actions=25) for _ in range(2)]
+    assert not any(game.state.ended for game in games)
+    at = START.isoformat(timespec="milliseconds")
+    unfinished, abandoned = app.store.save([Recorded(game, at, [at] * len(game.log)) for game in games])
+    app.store.abandon(abandoned, (START + timedelta(hours=1)).isoformat())
+    for game_id in (unfinished, abandoned):
+        setup, moves = standing_moves(app.store, game_id)
+        screen = open_replay(ui, game_id)
+        for n in range(1, len(moves) + 1):
+            ui.tap(screen.ids.forward)
+        check_drawn(screen, engine_after(setup, moves, n), len(moves), len(moves))
+        assert screen.ids.forward.dimmed and not screen.view.ended
+        ui.tap(screen.ids.forward)  # the last move: forward stays
+        assert screen.view.position == len(moves)
+        ui.tap(screen.ids.close)
+
+
+def test_a_log_that_no_longer_replays_says_so_in_one_line(ui) -> None:
+    app = ui.start()
+    fill(app.store)
+    game_id = longest(app.store, "spicy")
+    page = app.screen("game")
+    assert page.open(game_id)
+    app.show("game")
+    ui.step(2)
+    with app.store.db.conn:  # the log changed under the page: its first play now names a seat nobody has
+        app.store.db.conn.execute(
+            "UPDATE actions SET action = replace(action, '\"seat\":', '\"seat\":9') WHERE game_id = ? AND seq ="
+            " (SELECT min(seq) FROM actions WHERE game_id = ?)", [game_id, game_id])
+    ui.tap(page.ids.replay)
+    said = toast_text()
+    assert said.startswith("This game cannot be replayed: ") and "\n" not in said
+    assert app.root.current == "game"
+
+
+def test_lying_flat_the_replay_steps_under_the_seats_turned_to_their_edges(ui) -> None:
+    from companion.config import UiConfig
+
+    app = ui.start(config=ui.config(ui=UiConfig(face_seats=True)))
+    fill(app.store)
+    game_id = longest(app.store, "spicy")
+    setup, moves = standing_moves(app.store, game_id)
+    screen = open_replay(ui, game_id)
+    assert not screen.over_table and screen.table.lying
+    assert screen.table.y >= screen.ids.controls.top - 1  # the controls' strip under the table
+    for n in range(1, 8):
+        ui.tap(screen.ids.forward)
+        check_drawn(screen, engine_after(setup, moves, n), n, len(moves))
+    angles = {slot.angle for slot in screen.table._slots}
+    assert len(angles) > 1  # the seats face their edges
+    for _ in range(7):
+        ui.tap(screen.ids.back)
+    check_drawn(screen, start(setup), 0, len(moves))
+
+
+def test_saved_games_then_a_game_then_replay_by_touch(ui) -> None:
+    app = ui.start()
+    fill(app.store)
+    ui.tap(app.screen("home").ids.games)
+    ui.step(3)
+    row = max(ui.find_all(GameRow), key=lambda r: r.y)
+    ui.tap(row)
+    ui.until(lambda: app.root.current == "game")
+    ui.tap(app.screen("game").ids.replay)
+    ui.until(lambda: app.root.current == "replay")
+    screen = app.screen("replay")
+    assert screen.view.replay.saved.id == int(row.game_id) and screen.view.position == 0
