@@ -164,6 +164,7 @@ def test_a_replay_takes_no_tap_saves_nothing_arms_nothing_and_leaves_the_running
     ui.tap(replay_table.ids.draw_pile)  # would open the count
     check_drawn(screen, expected, n, len(moves))
     assert replay_table.sheet_name == "" and app_current(ui) == "replay"
+    assert toast_text() == ""  # not even refused: no tap reached the replay's table
     assert table.lit() == lit  # the replay armed no buzzer and left the live game's lit
     ui.tap(screen.ids.close)
     assert app_current(ui) == "game"
@@ -194,9 +195,10 @@ def test_unfinished_and_abandoned_games_replay_to_where_they_stopped(ui) -> None
     for game_id in (unfinished, abandoned):
         setup, moves = standing_moves(app.store, game_id)
         screen = open_replay(ui, game_id)
-        for n in range(1, len(moves) + 1):
+        assert moves
+        for _ in moves:
             ui.tap(screen.ids.forward)
-        check_drawn(screen, engine_after(setup, moves, n), len(moves), len(moves))
+        check_drawn(screen, engine_after(setup, moves, len(moves)), len(moves), len(moves))
         assert screen.ids.forward.dimmed and not screen.view.ended
         ui.tap(screen.ids.forward)  # the last move: forward stays
         assert screen.view.position == len(moves)

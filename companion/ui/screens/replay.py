@@ -133,6 +133,7 @@ class ReplayScreen(Screen):
             return False
         self.view = ReplayView(replay)
         self.table.replay(self.view)
+        self._fit()  # the controls' place follows the setting, lying flat or standing
         return True
 
     def position_text(self, view: ReplayView | None, *_deps: Any) -> str:
