@@ -4,7 +4,8 @@ The game's page opens it. The saved log is replayed by the rules once
 (``companion.replay.Replay``); the table here is a second ``TableScreen`` in
 its read-only mode, drawing the table model of the step shown, so nothing of
 the running game (its table, its session, the buzzers) is touched and nothing
-is saved. Under the table, the replay's controls take the place of Undo and Redo.
+is saved. The replay's controls take the place of Undo, Redo and the menu:
+standing, in the table's top bar; lying flat, in a strip along the bottom edge.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from companion.ui.widgets import load_kv
 
 load_kv(__file__)
 
-__all__ = ["ReplayScreen", "ReplayView", "TableScreen"]
+__all__ = ["ReplayScreen", "ReplayView"]
 
 
 class ReplayView(TableView):
@@ -99,8 +100,8 @@ class ReplayView(TableView):
 class ReplayScreen(Screen):
     view = ObjectProperty(None, allownone=True, rebind=True)
     over_table = BooleanProperty(False)
-    """Standing, the controls sit where the table's Undo, Redo and menu were (its layout keeps that bar
-    clear); lying flat, in a strip under the table, facing the bottom edge as sheets do."""
+    """Standing (and in portrait), the controls sit where the table's Undo, Redo and menu were (its layout
+    keeps that bar clear); lying flat, in a strip under the table, facing the bottom edge as sheets do."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -113,7 +114,7 @@ class ReplayScreen(Screen):
     def _fit(self, *_args: Any) -> None:
         w, h = self.size
         table, controls, undo = self.table, self.ids.controls, self.table.ids.undo
-        self.over_table = not App.get_running_app().face_seats
+        self.over_table = w < h or not App.get_running_app().face_seats  # as the table lies flat only landscape
         if self.over_table:
             table.pos, table.size = (0, 0), (w, h)
             controls.pos, controls.size = undo.pos, (w - undo.x - dp(theme.MARGIN), undo.height)
