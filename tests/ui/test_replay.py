@@ -220,7 +220,6 @@ def test_a_log_that_no_longer_replays_says_so_in_one_line(ui) -> None:
     ui.tap(page.ids.replay)
     said = toast_text()
     assert said.startswith("This game cannot be replayed: ") and "\n" not in said, said
-    print(said)
     assert app.root.current == "game"
 
 
