@@ -113,7 +113,7 @@ def test_each_step_forward_is_the_engine_after_that_many_moves_and_back_returns(
     assert screen.view.position == 0
 
 
-@pytest.mark.parametrize("profile", ["spicy", "five-spices"])
+@pytest.mark.parametrize("profile", ["spicy", "sweet-spicy", "five-spices"])
 def test_the_jumps_land_on_each_challenge_in_order_then_back(ui, profile: str) -> None:
     app = ui.start()
     fill(app.store)
@@ -158,6 +158,7 @@ def test_a_replay_takes_no_tap_saves_nothing_arms_nothing_and_leaves_the_running
         ui.tap(screen.ids.forward)
     expected = engine_after(setup, moves, n)
     assert expected.window is not None and screen.view.window
+    assert not any(seat.armed for seat in screen.view.seats)  # no ring says a buzzer is live
     replay_table = screen.table
     ui.tap(within(replay_table.ids.pad, NumberButton, number=2))  # would play, on a live table
     ui.hold(next(p for p in replay_table.walk(restrict=True) if isinstance(p, SeatPanel)), 1.0)  # would challenge

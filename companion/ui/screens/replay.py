@@ -79,6 +79,13 @@ class ReplayView(TableView):
         else:
             self.go(found)
 
+    def _refresh(self) -> None:
+        """The table's model, but no ring says a buzzer is live: on a replay none is (the seat whose card
+        is on top still shows it, and a challenger still shows as one)."""
+        super()._refresh()
+        for seat in self.seats:
+            seat.armed = False
+
     def press(self, seat: int) -> bool:
         """A replay takes no challenge (its table takes no tap, its buzzers are not armed)."""
         return False
