@@ -15,6 +15,7 @@ from datetime import timedelta
 from companion.rules import Action, EventKind, Game, IllegalAction, State, Step
 from companion.seating import Seating
 from companion.session import elapsed
+from companion.store import BuzzTime
 from companion.store.records import SavedGame
 
 
@@ -66,7 +67,7 @@ class Replay:
 
     # --- what a live session does, refused: a replay changes nothing and saves nothing ---------------
 
-    def apply(self, action: Action) -> State:
+    def apply(self, action: Action, buzz_time: BuzzTime | None = None) -> State:
         raise IllegalAction("this is a replay of a saved game: nothing on it can change")
 
     def saved_buzz(self) -> int | None:
