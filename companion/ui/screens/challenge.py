@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import ColorProperty, StringProperty
+from kivy.properties import ColorProperty, NumericProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
@@ -24,13 +24,17 @@ __all__ = ["BigChoice", "ChallengeSheet", "StackCard"]
 
 
 class BigChoice(ButtonBehavior, BoxLayout):
-    """A choice big enough to slap: a title and one line saying what it means."""
+    """A choice big enough to slap: the claim's spice or number struck through, a title, and one line
+    saying what it means."""
 
     title = StringProperty("")
     line = StringProperty("")
     fill = ColorProperty()
     ink = ColorProperty()
-    icon = StringProperty("")
+    kind = OptionProperty("spice", options=["spice", "number"])
+    """What the choice calls false: its mark strikes the claim's spice or its number."""
+    spice = StringProperty("")
+    number = NumericProperty(0)
 
 
 class ChallengeSheet(Sheet):
