@@ -12,12 +12,12 @@ from kivy.metrics import dp
 from kivy.uix.label import Label
 
 from companion.rules import SPICY, SWEET_SPICY, Profile, new_setup
-from companion.ui import theme
+from companion.ui import shapes, theme
 from companion.ui.widgets.icon import Icon
 from companion.ui.widgets.marks import StruckMark
 from table_helpers import Table, inside, on_screen, within
 
-ANA, BEN = 0, 1
+ANA, BEN, CY = 0, 1, 2
 
 
 def window_pixels() -> tuple[bytes, int]:
@@ -75,3 +75,26 @@ def test_the_challenge_buttons_strike_the_claims_spice_and_its_number_not_a_wild
     # Off the strike, the number's card is the claim's spice's colour (the lower right stays clear of the strike).
     corner = number_mark.to_window(number_mark.right - number_mark.width * 0.2, number_mark.y + number_mark.height * 0.2)
     assert near(pixel_at(pixels, width, *corner), theme.SPICE_FILL[spice])
+
+
+def textures_made() -> int:
+    return sum(make.cache_info().misses for make in (shapes.round_texture, shapes.rounded_texture,
+                                                      shapes.framed_texture))
+
+
+def test_the_first_challenge_sheet_of_a_game_finds_its_textures_made_ahead(ui: Any) -> None:
+    """The table prepares the challenge sheet and the seats' buzz looks on the frame after it is drawn
+    (``TableScreen.prepare``): the first challenge then makes no texture, as the later ones make none.
+    Its stand-in buzz is gone by then, and the sheet draws the real one."""
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    ui.step(3)
+    sheet = table.screen._sheets["challenge"]
+    assert sheet.buzz is None and table.view.buzz is None
+    table.declare("chili", 2)
+    before = textures_made()
+    table.buzz((CY, 0.0), (BEN, 0.001))
+    ui.until(lambda: table.screen.sheet_name == "challenge")
+    ui.step(2)
+    assert textures_made() == before
+    assert sheet.buzz is table.view.buzz and sheet.ids.title.text == "Cy challenges!"
+    assert "Ben +1 ms" in sheet.ids.later.text

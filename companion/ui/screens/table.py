@@ -13,7 +13,9 @@ import math
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics import Fbo
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
@@ -31,7 +33,7 @@ from companion.ui.screens.reveal import RevealSheet
 from companion.ui.view import TableView
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.fit import needed_width
-from companion.ui.widgets.seat_panel import Facing, SeatPanel
+from companion.ui.widgets.seat_panel import Facing, SeatPanel, prepare_buzz_looks
 
 load_kv(__file__)
 
@@ -232,12 +234,36 @@ class TableScreen(Screen):
         self._sheet_turned = turned
         self._fit_sheet()
 
+    def prepare(self) -> None:
+        """Ahead of the first challenge (the frame after the table is first drawn), so that the first
+        challenge sheet of a game costs what the later ones do (docs/PERFORMANCE.md): every sheet laid out
+        at the table's size, as only the one shown is otherwise, the challenge sheet as a challenge shows
+        it, and the seats' buzz looks made; on the next frame, each sheet drawn once off screen."""
+        for holder in self._holders.values():
+            if holder is not self._sheet_holder:
+                self._fit(holder)
+        self._sheets["challenge"].stand_in(True)
+        prepare_buzz_looks()
+        Clock.schedule_once(self._draw_ahead)
+
+    def _draw_ahead(self, _dt: float) -> None:
+        """Kivy readies a canvas's instructions the first time it is drawn: into a one-pixel Fbo, that
+        work is done here and not on the frame a sheet first shows."""
+        fbo = Fbo(size=(1, 1))
+        for holder in self._holders.values():
+            if holder is not self._sheet_holder:
+                fbo.add(holder.canvas)
+                fbo.draw()
+                fbo.remove(holder.canvas)
+        self._sheets["challenge"].stand_in(False)
+
     def _fit_sheet(self, *_args: Any) -> None:
+        if self._sheet_holder is not None:
+            self._fit(self._sheet_holder)
+
+    def _fit(self, holder: Facing) -> None:
         """The sheet takes the screen, and leaves the table's undo and redo their place: at its top left,
         or, turned to the far edge, by stopping short of them."""
-        holder = self._sheet_holder
-        if holder is None:
-            return
         undo, redo = self.ids.undo, self.ids.redo
         turned = round(holder.angle) == 180
         holder.pos = self.pos
