@@ -122,6 +122,10 @@ class TableScreen(Screen):
         """Each sheet in its holder for good: showing one builds nothing, and it keeps its layout at the same size."""
         self._trophies = self.ids.trophies.__self__
         """Held here too: taken off the hub for five-spices, it must outlive its weak id."""
+        self._universal_pile = self.ids.universal_pile.__self__
+        """Held here too: only Sweet & Spicy has a universal pile, the other games take it off the hub."""
+        self._awards = self.ids.awards.__self__
+        """Held here too: the trophies' and the universal pile's column, off the hub when it holds neither."""
         self._board = self.ids.board.__self__
         """Held here too: taken off the screen while a sheet covers it, so it is not drawn unseen."""
         board = self._board
@@ -167,16 +171,27 @@ class TableScreen(Screen):
         self.view = view
         for sheet in self._sheets.values():
             sheet.view = view
-        trophies, tiles = self._trophies, self.ids.tiles
-        if view.trophies_total and trophies.parent is None:
-            tiles.add_widget(trophies)
-        elif not view.trophies_total and trophies.parent is not None:
-            tiles.remove_widget(trophies)  # five-spices has no trophies
+        self._show_tiles(view)
         view.bind(turn=self._layout)  # lying flat, the pad moves to the seat to play
         self.flat = app.face_seats
         app.bind(face_seats=self.setter("flat"))
         self._build_seats()
         self._show_sheet()
+
+    def _show_tiles(self, view: TableView) -> None:
+        """The hub's tiles the game has: five-spices has no trophies, only Sweet & Spicy a universal pile,
+        and without either the draw pile has the hub to itself."""
+        awards = self._awards
+        for tile, shown, on_top in ((self._universal_pile, view.has_universals, False),
+                                    (self._trophies, bool(view.trophies_total), True)):
+            if shown and tile.parent is None:
+                awards.add_widget(tile, index=len(awards.children) if on_top else 0)
+            elif not shown and tile.parent is not None:
+                awards.remove_widget(tile)
+        if awards.children and awards.parent is None:
+            self.ids.tiles.add_widget(awards)
+        elif not awards.children and awards.parent is not None:
+            self.ids.tiles.remove_widget(awards)
 
     def _build_seats(self) -> None:
         board = self.ids.board
