@@ -3,6 +3,7 @@ struck through, drawn in the window where the challenger slaps them (standing, p
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +12,9 @@ from kivy.graphics import ClearBuffers, ClearColor, Fbo
 from kivy.metrics import dp
 from kivy.uix.label import Label
 
-from companion.rules import SPICY, SWEET_SPICY, Profile, new_setup
+from companion.rules import SPICY, SWEET_SPICY, Play, Profile, new_setup
+from companion.session import Session
+from companion.store import Store
 from companion.ui import shapes, theme
 from companion.ui.widgets.icon import Icon
 from companion.ui.widgets.marks import StruckMark
@@ -98,3 +101,20 @@ def test_the_first_challenge_sheet_of_a_game_finds_its_textures_made_ahead(ui: A
     assert textures_made() == before
     assert sheet.buzz is table.view.buzz and sheet.ids.title.text == "Cy challenges!"
     assert "Ben +1 ms" in sheet.ids.later.text
+
+
+def test_a_game_resumed_on_its_challenge_never_shows_the_stand_in_buzz(ui: Any, tmp_path: Path) -> None:
+    """The power went while Cy was naming spice or number: the table reopens on Cy's challenge, and the
+    frames in which the table prepares its sheets show Cy's, never the stand-in's."""
+    with Store.open(tmp_path / "games.db") as store:
+        session = Session.new(store, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+        session.apply(Play(ANA, "chili", 2))
+        session.keep_buzz(CY)
+    app = ui.start()
+    screen = app.screen("table")
+    sheet = screen._sheets["challenge"]
+    assert screen.sheet_name == "challenge" and sheet.ids.title.text == "Cy challenges!"
+    screen.prepare()  # as on the frame after the table opened: watched frame by frame here
+    for _ in range(4):
+        assert sheet.buzz is screen.view.buzz and sheet.ids.title.text == "Cy challenges!"
+        ui.step()

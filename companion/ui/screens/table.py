@@ -257,7 +257,8 @@ class TableScreen(Screen):
         for holder in self._holders.values():
             if holder is not self._sheet_holder:
                 self._fit(holder)
-        self._sheets["challenge"].stand_in(True)
+        if self.sheet_name != "challenge":  # a game resumed on its challenge shows the real one
+            self._sheets["challenge"].stand_in(True)
         prepare_buzz_looks()
         Clock.schedule_once(self._draw_ahead)
 
