@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, Profile, new_setup
@@ -21,8 +22,9 @@ def shown_count(table: Table) -> str:
     box = on_screen(tile)
     assert inside(box, (0, 0, *Window.size)) and inside(box, on_screen(table.screen.ids.hub))
     assert not overlap(box, on_screen(table.screen.ids.info)) and reads_from(tile) == "bottom"
-    for words in (tile.children[-1], tile.ids.count):  # the caption and the count, neither cut short
-        assert 0 < words.texture_size[0] <= words.width + 1
+    caption = tile.children[-1]  # whole: drawn smaller in a narrow strip, never shortened
+    assert CoreLabel(font_size=caption.font_size, bold=True).get_extents(caption.text)[0] <= caption.width + 1
+    assert 0 < tile.ids.count.texture_size[0] <= tile.ids.count.width + 1
     return tile.ids.count.text
 
 
