@@ -261,8 +261,9 @@ class SpicyApp(App):
         self.seating = session.seating
         self.screen("table").open(session)
         self.root.current = "table"
-        view = self.root.get_screen("table").view
-        Clock.schedule_once(lambda _dt: self.screen("end").prepare(view), PREPARE_END_SECONDS)
+        table = self.root.get_screen("table")
+        Clock.schedule_once(lambda _dt: table.prepare())
+        Clock.schedule_once(lambda _dt: self.screen("end").prepare(table.view), PREPARE_END_SECONDS)
 
     def screen(self, name: str) -> Screen:
         """The screen of that name, built on first use."""

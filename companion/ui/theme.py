@@ -35,6 +35,15 @@ def icon(name: str) -> str:
     return str(path)
 
 
+def spice_icon(spice: str) -> str:
+    """The spice's design icon, or "" for the five-spice game's spices, which have none."""
+    try:
+        icon(spice)
+    except KeyError:
+        return ""
+    return spice
+
+
 FELT_CENTRE = rgba("#2A1D16")
 FELT_EDGE = rgba("#140E0B")
 SURFACE = rgba("#2A1F19")

@@ -42,3 +42,15 @@ def test_sweet_and_spicy_scores_its_universal_cards_in_their_own_column(ui) -> N
     assert ana.hand_note == "5 cards in hand" and ana.universals_note == "0 won, 1 held"
     assert ana.rank == "1" and ana.winner  # one card fewer than the others
     assert [row.score for row in rows(table)] == ["\u221210", "\u221211", "\u221211"]
+
+
+def test_a_game_ended_before_the_end_screen_is_prepared_keeps_its_winners_lit(ui) -> None:
+    """The end screen lays its rows out ahead, a moment after the table opens (``EndScreen.prepare``):
+    a game over sooner keeps the rows its end filled, the winners lit."""
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    table.pass_turn()
+    end_by_worlds_end(table)
+    view = table.view
+    table.app.screen("end").prepare(view)  # as the app's timer does, once the game has ended
+    ui.step(2)
+    assert [(row.name, row.winner) for row in rows(table)] == [("Ben", True), ("Cy", True), ("Ana", False)]

@@ -7,10 +7,9 @@ from kivy.core.text import Label as CoreLabel
 from kivy.metrics import sp
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
-from companion.ui.theme import FONT_SCORE, signed
+from companion.ui.theme import FONT_SCORE, signed, spice_icon
 from companion.ui.words import spice_name
 from companion.ui.widgets.seat_panel import SeatPanel
-from companion.ui.widgets.claim_pad import spice_icon
 from companion.ui.widgets.stack_card import StackCard
 from table_helpers import Table, within
 

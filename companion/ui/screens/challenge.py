@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import ColorProperty, StringProperty
+from kivy.properties import ColorProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.i18n import tr
-from companion.ui.view import TableView
+from companion.ui.view import Buzz, TableView
 from companion.ui.words import spice_name
 from companion.ui.widgets import SecondaryButton, load_kv
 from companion.ui.widgets.sheet import Sheet
@@ -24,45 +24,59 @@ __all__ = ["BigChoice", "ChallengeSheet", "StackCard"]
 
 
 class BigChoice(ButtonBehavior, BoxLayout):
-    """A choice big enough to slap: a title and one line saying what it means."""
+    """A choice big enough to slap: the claim's spice or number struck through, a title, and one line
+    saying what it means."""
 
     title = StringProperty("")
     line = StringProperty("")
     fill = ColorProperty()
     ink = ColorProperty()
-    icon = StringProperty("")
+    kind = OptionProperty("spice", options=["spice", "number"])
+    """What the choice calls false: its mark strikes the claim's spice or its number."""
+    spice = StringProperty("")
+    number = NumericProperty(0)
 
 
 class ChallengeSheet(Sheet):
+    buzz = ObjectProperty(None, allownone=True)
+    """The buzz drawn: the view's, or for a frame a stand-in that lays the sheet out ahead (``prepare``)."""
+
     def on_view(self, _sheet: ChallengeSheet, view: TableView | None) -> None:
         if view is not None:
-            view.bind(buzz=self._fill_tie)
+            view.bind(buzz=self.setter("buzz"))
+            self.buzz = view.buzz
 
-    def _fill_tie(self, *_args: Any) -> None:
+    def on_buzz(self, _sheet: ChallengeSheet, buzz: Buzz | None) -> None:
         row = self.ids.tie
         row.clear_widgets()
-        buzz = self.view.buzz
         for seat in buzz.tie if buzz is not None else ():
             button = SecondaryButton(text=self.view.seats[seat].name)
             button.bind(on_release=lambda _b, seat=seat: self.view.pick(seat))
             row.add_widget(button)
 
+    def stand_in(self, standing: bool) -> None:
+        """With a stand-in buzz, the sheet lays itself out as a challenge shows it, ahead of the first one
+        (``TableScreen.prepare``); without, it draws the view's buzz again."""
+        self.buzz = Buzz(0, later=((1, "+1 ms"),)) if standing else self.view.buzz
+
     def challenger_name(self, view: TableView | None, *_deps: Any) -> str:
-        if view is None or view.buzz is None or view.buzz.challenger is None:
+        buzz = self.buzz
+        if view is None or buzz is None or buzz.challenger is None:
             return ""
-        return view.seats[view.buzz.challenger].name
+        return view.seats[buzz.challenger].name
 
     def later_text(self, view: TableView | None, *_deps: Any) -> str:
         """Who pressed after the challenger and by how much; who pressed as the card landed, before its claim
         was tapped (their press counted all the same)."""
-        if view is None or view.buzz is None:
+        buzz = self.buzz
+        if view is None or buzz is None:
             return ""
         lines = [
             tr._("{name} pressed before the claim was tapped").format(name=view.seats[seat].name)
-            for seat in view.buzz.before_tap
+            for seat in buzz.before_tap
         ]
-        if view.buzz.later:
-            presses = "   ".join(f"{view.seats[seat].name} {delay}" for seat, delay in view.buzz.later)
+        if buzz.later:
+            presses = "   ".join(f"{view.seats[seat].name} {delay}" for seat, delay in buzz.later)
             lines.append(tr._("{presses}   later, too late").format(presses=presses))
         return "   ·   ".join(lines)
 

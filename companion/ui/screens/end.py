@@ -53,7 +53,10 @@ class EndScreen(Screen):
 
     def prepare(self, view: TableView) -> None:
         """Ahead of the end: one row a seat, each laid out once as a winner's and once not, so that
-        the outlines' textures and the labels' fonts exist when the game ends."""
+        the outlines' textures and the labels' fonts exist when the game ends. A game that ended before
+        this (a short one) has its rows filled and shown already: they are left as they are."""
+        if view.ended:
+            return
         self._watch(view)
         rows = self._rows(len(view.seats))
         for row in rows:

@@ -16,11 +16,12 @@ from kivy.uix.gridlayout import GridLayout
 
 from companion.rules import Card
 from companion.ui.i18n import tr
+from companion.ui.theme import spice_icon
 from companion.ui.view import TableView
 from companion.ui.words import claim_words
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import BaseButton
-from companion.ui.widgets.claim_pad import NumberButton, SpiceButton, spice_icon
+from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.marks import ClaimMark  # noqa: F401  (used in the kv)
 from companion.ui.widgets.sheet import Sheet
 

@@ -13,7 +13,9 @@ import math
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics import Fbo
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
@@ -31,7 +33,7 @@ from companion.ui.screens.reveal import RevealSheet
 from companion.ui.view import TableView
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.fit import needed_width
-from companion.ui.widgets.seat_panel import Facing, SeatPanel
+from companion.ui.widgets.seat_panel import Facing, SeatPanel, prepare_buzz_looks
 
 load_kv(__file__)
 
@@ -122,6 +124,10 @@ class TableScreen(Screen):
         """Each sheet in its holder for good: showing one builds nothing, and it keeps its layout at the same size."""
         self._trophies = self.ids.trophies.__self__
         """Held here too: taken off the hub for five-spices, it must outlive its weak id."""
+        self._universal_pile = self.ids.universal_pile.__self__
+        """Held here too: only Sweet & Spicy has a universal pile, the other games take it off the hub."""
+        self._awards = self.ids.awards.__self__
+        """Held here too: the trophies' and the universal pile's column, off the hub when it holds neither."""
         self._board = self.ids.board.__self__
         """Held here too: taken off the screen while a sheet covers it, so it is not drawn unseen."""
         board = self._board
@@ -184,16 +190,27 @@ class TableScreen(Screen):
         self.view = view
         for sheet in self._sheets.values():
             sheet.view = view
-        trophies, tiles = self._trophies, self.ids.tiles
-        if view.trophies_total and trophies.parent is None:
-            tiles.add_widget(trophies)
-        elif not view.trophies_total and trophies.parent is not None:
-            tiles.remove_widget(trophies)  # five-spices has no trophies
+        self._show_tiles(view)
         view.bind(turn=self._layout)  # lying flat, the pad moves to the seat to play
         self.flat = app.face_seats
         app.bind(face_seats=self.setter("flat"))
         self._build_seats()
         self._show_sheet()
+
+    def _show_tiles(self, view: TableView) -> None:
+        """The hub's tiles the game has: five-spices has no trophies, only Sweet & Spicy a universal pile,
+        and without either the draw pile has the hub to itself."""
+        awards = self._awards
+        for tile, shown, on_top in ((self._universal_pile, view.has_universals, False),
+                                    (self._trophies, bool(view.trophies_total), True)):
+            if shown and tile.parent is None:
+                awards.add_widget(tile, index=len(awards.children) if on_top else 0)
+            elif not shown and tile.parent is not None:
+                awards.remove_widget(tile)
+        if awards.children and awards.parent is None:
+            self.ids.tiles.add_widget(awards)
+        elif not awards.children and awards.parent is not None:
+            self.ids.tiles.remove_widget(awards)
 
     def _build_seats(self) -> None:
         board = self.ids.board
@@ -251,12 +268,37 @@ class TableScreen(Screen):
         self._sheet_turned = turned
         self._fit_sheet()
 
+    def prepare(self) -> None:
+        """Ahead of the first challenge (the frame after the table is first drawn), so that the first
+        challenge sheet of a game costs what the later ones do (docs/PERFORMANCE.md): every sheet laid out
+        at the table's size, as only the one shown is otherwise, the challenge sheet as a challenge shows
+        it, and the seats' buzz looks made; on the next frame, each sheet drawn once off screen."""
+        for holder in self._holders.values():
+            if holder is not self._sheet_holder:
+                self._fit(holder)
+        if self.sheet_name != "challenge":  # a game resumed on its challenge shows the real one
+            self._sheets["challenge"].stand_in(True)
+        prepare_buzz_looks()
+        Clock.schedule_once(self._draw_ahead)
+
+    def _draw_ahead(self, _dt: float) -> None:
+        """Kivy readies a canvas's instructions the first time it is drawn: into a one-pixel Fbo, that
+        work is done here and not on the frame a sheet first shows."""
+        fbo = Fbo(size=(1, 1))
+        for holder in self._holders.values():
+            if holder is not self._sheet_holder:
+                fbo.add(holder.canvas)
+                fbo.draw()
+                fbo.remove(holder.canvas)
+        self._sheets["challenge"].stand_in(False)
+
     def _fit_sheet(self, *_args: Any) -> None:
+        if self._sheet_holder is not None:
+            self._fit(self._sheet_holder)
+
+    def _fit(self, holder: Facing) -> None:
         """The sheet takes the screen, and leaves the table's undo and redo their place: at its top left,
         or, turned to the far edge, by stopping short of them."""
-        holder = self._sheet_holder
-        if holder is None:
-            return
         undo, redo = self.ids.undo, self.ids.redo
         turned = round(holder.angle) == 180
         holder.pos = self.pos

@@ -15,19 +15,10 @@ from typing import Any
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.ui import theme
+from companion.ui.theme import spice_icon
 from companion.ui.view import TableView
 from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets import load_kv
-
-
-def spice_icon(spice: str) -> str:
-    """The spice's design icon, or "" for the five-spice game's spices, which have none."""
-    try:
-        theme.icon(spice)
-    except KeyError:
-        return ""
-    return spice
 
 
 class SpiceButton(BaseButton):

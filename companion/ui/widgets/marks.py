@@ -1,7 +1,9 @@
-"""Marks laid over a key to single it out: the claimed card on the reveal sheet, the spice picked on the pad.
+"""Marks: laid over a key to single it out (the claimed card on the reveal sheet, the spice picked on the pad),
+and the struck spice and struck number that say what a challenge calls false.
 
-A mark is its own widget, drawn over the grid that holds its key, so the key
-keeps its plain look everywhere else and the grid's layout is untouched.
+A mark laid over a key is its own widget, drawn over the grid that holds its
+key, so the key keeps its plain look everywhere else and the grid's layout is
+untouched.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.metrics import dp
-from kivy.properties import ObjectProperty
+from kivy.properties import ColorProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from companion.ui.widgets import load_kv
@@ -54,6 +56,22 @@ class CheckBadge(Mark):
 
     def place(self, target: Widget) -> None:
         self.center = (target.right - dp(4), target.top - dp(4))
+
+
+class StruckMark(Widget):
+    """The claim's spice or number, struck through: "not that spice", "not that number", as the mockup
+    draws the challenge's two choices. It shows the claim itself (a chili, a 7), so the challenger reads
+    what they call false from across the table, where a wild card's icon said nothing about the claim.
+
+    The strike runs from the lower left to the upper right: a white bar edged in dark ink, so it reads on
+    the white disc and on every spice's colour; it is two of the kit's rounded boxes, turned."""
+
+    kind = OptionProperty("spice", options=["spice", "number"])
+    spice = StringProperty("")
+    """The claimed spice: the disc's icon, or the number card's colour."""
+    number = NumericProperty(0)
+    fill = ColorProperty()
+    """The spice's colour: the number is drawn on a card of it."""
 
 
 load_kv(__file__)

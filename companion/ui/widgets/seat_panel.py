@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.scatterlayout import ScatterLayout
@@ -59,6 +60,26 @@ class SeatPanel(FloatLayout):
             self._hold = None
             return True
         return super().on_touch_up(touch)
+
+
+BUZZ_LOOKS = (
+    {"armed": True}, {"armed": False, "challenger": True}, {"armed": True, "challenger": False},
+    {"armed": False, "locked": True}, {"armed": True, "locked": False}, {"armed": False},
+)
+"""What a buzz and its cancel do to seats, one change after another in the order the view makes them."""
+
+
+def prepare_buzz_looks() -> None:
+    """Take a stand-in panel through a buzz's looks, so that the rings and outlines they draw exist before
+    the first challenge: the kit makes a texture the first time a size and line are drawn, even on the
+    way from one look to the next, and the first challenge of a game paid for a handful of them. Kv draws
+    a canvas's change on the next frame: ``Builder.sync`` draws each look now."""
+    seat = SeatView()
+    SeatPanel(seat=seat)
+    for looks in BUZZ_LOOKS:
+        for name, value in looks.items():
+            setattr(seat, name, value)
+            Builder.sync()
 
 
 class Facing(Widget):
