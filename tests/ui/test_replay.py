@@ -234,6 +234,8 @@ def test_lying_flat_the_replay_steps_under_the_seats_turned_to_their_edges(ui) -
     screen = open_replay(ui, game_id)
     assert not screen.over_table and screen.table.lying
     assert screen.table.y >= screen.ids.controls.top - 1  # the controls' strip under the table
+    turn = (screen.table._pad_slot, screen.table._info_slot)  # a replay takes no claim: no keys spill out
+    assert [slot.opacity for slot in turn] == [0, 0]
     for n in range(1, 8):
         ui.tap(screen.ids.forward)
         check_drawn(screen, engine_after(setup, moves, n), n, len(moves))

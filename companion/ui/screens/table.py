@@ -463,6 +463,9 @@ class TableScreen(Screen):
         for slot in (self._pad_slot, self._info_slot):
             slot.angle, slot.size = EDGE_ANGLES[active], (square, square)
             slot.pos = ((w - square) / 2, (hub_b + hub_t - square) / 2)
+            # A replay takes no claim, and its strip of controls leaves the square too small for the keys:
+            # the square stays empty rather than spill; the strip says what was played.
+            slot.opacity = 0 if self.replaying else 1
         self._place_bar(m, w - m, h - m)
         self.ids.title.opacity = 0
         # the stack card on one side of the square, the draw pile and the trophies on the other
