@@ -497,9 +497,9 @@ class TableScreen(Screen):
 
     def _place_banner(self, *_args: Any) -> None:
         """The last-card banner never covers the claim or the draw-pile count, which the table reads as it
-        decides whether to challenge. Standing, it takes the title's place in the top bar (``_place_bar``);
-        lying flat, printed head to tail, it takes the trophies' place in the hub while it shows (the
-        draw pile's neighbour in five-spices, which has no trophies)."""
+        decides whether to challenge. Standing, it takes the title's place in the top bar (``_place_bar``).
+        Lying flat, printed head to tail, it takes the top edge between redo and the menu when no seat sits
+        there, else the place of the trophies (and the universal pile) beside the draw pile while it shows."""
         view, tiles, banner, awards = self.view, self.ids.tiles.__self__, self._banner, self._awards
         in_hub = self.lying and bool(view and view.last_card) and not self._top_edge_free()
         second = banner if in_hub else awards if awards.children else None  # beside the draw pile
@@ -515,6 +515,16 @@ class TableScreen(Screen):
             banner.size_hint = (None, None)
             banner.pos, banner.size = self._title_box[:2], self._title_box[2:]
             self._board.add_widget(banner)  # over the pad and the panels
+        if self.lying and banner.parent is self._board:  # the top edge's depth: room for both sides
+            x, y, width, height = self._title_box
+            banner.pos, banner.size = (x, y + height - _dp(DOCK)), (width, _dp(DOCK))
+
+    def _top_edge_free(self) -> bool:
+        """Lying flat, no seat's panel sits on the top edge between redo and the menu."""
+        x, y, width, height = self._title_box
+        top = y + height
+        return width > 0 and not any(
+            slot.x < x + width and x < slot.right and slot.top > top - _dp(DOCK) for slot in self._slots)
 
     def _place_middle(self, x: float, y: float, w: float, h: float, pad_h: float) -> None:
         """Standing, the pad sits under the hub, framed by the hint above and the buttons below."""
