@@ -144,7 +144,7 @@ def test_the_last_card_banner_names_the_seat_and_never_covers_the_claim_or_the_c
     view.pass_turn()  # nobody challenged: the window closes, and the banner goes
     ui.step(3)
     assert not view.last_card and banner.opacity == 0
-    assert screen.ids.trophies.parent is screen.ids.tiles.__self__  # back in the hub, lying flat too
+    assert screen.ids.awards.parent is screen.ids.tiles.__self__  # the trophies back in the hub, lying flat too
     assert screen.ids.title.opacity == title_shown == (0 if flat else 1)
 
 
