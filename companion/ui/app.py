@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -41,6 +41,8 @@ from companion.ui.threads import after_drawn
 from companion.ui.widgets.pages import Pages
 
 if TYPE_CHECKING:
+    from kivy.event import EventDispatcher
+
     from companion.buzzers import Buzzers, Referee
     from companion.buzzers.backend import PressHandler
     from companion.rules import Setup
@@ -316,9 +318,10 @@ class SpicyApp(App):
         """A short sound ("buzz", "decision", "last-card", "end"), unless sounds are off."""
         self.sounds.play(name)
 
-    def notify(self, text: str, seconds: float = 3.0) -> None:
-        """A toast with ``text`` over whatever screen is showing."""
-        self.toast.show(text, seconds)
+    def notify(self, text: str, seconds: float = 3.0,
+               ends_with: tuple[EventDispatcher, Sequence[str]] | None = None) -> None:
+        """A toast with ``text`` over whatever screen is showing; ``ends_with`` as ``Toast.show``."""
+        self.toast.show(text, seconds, ends_with=ends_with)
 
     def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
         """Keys 1–6 are buzzers when the keyboard stands in, except while a name is being typed."""

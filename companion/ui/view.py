@@ -163,6 +163,9 @@ class TableView(EventDispatcher):
     """What the seat to play may do, in words."""
     window_entry = ObjectProperty(None, allownone=True)
     """The card on top by its place in the log (``Game.window_entry``): the window every decision names."""
+    moment = ObjectProperty(None, allownone=True)
+    """Changes as the turn moves on: another seat to play, another card on top, a challenge taken, called
+    or dropped, the end. A toast about a refused tap or a press speaks of the moment, and ends with it."""
 
     __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound")
 
@@ -424,6 +427,7 @@ class TableView(EventDispatcher):
             for field in SEAT_FIELDS:
                 setattr(seat, field, getattr(seat_model, field))
         self.hint = hint_words(model.hint, self.state.setup.names)
+        self.moment = (model.turn, model.window_entry, self.buzz is not None, self.pending, model.ended)
         own_card = model.top_player if model.top_player >= 0 else None
         self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None)
 

@@ -8,9 +8,10 @@ language; nothing here works out a rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 from companion.buzzers import format_delay
 from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
@@ -51,18 +52,34 @@ def card_words(card: Card) -> str:
     return claim_words(card.spice, card.number)
 
 
-def short_name(name: str, limit: int = 12) -> str:
-    """Long names are cut with an ellipsis so a panel never overflows.
+class Sentence(NamedTuple):
+    """A sentence with names in it, kept as a template so its names can give way to fit a box
+    (``companion.ui.widgets.fit.fit_names``) while its words stay whole."""
 
-    >>> short_name("Maximilian-Alexander"), short_name("Ana")
-    ('Maximilian-…', 'Ana')
+    template: str
+    names: Mapping[str, str]
+
+    @property
+    def text(self) -> str:
+        """The sentence with every name whole."""
+        return self.template.format(**self.names) if self.names else self.template
+
+
+def sentence(template: str, names: Mapping[str, str], **words: object) -> Sentence:
+    """``template`` with its other words filled in and its names left as fields.
+
+    >>> sentence("{winner} wins {n} cards", {"winner": "Ana"}, n=4)
+    Sentence(template='{winner} wins 4 cards', names={'winner': 'Ana'})
     """
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+    if not names:
+        return Sentence(template.format(**words), {})  # final: braces in its words stay as they are
+    return Sentence(template.format(**words, **{field: "{" + field + "}" for field in names}), dict(names))
 
 
 def choose_spice_words(name: str) -> str:
-    """A number tapped on a new stack before any spice: the seat names the spice first."""
-    return tr._("{name}: choose a spice first, then its number").format(name=short_name(name))
+    """A number tapped on a new stack before any spice: the seat names the spice first (a toast wraps,
+    so the name stays whole)."""
+    return tr._("{name}: choose a spice first, then its number").format(name=name)
 
 
 def length_words(length: timedelta) -> str:
@@ -121,7 +138,7 @@ class Result:
     """A decided challenge in words and counts, for the result sheet."""
 
     title: str
-    detail: str
+    detail: Sentence
     spice: str
     number: int | None
     card: Card | None
@@ -156,32 +173,32 @@ def result_title(outcome: Outcome) -> str:
     return f"{card_words(card)}: {words}"
 
 
-def result_detail(outcome: Outcome, names: Sequence[str]) -> str:
+def result_detail(outcome: Outcome, names: Sequence[str]) -> Sentence:
     """Who wins what, who draws, who starts next."""
     said = {"winner": names[outcome.winner], "loser": names[outcome.loser]}
     starter, ended = outcome.starter, outcome.ended
-    parts: list[str] = []
+    parts: list[Sentence] = []
     if outcome.numbered:
         won = outcome.won_gain[outcome.winner]
-        wins = tr.ngettext("{winner} wins {n} card", "{winner} wins {n} cards", won).format(n=won, **said)
-        draws = tr._("{loser} draws {n}").format(n=outcome.drawn, **said)
+        wins = sentence(tr.ngettext("{winner} wins {n} card", "{winner} wins {n} cards", won), said, n=won)
+        draws = sentence(tr._("{loser} draws {n}"), said, n=outcome.drawn)
         if starter == outcome.winner and not ended:
-            wins = tr._("{winner} wins {n} cards and starts the next stack").format(n=won, **said)
+            wins = sentence(tr._("{winner} wins {n} cards and starts the next stack"), said, n=won)
         elif starter == outcome.loser and not ended:
-            draws = tr._("{loser} draws {n} and starts the next stack").format(n=outcome.drawn, **said)
+            draws = sentence(tr._("{loser} draws {n} and starts the next stack"), said, n=outcome.drawn)
         parts.append(wins)
         if outcome.trophy:  # a last card survived: its player's trophy
-            parts.append(tr._("{winner} takes a trophy").format(**said))
+            parts.append(sentence(tr._("{winner} takes a trophy"), said))
         parts.append(draws)
     else:
         drawn = outcome.hand_gain[outcome.loser] - 1
-        parts.append(tr._("{loser} takes the card into hand and draws {n}").format(n=drawn, **said))
+        parts.append(sentence(tr._("{loser} takes the card into hand and draws {n}"), said, n=drawn))
         if starter is not None and not ended:
-            parts.append(tr._("{name} plays next").format(name=names[starter]))
-    text = "; ".join(parts) + "."
+            parts.append(sentence(tr._("{name} plays next"), {"name": names[starter]}))
+    text = "; ".join(part.template for part in parts) + "."
     if ended:
         text += " " + tr._("The game is over.")
-    return text
+    return Sentence(text, {field: name for part in parts for field, name in part.names.items()})
 
 
 def press_words(press: Press, names: Sequence[str]) -> str:

@@ -128,7 +128,7 @@ def test_a_slap_before_the_claim_is_tapped_takes_the_challenge_and_the_sheet_say
         assert view.buzz.challenger == ANA and view.buzz.before_tap == (ANA,)
         sheet = ChallengeSheet()
         sheet.view = view
-        assert "Ana pressed before the claim was tapped" in sheet.later_text(view, view.buzz)
+        assert "Ana pressed before the claim was tapped" in sheet.later_text(view, view.buzz).text
     finally:
         table.close()
 

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import ColorProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
+from kivy.properties import ColorProperty, DictProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.i18n import tr
 from companion.ui.view import Buzz, TableView
-from companion.ui.words import spice_name
-from companion.ui.widgets import SecondaryButton, load_kv
+from companion.ui.words import Sentence
+from companion.ui.widgets import SecondaryButton, load_kv, short
+from companion.ui.widgets.buttons import KeptClear
 from companion.ui.widgets.sheet import Sheet
 from companion.ui.widgets.stack_card import StackCard
 
@@ -23,18 +24,26 @@ load_kv(__file__)
 __all__ = ["BigChoice", "ChallengeSheet", "StackCard"]
 
 
-class BigChoice(ButtonBehavior, BoxLayout):
+class BigChoice(KeptClear, ButtonBehavior, BoxLayout):
     """A choice big enough to slap: the claim's spice or number struck through, a title, and one line
     saying what it means."""
 
     title = StringProperty("")
     line = StringProperty("")
+    """What it means, a template whose {name} gives way to fit (``fit_names``), never its words."""
+    name = StringProperty("")
+    words = DictProperty()
+    """The line's other fields: the spice or the number called against."""
     fill = ColorProperty()
     ink = ColorProperty()
     kind = OptionProperty("spice", options=["spice", "number"])
     """What the choice calls false: its mark strikes the claim's spice or its number."""
     spice = StringProperty("")
     number = NumericProperty(0)
+
+
+class TieChoice(KeptClear, SecondaryButton):
+    """One of the seats that buzzed at the very same time: a tap names it the challenger."""
 
 
 class ChallengeSheet(Sheet):
@@ -50,7 +59,7 @@ class ChallengeSheet(Sheet):
         row = self.ids.tie
         row.clear_widgets()
         for seat in buzz.tie if buzz is not None else ():
-            button = SecondaryButton(text=self.view.seats[seat].name)
+            button = TieChoice(text=short(self.view.seats[seat].name))
             button.bind(on_release=lambda _b, seat=seat: self.view.pick(seat))
             row.add_widget(button)
 
@@ -65,29 +74,23 @@ class ChallengeSheet(Sheet):
             return ""
         return view.seats[buzz.challenger].name
 
-    def later_text(self, view: TableView | None, *_deps: Any) -> str:
+    def later_text(self, view: TableView | None, *_deps: Any) -> Sentence:
         """Who pressed after the challenger and by how much; who pressed as the card landed, before its claim
         was tapped (their press counted all the same)."""
         buzz = self.buzz
         if view is None or buzz is None:
-            return ""
-        lines = [
-            tr._("{name} pressed before the claim was tapped").format(name=view.seats[seat].name)
-            for seat in buzz.before_tap
-        ]
+            return Sentence("", {})
+        names: dict[str, str] = {}
+        lines = []
+        for seat in buzz.before_tap:
+            field = f"name{len(names)}"
+            names[field] = view.seats[seat].name
+            lines.append(tr._("{name} pressed before the claim was tapped").format(name="{" + field + "}"))
         if buzz.later:
-            presses = "   ".join(f"{view.seats[seat].name} {delay}" for seat, delay in buzz.later)
-            lines.append(tr._("{presses}   later, too late").format(presses=presses))
-        return "   ·   ".join(lines)
-
-    def spice_line(self, view: TableView | None, *_deps: Any) -> str:
-        name = self.challenger_name(view)
-        if not name or view is None:
-            return ""
-        return tr._("{name} wins if it isn't {spice}").format(name=name, spice=spice_name(view.claim_spice))
-
-    def number_line(self, view: TableView | None, *_deps: Any) -> str:
-        name = self.challenger_name(view)
-        if not name or view is None:
-            return ""
-        return tr._("{name} wins if it isn't a {number}").format(name=name, number=view.claim_number)
+            presses = []
+            for seat, delay in buzz.later:
+                field = f"name{len(names)}"
+                names[field] = view.seats[seat].name
+                presses.append(f"{{{field}}} {delay}")
+            lines.append(tr._("{presses}   later, too late").format(presses="   ".join(presses)))
+        return Sentence("   ·   ".join(lines), names)

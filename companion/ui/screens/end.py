@@ -24,7 +24,7 @@ from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.table_model import SeatModel
 from companion.ui.view import SeatView, TableView
-from companion.ui.words import end_reason_text, length_words, short_name
+from companion.ui.words import Sentence, end_reason_text, length_words, sentence
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.play_log import show_play_log
 
@@ -104,13 +104,15 @@ class EndScreen(Screen):
         for row, (seat, facts) in zip(self._rows(len(seats)), seats, strict=True):
             _fill_row(row, seat, facts, view.has_universals)
 
-    def title_text(self, view: TableView | None, *_deps: Any) -> str:
+    def title_text(self, view: TableView | None, *_deps: Any) -> Sentence:
         if view is None or not view.winners:
-            return ""
+            return Sentence("", {})
         names = [view.seats[i].name for i in view.winners]
         if len(names) == 1:
-            return tr._("{name} wins!").format(name=short_name(names[0], 16))
-        return tr._("{names} share the win!").format(names=tr._(" and ").join(short_name(n, 10) for n in names))
+            return sentence(tr._("{name} wins!"), {"name": names[0]})
+        fields = {f"name{i}": name for i, name in enumerate(names)}
+        together = tr._(" and ").join("{" + field + "}" for field in fields)
+        return Sentence(tr._("{names} share the win!").format(names=together), fields)
 
     def reason_text(self, view: TableView | None, *_deps: Any) -> str:
         return "" if view is None else end_reason_text(view.end_reason)
@@ -139,7 +141,7 @@ class EndScreen(Screen):
 
 def _fill_row(row: ScoreRow, seat: SeatView, facts: SeatModel, universals: bool) -> None:
     """A seat's final score by its parts (the rules' ``ScoreParts``), each with what it counts."""
-    row.name, row.colour, row.winner = short_name(seat.name, 16), seat.colour, facts.winner
+    row.name, row.colour, row.winner = seat.name, seat.colour, facts.winner
     row.rank = str(facts.place) if facts.place else ""
     row.won = row.won_note = row.trophies = row.trophies_note = row.score = ""
     row.universals = row.universals_note = ""

@@ -11,7 +11,9 @@ from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, ColorProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
@@ -22,7 +24,7 @@ from companion.rules.state import TROPHY_POINTS
 from companion.store.review import Moment, score_race, timeline
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr, when
-from companion.ui.words import card_words, claim_words, end_reason_text
+from companion.ui.words import Sentence, card_words, claim_words, end_reason_text, sentence
 from companion.ui.widgets import Icon, load_kv, short
 from companion.ui.widgets.chart import LineChart
 from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
@@ -33,44 +35,44 @@ load_kv(__file__)
 __all__ = ["GameScreen", "LineChart"]
 
 
-def moment_words(moment: Moment, state: State) -> str:
+def moment_words(moment: Moment, state: State) -> Sentence:
     """One timeline line as the table says it; ``state`` names the seats (the game's last state)."""
     event, before = moment.event, moment.before
-    name = state.name(event.seat) if event.seat is not None else ""
+    said = {"name": state.name(event.seat)} if event.seat is not None else {}
     if event.kind == EventKind.CHALLENGE and before.window is not None:
-        words = {"challenger": name, "player": state.name(before.window.player),
-                 "claim": claim_words(before.window.claim.spice, before.window.claim.number)}
+        names = {"challenger": said.get("name", ""), "player": state.name(before.window.player)}
+        claim = claim_words(before.window.claim.spice, before.window.claim.number)
         attribute = moment.move.attribute if isinstance(moment.move, Challenge) else None
         if attribute is None:  # five-spices: a challenge names nothing
-            return tr._("{challenger} challenges {player}'s {claim}").format(**words)
+            return sentence(tr._("{challenger} challenges {player}'s {claim}"), names, claim=claim)
         call = tr._('"not that spice!"') if attribute == "spice" else tr._('"not that number!"')
-        return tr._("{challenger} challenges {player}'s {claim}: {call}").format(call=call, **words)
+        return sentence(tr._("{challenger} challenges {player}'s {claim}: {call}"), names, claim=claim, call=call)
     if event.kind == EventKind.CHALLENGE_WON:
-        return _how(moment, name)
+        return _how(moment, said)
     if event.kind == EventKind.STACK_WON:
-        return tr.ngettext("{name} wins the stack of {n} card", "{name} wins the stack of {n} cards",
-                           event.count).format(name=name, n=event.count)
+        return sentence(tr.ngettext("{name} wins the stack of {n} card", "{name} wins the stack of {n} cards",
+                                    event.count), said, n=event.count)
     if event.kind == EventKind.RAID:
-        return tr.ngettext("{name} raids the stack of {n} card", "{name} raids the stack of {n} cards",
-                           event.count).format(name=name, n=event.count)
+        return sentence(tr.ngettext("{name} raids the stack of {n} card", "{name} raids the stack of {n} cards",
+                                    event.count), said, n=event.count)
     if event.kind == EventKind.TROPHY:
-        return tr._("{name} takes a trophy (+{points})").format(name=name, points=TROPHY_POINTS)
+        return sentence(tr._("{name} takes a trophy (+{points})"), said, points=TROPHY_POINTS)
     if event.kind == EventKind.LAST_CARD:
-        return tr._("{name}: last card!").format(name=name)
+        return sentence(tr._("{name}: last card!"), said)
     if event.kind == EventKind.END:
-        return end_reason_text(state.end_reason)
-    return say(event.text)
+        return sentence("{words}", {}, words=end_reason_text(state.end_reason))
+    return sentence("{words}", {}, words=say(event.text))
 
 
-def _how(moment: Moment, name: str) -> str:
+def _how(moment: Moment, said: dict[str, str]) -> Sentence:
     """Who won the challenge, and how it was decided."""
     if isinstance(moment.move, Reveal):
-        return tr._("{name} wins the challenge: the card is {card}").format(name=name, card=card_words(moment.move.card))
+        return sentence(tr._("{name} wins the challenge: the card is {card}"), said, card=card_words(moment.move.card))
     if isinstance(moment.move, Resolve):
-        return tr._("{name} wins the challenge: the table says so").format(name=name)
+        return sentence(tr._("{name} wins the challenge: the table says so"), said)
     if isinstance(moment.move, Challenge):
-        return tr._("{name} wins the challenge: a universal card always survives").format(name=name)
-    return tr._("{name} wins the challenge").format(name=name)
+        return sentence(tr._("{name} wins the challenge: a universal card always survives"), said)
+    return sentence(tr._("{name} wins the challenge"), said)
 
 
 class LegendItem(BoxLayout):
@@ -86,6 +88,10 @@ class MomentRow(BoxLayout):
     depth = StringProperty("")
     at = StringProperty("")
     text = StringProperty("")
+    """What happened, every name whole."""
+    said = ObjectProperty(Sentence("", {}))
+    """The same as a ``Sentence``, whose names give way to fit the row: one property, so a row the list
+    reuses never holds one line's template with another's names."""
     kind = StringProperty("")
 
 
@@ -143,8 +149,9 @@ class GameScreen(Screen):
         self.legend = [(short(seat.name, 12), colour) for seat, colour in zip(state.seats, colours, strict=True)]
         self.ids.note.text = saved.note or ""
         self.ids.timeline.data = [
-            {"depth": str(m.depth), "at": m.at[11:16], "text": moment_words(m, state), "kind": str(m.event.kind)}
-            for m in timeline(saved, game)
+            {"depth": str(m.depth), "at": m.at[11:16], "text": said.text, "said": said,
+             "kind": str(m.event.kind)}
+            for m in timeline(saved, game) for said in (moment_words(m, state),)
         ]
         return True
 

@@ -94,7 +94,7 @@ class ReplayView(TableView):
         """What the move at ``position`` did, as the game's timeline says it; for a plain play or pass,
         the direction of play when a card can turn it (the table's title says it, which a replay hides)."""
         names = self.replay.whole.state
-        said = "  ·  ".join(moment_words(moment, names) for moment in self.moments.get(position, ()))
+        said = "  ·  ".join(moment_words(moment, names).text for moment in self.moments.get(position, ()))
         return said or (direction_words(self.direction) if self.direction else "")
 
     def _moved(self) -> None:

@@ -5,6 +5,7 @@ OK goes back to the table, where the seat named plays next.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.properties import ColorProperty, NumericProperty, StringProperty
@@ -12,7 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.i18n import tr
 from companion.ui.view import TableView
-from companion.ui.words import short_name
+from companion.ui.words import Sentence, sentence
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.sheet import Sheet
 from companion.ui.widgets.stack_card import StackCard
@@ -33,6 +34,14 @@ class ResultSeat(BoxLayout):
     won_gain = NumericProperty(0)
     tab = StringProperty("")
     highlight = ColorProperty((0, 0, 0, 0))
+
+    def counts_text(self, _: Callable[[str], str], *_deps: Any) -> str:
+        """Hand and won with what they gained: each count's words held together by no-break spaces,
+        so a narrow seat wraps between the counts, never inside one."""
+        hand = tr._("hand {n}").format(n=self.hand) + (f" (+{self.hand_gain})" if self.hand_gain > 0 else "")
+        won = tr._("won {n}").format(n=self.won) + (f" (+{self.won_gain})" if self.won_gain > 0 else "")
+        counts = [hand, won] if self.score else [hand]
+        return "   ".join(count.replace(" ", "\u00a0") for count in counts)
 
 
 class ResultSheet(Sheet):
@@ -58,13 +67,13 @@ class ResultSheet(Sheet):
             elif i == result.starter:
                 tab, highlight = tr._("STARTS NEXT"), theme.ACCENT
             strip.add_widget(ResultSeat(
-                name=short_name(seat.name, 10), colour=seat.colour,
+                name=seat.name, colour=seat.colour,
                 score=theme.signed(seat.score) if seat.score is not None else "",
                 hand=seat.hand, won=seat.won, hand_gain=result.hand_gain[i], won_gain=result.won_gain[i],
                 tab=tab, highlight=highlight,
             ))
 
-    def starts_text(self, view: TableView | None, *_deps: Any) -> str:
+    def starts_text(self, view: TableView | None, *_deps: Any) -> Sentence:
         if view is None or view.result is None or view.result.starter is None or view.ended:
-            return ""
-        return tr._("{name} to play: {hint}").format(name=view.seats[view.result.starter].name, hint=view.hint)
+            return Sentence("", {})
+        return sentence(tr._("{name} to play: {hint}"), {"name": view.seats[view.result.starter].name}, hint=view.hint)

@@ -18,7 +18,7 @@ from companion.rules import Card
 from companion.ui.i18n import tr
 from companion.ui.theme import spice_icon
 from companion.ui.view import TableView
-from companion.ui.words import claim_words
+from companion.ui.words import Sentence, claim_words, sentence
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
@@ -89,19 +89,19 @@ class RevealSheet(Sheet):
                 if key.claimed:
                     self.ids.claim_mark.target = key
 
-    def title_text(self, view: TableView | None, *_deps: Any) -> str:
+    def title_text(self, view: TableView | None, *_deps: Any) -> Sentence:
         if view is None or view.top_player < 0:
-            return ""
-        return tr._("Flip {name}'s card. Which is it?").format(name=view.seats[view.top_player].name)
+            return Sentence("", {})
+        return sentence(tr._("Flip {name}'s card. Which is it?"), {"name": view.seats[view.top_player].name})
 
-    def line_text(self, view: TableView | None, *_deps: Any) -> str:
+    def line_text(self, view: TableView | None, *_deps: Any) -> Sentence:
         if view is None or view.challenger < 0:
-            return ""
+            return Sentence("", {})
         claim = claim_words(view.claim_spice, view.claim_number or None)
         called = {"spice": tr._('"not that spice!"'), "number": tr._('"not that number!"')}.get(
             view.pending_attribute, tr._('"challenge!"'))
-        return tr._("{name} called {called} on {claim}").format(
-            name=view.seats[view.challenger].name, called=called, claim=claim)
+        return sentence(tr._("{name} called {called} on {claim}"), {"name": view.seats[view.challenger].name},
+                        called=called, claim=claim)
 
     def reveal_wild(self, wild: str) -> None:
         self.view.reveal(Card.wild_spice() if wild == "wild-spice" else Card.wild_number())

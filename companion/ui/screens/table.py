@@ -34,6 +34,7 @@ from companion.ui.view import TableView
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.fit import needed_width
 from companion.ui.widgets.seat_panel import Facing, SeatPanel, prepare_buzz_looks
+from companion.ui.words import Sentence, sentence
 
 load_kv(__file__)
 
@@ -51,6 +52,9 @@ TURN_FONT_LEAST = 14
 """The smallest a turn button's words are drawn (sp) before the buttons take a second row."""
 TURN_ROWS_MOST = 2
 """Lying flat, the pad's keys keep 48 dp beside two rows of turn buttons, not three."""
+
+TURN_MOVES = ("moment",)
+"""A toast from the table ends as the turn moves on (``TableView.moment``), and with the game."""
 
 EDGES_BY_SEATS = {
     2: ("bottom", "top"),
@@ -116,6 +120,9 @@ class TableScreen(Screen):
         self._slots: list[Facing] = []
         self._sheet_holder: Facing | None = None
         self._sheet_turned = False
+        self._title_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+        """The top bar between redo and the menu, as ``_place_bar`` last left it: the banner's place standing,
+        where it goes back from the hub."""
         self._sheets = {
             "challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet(), "draw_pile": DrawPileSheet(),
         }
@@ -128,6 +135,8 @@ class TableScreen(Screen):
         """Held here too: only Sweet & Spicy has a universal pile, the other games take it off the hub."""
         self._awards = self.ids.awards.__self__
         """Held here too: the trophies' and the universal pile's column, off the hub when it holds neither."""
+        self._banner = self.ids.banner.__self__
+        """Held here too: lying flat, it moves into the hub (``_place_banner``)."""
         self._board = self.ids.board.__self__
         """Held here too: taken off the screen while a sheet covers it, so it is not drawn unseen."""
         board = self._board
@@ -181,9 +190,9 @@ class TableScreen(Screen):
     def _show(self, view: TableView) -> None:
         app = App.get_running_app()
         view.bind(
-            on_refused=lambda _v, reason: app.notify(reason),
+            on_refused=lambda _v, reason: app.notify(reason, ends_with=(view, TURN_MOVES)),
             on_not_saved=lambda _v, error: app.not_saved(error),
-            on_notice=lambda _v, text: app.notify(text),
+            on_notice=lambda _v, text: app.notify(text, ends_with=(view, TURN_MOVES)),
             on_sound=lambda _v, name: app.play_sound(name),
             buzz=self._show_sheet, pending=self._show_sheet, result=self._show_sheet, ended=self._show_sheet,
         )
@@ -192,6 +201,7 @@ class TableScreen(Screen):
             sheet.view = view
         self._show_tiles(view)
         view.bind(turn=self._layout)  # lying flat, the pad moves to the seat to play
+        view.bind(last_card=self._place_banner)
         self.flat = app.face_seats
         app.bind(face_seats=self.setter("flat"))
         self._build_seats()
@@ -319,16 +329,17 @@ class TableScreen(Screen):
         self._sheet_holder = None
         self.sheet_name = ""
 
-    def header_text(self, view: TableView, chain: bool, named: bool, *_deps: Any) -> str:
+    def header_text(self, view: TableView, chain: bool, named: bool, *_deps: Any) -> Sentence:
         """When the seat's name is shown beside it (its own panel lying flat, the pad's head in portrait),
         the hint does not repeat it."""
         if view.turn < 0:
-            return ""
+            return Sentence("", {})
         if chain and view.top_player >= 0:
-            return tr._("{name} plays again: pick a spice").format(name=view.seats[view.top_player].name)
+            return sentence(tr._("{name} plays again: pick a spice"), {"name": view.seats[view.top_player].name})
         if named:  # lying flat the title is not shown: the direction of play joins the hint
-            return view.hint + (f"  \u00b7  {direction_words(view.direction)}" if self.lying and view.direction else "")
-        return tr._("{name} to play: {hint}").format(name=view.seats[view.turn].name, hint=view.hint)
+            hint = view.hint + (f"  \u00b7  {direction_words(view.direction)}" if self.lying and view.direction else "")
+            return sentence("{hint}", {}, hint=hint)
+        return sentence(tr._("{name} to play: {hint}"), {"name": view.seats[view.turn].name}, hint=view.hint)
 
     def title_text(self, view: TableView, *_deps: Any) -> str:
         """The profile's title (a table word) and, while a card in play can turn it, the direction of play."""
@@ -340,7 +351,8 @@ class TableScreen(Screen):
         card showing is told too."""
         view = self.view
         if not view.has_end_card:
-            App.get_running_app().notify(tr._("Five spices has no World's End card: the face-up pile is reshuffled"))
+            App.get_running_app().notify(tr._("Five spices has no World's End card: the face-up pile is reshuffled"),
+                                         ends_with=(view, TURN_MOVES))
             return
         self._sheets["draw_pile"].open_at(view.draw_pile, view.draw_pile_most)
         self.counting = True
@@ -480,6 +492,42 @@ class TableScreen(Screen):
         ids.menu.pos = (right - ids.menu.width, top - ids.menu.height)
         ids.title.opacity = 1
         ids.title.center = ((ids.redo.right + ids.menu.x) / 2, top - ids.menu.height / 2)
+        gap = _dp(8)
+        self._title_box = (ids.redo.right + gap, top - ids.menu.height,
+                           max(0.0, ids.menu.x - ids.redo.right - 2 * gap), ids.menu.height)
+        if self._banner.parent is self._board:
+            self._banner.pos, self._banner.size = self._title_box[:2], self._title_box[2:]
+
+    def _place_banner(self, *_args: Any) -> None:
+        """The last-card banner never covers the claim or the draw-pile count, which the table reads as it
+        decides whether to challenge. Standing, it takes the title's place in the top bar (``_place_bar``).
+        Lying flat, printed head to tail, it takes the top edge between redo and the menu when no seat sits
+        there, else the place of the trophies (and the universal pile) beside the draw pile while it shows."""
+        view, tiles, banner, awards = self.view, self.ids.tiles.__self__, self._banner, self._awards
+        in_hub = self.lying and bool(view and view.last_card) and not self._top_edge_free()
+        second = banner if in_hub else awards if awards.children else None  # beside the draw pile
+        for widget in (banner, awards):
+            if widget is not second and widget.parent is tiles:
+                tiles.remove_widget(widget)
+        if second is not None and second.parent is not tiles:
+            if second.parent is not None:
+                second.parent.remove_widget(second)
+            second.size_hint = (1, 1)
+            tiles.add_widget(second)
+        if banner.parent is None:
+            banner.size_hint = (None, None)
+            banner.pos, banner.size = self._title_box[:2], self._title_box[2:]
+            self._board.add_widget(banner)  # over the pad and the panels
+        if self.lying and banner.parent is self._board:  # the top edge's depth: room for both sides
+            x, y, width, height = self._title_box
+            banner.pos, banner.size = (x, y + height - _dp(DOCK)), (width, _dp(DOCK))
+
+    def _top_edge_free(self) -> bool:
+        """Lying flat, no seat's panel sits on the top edge between redo and the menu."""
+        x, y, width, height = self._title_box
+        top = y + height
+        return width > 0 and not any(
+            slot.x < x + width and x < slot.right and slot.top > top - _dp(DOCK) for slot in self._slots)
 
     def _place_middle(self, x: float, y: float, w: float, h: float, pad_h: float) -> None:
         """Standing, the pad sits under the hub, framed by the hint above and the buttons below."""
@@ -490,8 +538,7 @@ class TableScreen(Screen):
     def _place_hub(self, x: float, y: float, w: float, h: float) -> None:
         ids = self.ids
         ids.hub.pos, ids.hub.size = (x, y), (w, h)
-        banner_h = _dp(128 if ids.banner.flat else 64)
-        ids.banner.pos, ids.banner.size = (ids.hub.x, ids.hub.top - banner_h), (ids.hub.width, banner_h)
+        self._place_banner()
 
 
 def direction_words(direction: str) -> str:

@@ -14,7 +14,8 @@ from pathlib import Path
 from kivy.lang import Builder
 
 from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
-from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile, short
+from companion.ui.widgets.fit import short
+from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile
 from companion.ui.widgets.icon import Icon
 
 HERE = Path(__file__).parent

@@ -17,17 +17,23 @@ from companion.ui.widgets.seat_panel import Facing
 
 class BannerLine(BoxLayout):
     title = StringProperty("")
+    """A template: its {name} gives way to fit the line (``fit_names``), never its words."""
+    name = StringProperty("")
     line = StringProperty("")
+    compact = BooleanProperty(False)
 
 
 class Banner(BoxLayout):
     title = StringProperty("")
+    """A template whose {name} is the seat with one card left."""
+    name = StringProperty("")
     line = StringProperty("")
     flat = BooleanProperty(False)
 
     def on_kv_post(self, _base_widget: Any) -> None:
         upside_down = BannerLine()
-        self.bind(title=upside_down.setter("title"), line=upside_down.setter("line"))
+        self.bind(title=upside_down.setter("title"), name=upside_down.setter("name"), line=upside_down.setter("line"))
+        upside_down.compact = True  # only lying flat is it shown
         self._far_side = Facing(upside_down, angle=180)
         self.bind(flat=self._show_far_side)
         self._show_far_side()

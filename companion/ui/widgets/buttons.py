@@ -7,9 +7,18 @@ which a Kivy-disabled button would swallow.
 
 from __future__ import annotations
 
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+
+
+class KeptClear:
+    """A button no toast may cover (``Toast``): the challenge buttons, which the table must reach at a glance.
+    A kv rule mixes it in by name: ``<ChallengeTurnButton@TurnButton+KeptClear>``."""
+
+
+Factory.register("KeptClear", cls=KeptClear)
 
 
 class BaseButton(ButtonBehavior, BoxLayout):

@@ -1,18 +1,23 @@
-"""A word or a number that must stay whole on one line is drawn smaller rather than wrapped or cut."""
+"""Text that must fit its box: a word or a number drawn smaller, a sentence whose names give way.
+
+Measured by the font without rendering a texture, so a kv rule can call these
+with the box's width and run again whenever the box is resized.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 
+ELLIPSIS = "\u2026"
+
 
 def one_line_size(text: str, size: float, width: float) -> float:
-    """``size``, or less when the bold ``text`` would be wider than ``width``.
-
-    Measured by the font without rendering a texture, so a kv rule can call it
-    with the box's width and run again whenever the box is resized.
-    """
+    """``size``, or less when the bold ``text`` would be wider than ``width``."""
     while size > 1 and text:
         drawn = float(CoreLabel(font_size=size, bold=True).get_extents(text)[0])
         if drawn <= width:
@@ -38,3 +43,69 @@ def needed_width(button: Any, size: float) -> float:
     left, _top, right, _bottom = button.padding
     words = words_width(button.text, size) if button.text else 0.0
     return left + right + 3 * button.spacing + (button.icon_size if button.icon else 0) + words
+
+
+def fit_names(template: str, names: Mapping[str, str], width: float, font_size: float, *, bold: bool = False,
+              height: float | None = None, **words: object) -> str:
+    """``template`` filled in, its names (``names``' fields) cut with an ellipsis just enough for the whole
+    sentence to fit: on one line ``width`` wide, or, given ``height``, wrapped within ``width`` × ``height``.
+
+    The table reads a sentence by its fixed words ("wins if it isn't", "last card!"): a name gives way, the
+    sentence never does. The longest names are cut first, to the same length, so two long names both stay
+    recognisable. When even one letter a name does not fit, the names keep one letter each.
+
+    A kv rule passes its label's width and font size, so it runs again as they change; a ``Sentence``
+    (``companion.ui.words``) unpacks into the first two arguments: ``fit_names(*sentence, self.width, ...)``.
+    """
+    if not names and not words:
+        return template  # nothing to fill in (``Sentence`` with no names): the text as it is
+
+    def filled(keep: int) -> str:
+        return template.format(**words, **{field: _cut(name, keep) for field, name in names.items()})
+
+    def fits(text: str) -> bool:
+        size = round(font_size, 1)
+        if height is None:
+            return _drawn(text, size, bold, None)[0] <= width
+        # wrapped: within the height, and no word (a long name) broken across two lines; Kivy wraps at
+        # plain spaces only, so a no-break space keeps French punctuation with its word
+        return _drawn(text, size, bold, int(width))[1] <= height and all(
+            _drawn(word, size, bold, None)[0] <= width for word in re.split(r"[ \n]", text))
+
+    longest = max((len(name) for name in names.values()), default=0)
+    if longest == 0 or width <= 0 or fits(filled(longest)):
+        return filled(longest)
+    low, high = 1, longest - 1  # the most letters a name keeps: binary search on what fits
+    while low < high:
+        keep = (low + high + 1) // 2
+        if fits(filled(keep)):
+            low = keep
+        else:
+            high = keep - 1
+    return filled(low)
+
+
+def short(name: str, limit: int = 16) -> str:
+    """A name of at most ``limit`` characters, for a button that sizes to its text: with no box to fit,
+    it is cut the same way as in a sentence.
+
+    >>> short("Bartholomew-Alexander"), short("Ana")
+    ('Bartholomew-Ale…', 'Ana')
+    """
+    return name if len(name) <= limit else _cut(name, limit - 1)
+
+
+def _cut(name: str, keep: int) -> str:
+    """``name`` to ``keep`` letters and an ellipsis, with no space or hyphen left dangling before it."""
+    if len(name) <= keep:
+        return name
+    return name[:keep].rstrip(" -") + ELLIPSIS
+
+
+@lru_cache(maxsize=4096)
+def _drawn(text: str, font_size: float, bold: bool, wrap: int | None) -> tuple[int, int]:
+    """The laid-out size of ``text``: one line, or wrapped at ``wrap`` pixels. Cached: a kv rule asks
+    again on every resize, and the table's sentences come back turn after turn."""
+    label = CoreLabel(text=text, font_size=font_size, bold=bold, text_size=(wrap, None))
+    width, height = label.render()
+    return int(width), int(height)

@@ -12,15 +12,6 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.ui.widgets.buttons import SecondaryButton
 
 
-def short(name: str, limit: int = 16) -> str:
-    """A name cut to fit a button, with an ellipsis: buttons size to their text, labels shorten themselves.
-
-    >>> short("Bartholomew-Alexander"), short("Ana")
-    ('Bartholomew-Ale…', 'Ana')
-    """
-    return name if len(name) <= limit else name[: limit - 1] + "…"
-
-
 class ChoiceButton(SecondaryButton):
     selected = BooleanProperty(False)
 
