@@ -124,6 +124,20 @@ def test_a_game_page_shows_the_store_breakdown_timeline_and_race(ui, filled: Pat
     assert games.total == GAMES
 
 
+def test_a_six_seat_game_page_keeps_why_it_ended_under_its_tabs_at_800x480(ui, filled: Path) -> None:
+    ui.start()
+    ui.until(lambda: ui.app.store is not None)
+    (game_id,) = ui.app.store.query(
+        "SELECT id FROM games WHERE ended_at IS NOT NULL ORDER BY json_array_length(seats) DESC, id LIMIT 1")[0]
+    page = ui.app.screen("game")
+    assert page.open(game_id)
+    ui.app.show("game")
+    ui.step(3)
+    assert len(page.ids.summary.children) == 5 * 7  # a header and six seats
+    assert page.ids.outcome.text and page.ids.outcome.top <= page.ids.final.y  # not under the tabs
+    assert page.ids.log_play.top <= page.ids.outcome.y  # the rows scroll between them
+
+
 def test_the_score_race_draws_each_seat_in_the_colour_it_had_at_the_table(ui, tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with Store.open(path) as store:
