@@ -118,10 +118,12 @@ def test_six_narrow_result_seats_keep_every_count_whole(ui) -> None:  # type: ig
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-@pytest.mark.parametrize("size,flat", LAYOUTS, ids=LAYOUT_IDS)
+@pytest.mark.parametrize("size,flat,seats", [(*layout, 3) for layout in LAYOUTS] + [((800, 480), True, 4)],
+                         ids=[*LAYOUT_IDS, "800x480-flat-top-edge-seated"])  # 4 seats: the banner in a column
 def test_the_last_card_banner_names_the_seat_and_never_covers_the_claim_or_the_count(  # type: ignore
-        ui, size: tuple[int, int], flat: bool, language: str) -> None:
-    table = Table(ui, new_setup(SPICY, [MAX, "Ben", "Cy"], first=0), gpio=False, size=size, face_seats=flat)
+        ui, size: tuple[int, int], flat: bool, seats: int, language: str) -> None:
+    names = [MAX, "Ben", "Cy", "Dee"][:seats]
+    table = Table(ui, new_setup(SPICY, names, first=0), gpio=False, size=size, face_seats=flat)
     assert table.app.change_settings(language=language, face_seats=flat)  # the settings hold both
     ui.step(2)
     assert table.screen.lying == flat
@@ -129,8 +131,8 @@ def test_the_last_card_banner_names_the_seat_and_never_covers_the_claim_or_the_c
     assert screen.ids.banner.opacity == 0
     view.declare("wasabi", 1)
     for number in range(2, 7):
-        view.pass_turn()
-        view.pass_turn()
+        for _ in range(seats - 1):
+            view.pass_turn()
         view.declare("wasabi", number)
     ui.step(3)
     banner = screen.ids.banner
