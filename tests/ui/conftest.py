@@ -79,7 +79,26 @@ from companion.ui.app import SpicyApp  # noqa: E402
 from companion.ui.i18n import tr  # noqa: E402
 
 W = TypeVar("W", bound=Widget)
+T = TypeVar("T")
 
+
+
+def window_drawn(read: Callable[[Fbo], T]) -> T:
+    """``read`` of the window drawn into an Fbo with whatever floats over the root (sheets, toasts), rows
+    from the bottom: right at every size and rotation, where ``Window.screenshot`` is not."""
+    fbo = Fbo(size=Window.size, with_stencilbuffer=True)
+    with fbo:
+        ClearColor(*Window.clearcolor)
+        ClearBuffers()
+    layers = list(reversed(Window.children))
+    for layer in layers:
+        fbo.add(layer.canvas)
+    fbo.draw()
+    try:
+        return read(fbo)
+    finally:
+        for layer in layers:
+            fbo.remove(layer.canvas)
 
 class Touch(UnitTestTouch):
     """A touch at window coordinates that lands at every ``Window.rotation``.
@@ -210,17 +229,7 @@ class UiDriver:
         """
         self.step(2)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fbo = Fbo(size=Window.size, with_stencilbuffer=True)
-        with fbo:
-            ClearColor(*Window.clearcolor)
-            ClearBuffers()
-        layers = list(reversed(Window.children))
-        for layer in layers:
-            fbo.add(layer.canvas)
-        fbo.draw()
-        fbo.texture.save(str(path), flipped=True)
-        for layer in layers:
-            fbo.remove(layer.canvas)
+        window_drawn(lambda fbo: fbo.texture.save(str(path), flipped=True))
         return path
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from kivy.core.window import Window
-from kivy.graphics import ClearBuffers, ClearColor, Fbo
+from conftest import window_drawn
 from kivy.metrics import dp
 from kivy.uix.label import Label
 
@@ -25,19 +25,7 @@ ANA, BEN, CY = 0, 1, 2
 
 def window_pixels() -> tuple[bytes, int]:
     """What the window shows (with the sheet floating over the root), and its width, rows from the bottom."""
-    width, height = Window.size
-    fbo = Fbo(size=(width, height))
-    with fbo:
-        ClearColor(*Window.clearcolor)
-        ClearBuffers()
-    layers = list(reversed(Window.children))
-    for layer in layers:
-        fbo.add(layer.canvas)
-    fbo.draw()
-    pixels = bytes(fbo.pixels)
-    for layer in layers:
-        fbo.remove(layer.canvas)
-    return pixels, width
+    return window_drawn(lambda fbo: bytes(fbo.pixels)), Window.width
 
 
 def pixel_at(pixels: bytes, width: int, x: float, y: float) -> tuple[int, ...]:
