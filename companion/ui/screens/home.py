@@ -12,19 +12,19 @@ from typing import Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.seating import Seating
 from companion.ui.i18n import say, tr, when
 
+from companion.ui.widgets.layer import Layer
 from companion.ui.widgets import load_kv
 
 load_kv(__file__)
 
 
-class LeftGameSheet(FloatLayout):
+class LeftGameSheet(Layer):
     """Asked over home when a new game would leave one unfinished; takes every touch while it shows."""
 
     game_id = NumericProperty(0)
@@ -34,14 +34,6 @@ class LeftGameSheet(FloatLayout):
         super().__init__(**kwargs)
         self.then: Callable[[], None] = lambda: None
         """Where abandoning the game leads: set-up, or the same table as last time."""
-
-    def on_touch_down(self, touch: Any) -> bool:
-        super().on_touch_down(touch)
-        return True
-
-    def on_touch_up(self, touch: Any) -> bool:
-        super().on_touch_up(touch)
-        return True
 
 
 class HomeScreen(Screen):

@@ -6,22 +6,21 @@ what to do with it, and names what was left out to make it fit.
 
 from __future__ import annotations
 
-from typing import Any
 
 from kivy.app import App
 from kivy.properties import ListProperty, StringProperty
-from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.widget import Widget
 
 from companion.bgstats import fitted_link, play_record
 from companion.errors import CompanionError
 from companion.store import SavedGame
 from companion.ui.i18n import say, tr
+from companion.ui.widgets.layer import Layer
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.qr import QrCode
 
 
-class PlayLog(FloatLayout):
+class PlayLog(Layer):
     """Takes every touch while it shows: only its Close button does anything."""
 
     url = StringProperty("")
@@ -45,14 +44,6 @@ class PlayLog(FloatLayout):
     def close(self) -> None:
         if self.parent is not None:
             self.parent.remove_widget(self)
-
-    def on_touch_down(self, touch: Any) -> bool:
-        super().on_touch_down(touch)
-        return True
-
-    def on_touch_up(self, touch: Any) -> bool:
-        super().on_touch_up(touch)
-        return True
 
 
 def show_play_log(screen: Widget, game_id: int) -> None:
