@@ -234,6 +234,7 @@ class SpicyApp(App):
             self.referee.close()  # its thread first, then the buzzers
         if self.store is not None:
             self.store.close()
+        gc.unfreeze()  # what start-up froze goes with the app (_settle_memory)
 
     def start_game(self, setup: Setup, seating: Seating | None = None) -> bool:
         """Save a new game from ``setup`` with its ``seating``, in one transaction, and show its table.
@@ -361,6 +362,11 @@ def _settle_memory() -> None:
     tap). After ``gc.freeze`` a pass walks only what came later (a game's
     table and its state); the frozen objects are the ones that live as long
     as the app anyway.
+
+    Frozen objects are never collected, so ``on_stop`` gives them back: a
+    process that starts another app (the tests start hundreds) would keep
+    every earlier app's widgets, and ``tr`` their kv rules, which each
+    language switch would run again.
     """
     gc.collect()
     gc.freeze()
