@@ -9,7 +9,6 @@ never offer an action that ``apply`` would refuse, or hide one it accepts.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from companion.rules import five_spices, numbered
 from companion.rules.actions import (
@@ -27,6 +26,7 @@ from companion.rules.actions import (
 )
 from companion.rules.cards import Attribute
 from companion.rules.errors import IllegalAction, Word
+from companion.rules.frozen import replace
 from companion.rules.state import State
 from companion.rules.steps import Rule, RuleTable, end_words
 

@@ -6,11 +6,10 @@ not challenged, or survives its challenge, wins the game.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.rules.actions import Action, Challenge, Draw, Play, Resolve, Reveal
 from companion.rules.cards import Card, Claim
 from companion.rules.errors import IllegalAction
+from companion.rules.frozen import replace
 from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
 from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, tell

@@ -4,7 +4,6 @@ trophies for a last card, and the variant cards of "Spice it up!".
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 from companion.rules import variants
@@ -12,6 +11,7 @@ from companion.rules.actions import Action, AdjustDrawPile, Challenge, Copy, End
 from companion.rules.actions import TakeUniversal
 from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
 from companion.rules.errors import IllegalAction, Param, Reason, Word, either
+from companion.rules.frozen import replace
 from companion.rules.profiles import StartAfterChallenge
 from companion.rules.state import EndReason, EventKind, PendingChallenge, Setup, State, Window, with_seat
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules

@@ -9,12 +9,13 @@ state; the effect never refuses. ``engine.apply`` runs both and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from companion.rules.actions import Action, Adjust, Draw, Pass, Resolve, Reveal
 from companion.rules.cards import NUMBERS
 from companion.rules.errors import IllegalAction, Word
+from companion.rules.frozen import replace
 from companion.rules.state import (
     TROPHY_POINTS,
     EndReason,

@@ -9,11 +9,12 @@ tests a card's name, so a new card is one row and its hooks.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from companion.rules.actions import Action, Copy
 from companion.rules.cards import Claim
 from companion.rules.errors import IllegalAction
+from companion.rules.frozen import replace
 from companion.rules.profiles import Variant
 from companion.rules.state import Direction, EventKind, Setup, State
 from companion.rules.steps import win_stack
