@@ -322,7 +322,7 @@ class Installer:
                 self.give(Path(folder, name).relative_to(self.root), folder_fd, name, (uid, gid), owner)
 
     def give(self, shown: Path, folder_fd: int, name: str, ids: tuple[int, int], owner: str) -> None:
-        try:
+        try:  # O_NONBLOCK: a FIFO (lgpio leaves some) or a leased file there must not keep root waiting
             fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC,
                          dir_fd=folder_fd)  # fmt: skip
         except OSError as exc:
