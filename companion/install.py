@@ -20,6 +20,7 @@ prefix is for checking the installer, not for building SD card images.
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import os
 import shutil
@@ -301,23 +302,42 @@ class Installer:
             target.chmod(mode)
             self.changed(f"created {path}")
         self.fix_owner_and_mode(path, uid, gid, mode)
-        for inner in target.rglob("*") if deep else ():  # saved games kept from an earlier install, under an older uid
-            self.give(inner, uid, gid, owner)
+        if deep:  # saved games kept from an earlier install, under an older uid
+            self.give_inside(target, uid, gid, owner)
 
-    def give(self, inner: Path, uid: int, gid: int, owner: str) -> None:
-        """Give one thing inside the state folder to the service user, never what a link points to.
+    def give_inside(self, top: Path, uid: int, gid: int, owner: str) -> None:
+        """Give everything inside the state folder to the service user, never what a link points to.
 
-        The service user can write there: a symlink or a hard link it planted
-        (``games.db-x -> /etc/shadow``) must not make root hand the target over.
-        A symbolic link itself is left as it is; so is a file with a second name.
+        The service user can write there while root walks it: a link it planted
+        (``games.db-x -> /etc/shadow``), or a folder it swaps for a link to /etc
+        between the walk listing it and descending, must not make root hand the
+        target over. So the walk holds each folder open (``os.fwalk`` never
+        descends through a link), and each entry is opened by that descriptor
+        without following a link and given away through its own descriptor:
+        what is checked is what is changed. A symbolic link itself is left as
+        it is; so is a file with a second name.
         """
-        info = inner.lstat()
-        if stat.S_ISLNK(info.st_mode) or (not stat.S_ISDIR(info.st_mode) and info.st_nlink > 1):
-            print(f"left {inner.relative_to(self.root)} alone: a link is never given to {owner}", file=self.out)
+        for folder, folders, files, folder_fd in os.fwalk(top, follow_symlinks=False):
+            for name in (*folders, *files):
+                self.give(Path(folder, name).relative_to(self.root), folder_fd, name, (uid, gid), owner)
+
+    def give(self, shown: Path, folder_fd: int, name: str, ids: tuple[int, int], owner: str) -> None:
+        try:  # O_NONBLOCK: a FIFO (lgpio leaves some) or a leased file there must not keep root waiting
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC,
+                         dir_fd=folder_fd)  # fmt: skip
+        except OSError as exc:
+            why = f"a link is never given to {owner}" if exc.errno == errno.ELOOP else exc.strerror
+            print(f"left {shown} alone: {why}", file=self.out)
             return
-        if (info.st_uid, info.st_gid) != (uid, gid):
-            os.chown(inner, uid, gid, follow_symlinks=False)
-            self.changed(f"gave {inner.relative_to(self.root)} to {owner}")
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISDIR(info.st_mode) and info.st_nlink > 1:
+                print(f"left {shown} alone: a link is never given to {owner}", file=self.out)
+            elif (info.st_uid, info.st_gid) != ids:
+                os.fchown(fd, *ids)
+                self.changed(f"gave {shown} to {owner}")
+        finally:
+            os.close(fd)
 
     def fix_owner_and_mode(self, path: Path, uid: int, gid: int, mode: int) -> None:
         target = self.at(path)

@@ -15,6 +15,7 @@ from pathlib import Path
 from companion import eject
 
 BY_LABEL = Path("/dev/disk/by-label")
+REQUEST_MODE = 0o640
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +41,19 @@ def sticks(media: Path | None = None, by_label: Path = BY_LABEL) -> list[Stick]:
 
 
 def request_eject(stick: Path, request: Path | None = None) -> None:
-    """Ask for the stick to be unmounted; OSError when the kiosk's runtime folder is not there (a desktop)."""
-    (request or eject.REQUEST).write_text(stick.name + "\n", encoding="utf-8")
+    """Ask for the stick to be unmounted; OSError when the kiosk's runtime folder is not there (a desktop).
+
+    The request appears whole (written aside, then renamed), since its appearing
+    starts the helper; and it is readable by the service's group, which is how
+    the helper (root, but without the capability to override permissions) reads it.
+    """
+    request = request or eject.REQUEST
+    aside = request.with_name(request.name + ".new")
+    descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, REQUEST_MODE)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        os.fchmod(descriptor, REQUEST_MODE)  # the service's UMask=0077 took the group's read away
+        file.write(stick.name + "\n")
+    aside.replace(request)
 
 
 def subfolders(folder: Path) -> list[Path]:

@@ -148,6 +148,27 @@ def test_export_writes_every_game_in_every_format_into_one_dated_folder(pi: Stor
     assert replay_transcript((done.folder / "transcript" / "game-00003.txt").read_text()) == saved.game()
 
 
+def test_links_a_crafted_stick_holds_under_the_names_written_are_never_followed(pi: Store, tmp_path: Path) -> None:
+    """An ext4 stick may hold symbolic links named as the partial export, the partial backup and its journals."""
+    stick, elsewhere = tmp_path / "stick", tmp_path / "elsewhere"
+    stick.mkdir()
+    elsewhere.mkdir()
+    at = datetime(2026, 12, 24, 20, 15, 0)
+    (stick / "spicy-companion-games-2026-12-24-201500.partial").symlink_to(elsewhere)
+    victims = {}
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        victims[suffix] = elsewhere / f"victim{suffix}"
+        victims[suffix].write_bytes(b"not the stick's to change")
+        (stick / f"spicy-companion-backup-2026-12-24-201500.db.partial{suffix}").symlink_to(victims[suffix])
+    done = export_all(pi, stick, at=at)
+    assert sorted(os.listdir(elsewhere)) == sorted(victim.name for victim in victims.values())
+    assert not done.folder.is_symlink() and done.games == 14 and len(list((done.folder / "json").iterdir())) == 14
+    written = backup(pi, stick, at=at)
+    assert all(victim.read_bytes() == b"not the stick's to change" for victim in victims.values())
+    assert sorted(os.listdir(stick)) == [written.name, done.folder.name] and not written.is_symlink()
+    assert games_of(written) == games_of(pi.path)
+
+
 def test_a_game_that_cannot_be_read_is_named_and_the_others_are_exported(pi: Store, tmp_path: Path) -> None:
     pi.db.execute("UPDATE games SET options = '{' WHERE id = 2")
     pi.db.conn.commit()

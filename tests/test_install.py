@@ -21,7 +21,7 @@ import pytest
 
 from companion import __version__
 from companion.cli import main
-from companion.install import BUILD_LEFTOVERS, GROUPS, UDEV_RULES, USER, Installer
+from companion.install import BUILD_LEFTOVERS, GROUPS, STATE, UDEV_RULES, USER, Installer
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="setting owners needs root (scripts/test runs as root in CI)")
 
@@ -218,6 +218,46 @@ def test_a_link_planted_in_the_state_folder_is_never_followed(
     for target in (shadow, gshadow, root / "etc"):
         assert target.stat().st_uid == 0 and target.stat().st_gid == 0, target
     assert (state / "games.db-x").lstat().st_uid == 0
+
+
+SWAPPER = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+folder, link = (os.fsencode(p) for p in sys.argv[1:])
+print("swapping", flush=True)
+while True:
+    libc.renameat2(-100, folder, -100, link, 2)  # AT_FDCWD, RENAME_EXCHANGE: the name is a folder, then a link
+"""
+
+
+def test_a_folder_swapped_for_a_link_during_the_walk_is_never_followed(installed: Path, tmp_path: Path) -> None:
+    """The service user swaps a folder it owns for a link to /etc between the walk listing it and descending."""
+    root = tmp_path / "pi"
+    copy(installed, root)
+    state = root / "var/lib/spicy-companion"
+    (state / "kivy").mkdir()
+    for name in ("config.ini", "icon.png"):
+        (state / "kivy" / name).write_bytes(b"")
+    (state / "kivy-next").symlink_to(root / "etc")
+    before = {path: path.lstat() for path in (root / "etc").rglob("*")}
+    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, state / "kivy", state / "kivy-next"],
+                               stdout=subprocess.PIPE, text=True)  # fmt: skip
+    seen = {name: 0 for name in ("kivy", "kivy-next")}  # walks that found each name a link: swaps did happen
+    try:
+        assert swapper.stdout is not None and swapper.stdout.readline() == "swapping\n"
+        for _ in range(2000):
+            out = io.StringIO()
+            Installer(root, REPO, out).directory(STATE, 0o750, owner=USER, group=USER, deep=True)
+            for name in seen:
+                seen[name] += f"var/lib/spicy-companion/{name} alone" in out.getvalue()
+            if min(seen.values()) >= 50:
+                break
+    finally:
+        swapper.kill()
+        swapper.wait()
+    taken = [str(path.relative_to(root)) for path, info in before.items()
+             if (path.lstat().st_uid, path.lstat().st_gid) != (info.st_uid, info.st_gid)]  # fmt: skip
+    assert min(seen.values()) >= 50 and taken == []
 
 
 def test_a_state_folder_that_is_itself_a_link_is_refused(

@@ -7,29 +7,40 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from companion.config import load_config
 from companion.install import GROUPS, STATE, USER, VENV
 
 UNIT = Path(__file__).parent.parent / "systemd" / "spicy-companion.service"
+EJECT_UNIT = UNIT.with_name("spicy-companion-eject.service")
 EXAMPLE = Path(__file__).parent.parent / "companion" / "config.example.toml"
 
 
-def service() -> configparser.SectionProxy:
+def service(unit: Path = UNIT) -> configparser.SectionProxy:
     parser = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("=",))
     parser.optionxform = str  # type: ignore[assignment,method-assign]
-    parser.read_string(UNIT.read_text())
+    parser.read_string(unit.read_text())
     return parser["Service"]
 
 
-def test_systemd_rates_the_service_ok_or_better() -> None:
+@pytest.mark.parametrize("unit", [UNIT, EJECT_UNIT], ids=lambda unit: unit.name)
+def test_systemd_rates_the_service_ok_or_better(unit: Path) -> None:
     result = subprocess.run(
-        ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(UNIT)], capture_output=True, text=True
+        ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(unit)], capture_output=True, text=True
     )
-    found = re.search(r"Overall exposure level for spicy-companion.service: ([\d.]+) (\w+)", result.stdout)
+    found = re.search(rf"Overall exposure level for {re.escape(unit.name)}: ([\d.]+) (\w+)", result.stdout)
     assert found, result.stdout[-500:] + result.stderr
     assert found[2] in ("SAFE", "OK") and float(found[1]) < 5.0
     documented = (UNIT.parent.parent / "docs" / "SERVICE.md").read_text()
-    assert f"**Overall exposure level: {found[1]} {found[2]}**" in documented
+    assert f"**Overall exposure level for {unit.name}: {found[1]} {found[2]}**" in documented
+
+
+def test_the_eject_helper_can_neither_hang_nor_fill_the_memory() -> None:
+    """A oneshot service has no start timeout of its own, and the helper runs as root."""
+    unit = service(EJECT_UNIT)
+    assert unit["Type"] == "oneshot" and 0 < int(unit["TimeoutStartSec"]) <= 120
+    assert unit["MemoryMax"].endswith("M") and 0 < int(unit["MemoryMax"][:-1]) <= 128
 
 
 def test_the_service_runs_what_the_installer_puts_in_place() -> None:

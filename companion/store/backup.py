@@ -30,6 +30,8 @@ from companion.store.export import FORMATS, export_text
 
 BACKUP_PREFIX = "spicy-companion-backup-"
 EXPORT_PREFIX = "spicy-companion-games-"
+SQLITE_SIDECARS = ("-journal", "-wal", "-shm")
+"""The files SQLite keeps beside a database it writes (here the backup being written)."""
 STEP_PAGES = 256
 """Pages copied between two looks at the live database: a game saving meanwhile waits for one step only."""
 
@@ -77,19 +79,28 @@ def _write_failed(exc: BaseException, folder: Path, target: Path) -> TakeHomeErr
                          file=target.name, folder=str(folder), problem=text)
 
 
-def _remove(path: Path) -> None:
-    """A partial file or folder goes; on a stick already gone there is nothing to remove."""
-    try:
-        if path.is_dir():
-            shutil.rmtree(path)
-        else:
-            path.unlink(missing_ok=True)
-    except OSError:
-        pass
+def _remove(*paths: Path) -> None:
+    """Partial files or folders go; a link of such a name goes itself, never what it points to.
+
+    On a stick already gone there is nothing to remove.
+    """
+    for path in paths:
+        try:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)  # which never follows a link inside either
+            else:
+                path.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
-def _sync_folder(folder: Path) -> None:
-    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+def _create(path: Path) -> int:
+    """A new file, never a link's target: a crafted stick may hold a link under the very name written."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+
+
+def _sync(path: Path, flags: int) -> None:
+    descriptor = os.open(path, flags | os.O_CLOEXEC)
     try:
         os.fsync(descriptor)
     finally:
@@ -98,20 +109,27 @@ def _sync_folder(folder: Path) -> None:
 
 @contextmanager
 def _written(folder: Path, name: str) -> Iterator[Path]:
-    """Yields the ``.partial`` path to write; renamed to ``name`` only when the block ends without error."""
+    """Yields the ``.partial`` path to write; renamed to ``name`` only when the block ends without error.
+
+    Whatever a stick already holds under those names (SQLite's journals
+    included, which it would open through a link) goes first, and the block
+    creates what it writes with ``mkdir`` or ``_create``, which fail rather
+    than follow a link: nothing is written outside the stick's folder.
+    """
     folder = _writable_folder(folder)
     target = folder / name
     partial = folder / (name + ".partial")
-    _remove(partial)
+    leftovers = [partial, *(partial.with_name(partial.name + suffix) for suffix in SQLITE_SIDECARS)]
+    _remove(*leftovers)
     try:
         yield partial
         partial.rename(target)
-        _sync_folder(folder)
+        _sync(folder, os.O_RDONLY | os.O_DIRECTORY)
     except (OSError, sqlite3.Error) as exc:
-        _remove(partial)
+        _remove(*leftovers)
         raise _write_failed(exc, folder, target) from None
     except BaseException:
-        _remove(partial)
+        _remove(*leftovers)
         raise
 
 
@@ -121,6 +139,7 @@ def backup(store: Store, folder: Path, at: datetime | None = None, name: str | N
     saving: SQLite's online backup."""
     name = name or f"{BACKUP_PREFIX}{stamp(at)}.db"
     with _written(Path(folder), name) as partial:
+        os.close(_create(partial))
         copy = sqlite3.connect(partial)
         try:
             step = None if progress is None else lambda _status, left, total: progress(total - left, total)
@@ -131,8 +150,7 @@ def backup(store: Store, folder: Path, at: datetime | None = None, name: str | N
                 raise sqlite3.DatabaseError(f"the copy does not read back ({problems[0]})")
         finally:
             copy.close()
-        with partial.open("rb+") as file:
-            os.fsync(file.fileno())
+        _sync(partial, os.O_RDWR | os.O_NOFOLLOW)
     return Path(folder) / name
 
 
@@ -154,8 +172,9 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = tuple(FORM
     left_out: list[Reason] = []
     count = 0
     with _written(Path(folder), name) as partial:
+        partial.mkdir()
         for format in formats:
-            (partial / format).mkdir(parents=True)
+            (partial / format).mkdir()
         for done, game_id in enumerate(ids):
             if progress is not None:
                 progress(done, len(ids))
@@ -167,7 +186,8 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = tuple(FORM
                 continue
             for format, text in texts.items():
                 path = partial / format / f"game-{game_id:05d}.{FORMATS[format]}"
-                path.write_text(text, encoding="utf-8", newline="")
+                with open(_create(path), "w", encoding="utf-8", newline="") as file:
+                    file.write(text)
             count += 1
         os.sync()  # one flush for thousands of small files, rather than one a file
     return Exported(Path(folder) / name, count, left_out)
