@@ -269,7 +269,7 @@ class Store:
         action after a deletion would look saved and be lost when the app stops. A
         deleted file is written anew from the open one (every game it holds, the live
         one too) and the app is told. A file put in its place by someone else is left
-        alone, and nothing more is written.
+        alone, and nothing more is written (``_let_go``).
         """
         if self.opened is None:
             return
@@ -280,8 +280,28 @@ class Store:
         if found == self.opened:
             return
         if found is not None:
+            self._let_go()
             self._stop_saving(Reason("another file was put in its place while the app ran; restart the app to use it"))
         self._write_anew()
+
+    def _let_go(self) -> None:
+        """Another file is at ``path`` now, and this connection's WAL is still beside it under its name: the
+        next open would apply it to that file and destroy its games. The WAL's frames go into the file this
+        connection has (a checkpoint) and the connection is closed, which removes the WAL under that name; a
+        WAL or shared-memory file still there is moved aside, not deleted. Then reading goes on in the file put
+        there, as it is (read-only), and nothing is written."""
+        with suppress(sqlite3.Error):
+            self.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.close()
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        for suffix in ("-wal", "-shm"):
+            left = self.path.with_name(self.path.name + suffix)
+            with suppress(OSError):
+                if left.exists():
+                    left.rename(self.path.with_name(f"{self.path.name}.replaced-{stamp}{suffix}"))
+        with suppress(sqlite3.Error, StoreError):
+            if _not_ours(_header(self.path), self.path) is None:
+                self.db = _connect(self.path, self.busy_timeout, writable=False)
 
     def _write_anew(self) -> None:
         """Copy the open (deleted) database into a new file at ``path`` and go on in that one."""
