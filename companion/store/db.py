@@ -537,8 +537,9 @@ class Store:
     def unfinished_game(self) -> int | None:
         """The game most recently started that is neither over nor abandoned, and was played here: the one to
         resume. One a restore brought waits on its page."""
+        (arrived,) = _or_null(self.db, "games", ("arrived_at",))  # a read-only file from before m014 has none
         rows = self.query(
-            "SELECT id FROM games WHERE ended_at IS NULL AND abandoned_at IS NULL AND arrived_at IS NULL"
+            f"SELECT id FROM games WHERE ended_at IS NULL AND abandoned_at IS NULL AND {arrived} IS NULL"
             " ORDER BY started_at DESC, id DESC LIMIT 1"
         )
         return rows[0][0] if rows else None
