@@ -262,6 +262,10 @@ def plan_restore(store: Store, path: Path, progress: Progress | None = None) -> 
             raise _not_a_backup(path, exc.reason) from None
 
 
+Logs = dict[str, tuple[int | None, tuple[str, ...]]]
+"""The games of one identity, by uid: the game's number here (None: the plan adds it) and its log's rows."""
+
+
 class _Logs:
     """The action rows of every game of one identity here (and of those the plan adds), by uid: what an
     incoming game's log is compared with. Read once an identity, when a game of the backup has it."""
@@ -271,9 +275,9 @@ class _Logs:
         self.here: dict[str, list[tuple[str, int]]] = {}
         for uid, game_id in store.uids().items():
             self.here.setdefault(_family(uid), []).append((uid, game_id))
-        self.known: dict[str, dict[str, tuple[int | None, tuple[str, ...]]]] = {}
+        self.known: dict[str, Logs] = {}
 
-    def of(self, family: str) -> dict[str, tuple[int | None, tuple[str, ...]]]:
+    def of(self, family: str) -> Logs:
         if family not in self.known:
             self.known[family] = {uid: (game_id, _texts(self.store, game_id))
                                   for uid, game_id in self.here.get(family, [])}
@@ -350,30 +354,30 @@ def _plan(store: Store, source: Store, path: Path, progress: Progress | None) ->
     return plan
 
 
-def _place(plan: RestorePlan, family: dict[str, tuple[int | None, tuple[str, ...]]], incoming: Incoming,
-           texts: tuple[str, ...]) -> None:
-    """Added as it is, extending the game here whose log it goes on from, or beside the one it parts from."""
-    if not family:
-        plan.games.append(incoming)
-    else:
-        shorter = [(len(log), game_id) for game_id, log in family.values()
-                   if game_id is not None and _common(texts, log) == len(log)]
-        if shorter:
-            upto, game_id = max(shorter)
-            plan.extended.append(replace(incoming, extends=game_id, moves_here=upto))
-            family[_uid_of(family, game_id)] = (game_id, texts)
-            return
-        parts_at, game_id = max((_common(texts, log), game_id or 0) for game_id, log in family.values())
-        digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
-        uid = f"{_family(incoming.uid)}{BESIDE}{digest}"
-        incoming = replace(incoming, uid=uid, recorded=replace(incoming.recorded, uid=uid),
-                           beside=game_id or None, parts_at=parts_at + 1)
-        plan.games.append(incoming)
+def _place(plan: RestorePlan, family: Logs, incoming: Incoming, texts: tuple[str, ...]) -> None:
+    """Extending the game here whose whole log this one's begins with; else added, beside the game of the same
+    identity it parts from, if there is one."""
+    shorter = [(len(log), uid, game_id) for uid, (game_id, log) in family.items()
+               if game_id is not None and _common(texts, log) == len(log)]
+    if shorter:
+        upto, uid, game_id = max(shorter)
+        plan.extended.append(replace(incoming, extends=game_id, moves_here=upto))
+        family[uid] = (game_id, texts)
+        return
+    if family:
+        incoming = _beside(incoming, family, texts)
+    plan.games.append(incoming)
     family[incoming.uid] = (None, texts)
 
 
-def _uid_of(family: dict[str, tuple[int | None, tuple[str, ...]]], game_id: int) -> str:
-    return next(uid for uid, (found, _) in family.items() if found == game_id)
+def _beside(incoming: Incoming, family: Logs, texts: tuple[str, ...]) -> Incoming:
+    """Under a uid of its own, the identity's, ``~`` and a hash of its log; named beside the game here it
+    shares most of its log with."""
+    shared, game_id = max((_common(texts, log), game_id or 0) for game_id, log in family.values())
+    digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
+    uid = f"{_family(incoming.uid)}{BESIDE}{digest}"
+    return replace(incoming, uid=uid, recorded=replace(incoming.recorded, uid=uid), beside=game_id or None,
+                   parts_at=shared + 1)
 
 
 def _problem(exc: BaseException) -> str:
