@@ -386,6 +386,8 @@ def _problem(exc: BaseException) -> str:
         return exc.reason
     if isinstance(exc, RecursionError):
         return Reason("its data is nested too deep to read")
+    if isinstance(exc, TypeError):
+        return Reason("a value in its log is of the wrong kind (text where a number belongs, or the like)")
     return str(exc)
 
 
