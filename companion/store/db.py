@@ -255,15 +255,16 @@ class Store:
         """One write transaction; refused before it starts when this file must not be written."""
         if self.cannot_save:
             raise StoreError(self.cannot_save)
-        self._follow_the_file()
+        self.follow_the_file()
         try:
             with _transaction(self.db.conn) as conn:
                 yield conn
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
 
-    def _follow_the_file(self) -> None:
-        """Before a write: is the file at ``path`` still the one this connection writes?
+    def follow_the_file(self) -> None:
+        """Before a write, and before another connection opens ``path`` (a worker's own store): is the file
+        there still the one this connection writes?
 
         SQLite goes on writing a deleted file through its open descriptor, so every
         action after a deletion would look saved and be lost when the app stops. A
@@ -302,6 +303,7 @@ class Store:
         with suppress(sqlite3.Error, StoreError):
             if _not_ours(_header(self.path), self.path) is None:
                 self.db = _connect(self.path, self.busy_timeout, writable=False)
+        self.opened = _identity(self.path)  # let go once: the file there now is the one read
 
     def _write_anew(self) -> None:
         """Copy the open (deleted) database into a new file at ``path`` and go on in that one."""

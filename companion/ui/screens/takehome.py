@@ -81,9 +81,14 @@ class TakehomeScreen(Screen):
         """Run ``job`` with a store of its own on a thread; its sentence, its plan or the error is shown."""
         if self.busy:
             return
+        app = App.get_running_app()
+        try:
+            app.store.follow_the_file()  # a file put in its place is let go before the worker opens the path
+        except CompanionError as exc:
+            self.status = say(exc.reason)
+            return
         self.busy = True
         self.status = tr._("Working…")
-        app = App.get_running_app()
         path, timeout = app.store.path, app.config_.store.busy_timeout
 
         def run() -> None:
