@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
@@ -511,14 +511,13 @@ class Store:
         saving meanwhile waits only for the inserts. A game extended whose log here
         changed since the restore was planned is left as it is.
         """
-        rows = [(Extension(0, 0, recorded), *_rows(recorded)) for recorded in games]
+        rows = [(recorded, *_rows(recorded)) for recorded in games]
         more = [(extension, *_rows(extension.recorded)) for extension in extended]
         ids = []
         with self._writing() as conn:
-            for new, actions, ending in rows:
-                recorded = new.recorded
+            for recorded, actions, ending in rows:
                 game_id = _insert_game(conn, recorded.game.setup, recorded.started_at, recorded.seating, recorded.uid)
-                _append(conn, replace(new, game_id=game_id), actions, ending)
+                _append(conn, Extension(game_id, 0, recorded), actions, ending)
                 ids.append(game_id)
             for extension, actions, ending in more:
                 (upto,) = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?",
