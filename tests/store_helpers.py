@@ -105,6 +105,14 @@ def fill(folder: Path) -> None:
         pass  # full
 
 
+def spoil(path: Path) -> None:
+    """Two games of a backup edited by hand: one action nested too deep to read, one with a seat that is text."""
+    deep = '{"action":"play","seat":0,"spice":' + "[" * 100_000 + "]" * 100_000 + ',"number":2}'
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE actions SET action = ? WHERE game_id = 2 AND seq = 1", [deep])
+        db.execute("UPDATE actions SET action = json_set(action, '$.seat', 'x') WHERE game_id = 3 AND seq = 1")
+
+
 UNDO_MIGRATION = {
     "m009_game_uid": ["DROP INDEX idx_games_uid", "ALTER TABLE games DROP COLUMN uid"],
     "m010_review": [
@@ -126,6 +134,7 @@ UNDO_MIGRATION = {
         *(_totals_trigger(f"player_totals_{phase}", when, row, sign)
           for phase, (when, row, sign) in TRIGGER_PHASES.items()),
     ],
+    "m014_game_arrived": ["ALTER TABLE games DROP COLUMN arrived_at"],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from datetime import datetime, UTC
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from companion.rules.transcript import replay_transcript
 from companion.session import Session
 from companion.store import Store, StoreError
 from companion.store.cli import describe_game
+from companion.store.simulate import simulate
 
 HOLD_THE_WRITE_LOCK = """
 import sqlite3, sys, time
@@ -146,3 +148,42 @@ def test_the_upgrade_marks_games_left_for_a_later_one_as_abandoned(tmp_path: Pat
         marked = dict(store.query("SELECT id, abandoned_at FROM games"))
         assert marked == {left.game_id: "2026-12-01T20:00:00.000Z", live.game_id: None}
         assert store.unfinished_game() == live.game_id
+
+
+PLAY_THEN_DIE = """
+import os, sys
+from companion.random_play import long_game
+from companion.session import Session
+from companion.store import Store, StoreError
+plan = long_game(20)
+session = Session.new(Store.open(sys.argv[1]), plan.setup)
+for action in plan.log[:10]:
+    session.apply(action)
+print("played", flush=True)
+sys.stdin.readline()  # the other file is in place now
+try:
+    session.apply(plan.log[10])
+except StoreError as exc:
+    print(exc, flush=True)
+os._exit(0)  # killed: nothing is closed
+"""
+
+
+def test_a_database_moved_into_place_while_the_app_runs_keeps_every_game(tmp_path: Path) -> None:
+    """The running app's WAL, left beside a file moved over its database, is not applied to that file."""
+    db, other = tmp_path / "games.db", tmp_path / "other.db"
+    with Store.open(other) as store:
+        simulate(store, 30, seed=8, start=datetime(2026, 11, 1, 18, 0, tzinfo=UTC))
+        games = store.list_games()
+    app = subprocess.Popen([sys.executable, "-c", PLAY_THEN_DIE, str(db)], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, text=True)
+    assert app.stdout is not None and app.stdin is not None
+    assert app.stdout.readline() == "played\n"
+    other.rename(db)
+    app.stdin.write("\n")
+    app.stdin.flush()
+    said = app.stdout.read()
+    assert app.wait(10) == 0 and "another file was put in its place while the app ran" in said
+    assert not db.with_name("games.db-wal").exists() and not db.with_name("games.db-shm").exists()
+    with Store.open(db) as store:
+        assert store.check() == [] and store.list_games() == games

@@ -8,25 +8,34 @@ which of those it was. A restore reads a copy of the backup taken off the stick
 first, works out what it would add (games whose ``uid`` this database does not
 have; players are matched by name), and then adds all of it in one transaction:
 a restore that fails changes nothing here.
+
+A game's identity is its uid and its log. A game this database has, brought
+with a longer log that begins with the one here (another table played on), is
+extended; one whose log parts from the one here is kept beside it, under the
+uid and a ``~`` and a hash of its log, so restoring either again finds it by its
+log and never doubles it. A restored game that is unfinished is not reopened by
+start-up (``arrived_at``): the table resumes it from its page.
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
 from companion.errors import CompanionError, Reason
 from companion.rules import IllegalAction
-from companion.store.db import SQLITE_HEADER, Recorded, Store, StoreError
+from companion.store.db import SQLITE_HEADER, Extension, Recorded, Store, StoreError, now
 from companion.store.export import FORMATS, export_text
+from companion.store.schema import derived_uid
 
 BACKUP_PREFIX = "spicy-companion-backup-"
 EXPORT_PREFIX = "spicy-companion-games-"
@@ -37,6 +46,11 @@ STEP_PAGES = 256
 
 Progress = Callable[[int, int], None]
 """Told how far a backup or an export has got: done and total (pages, games), for a screen's bar."""
+UNREADABLE = (StoreError, IllegalAction, RecursionError, TypeError, ValueError)
+"""What reading one game edited by hand can raise (nested too deep, a value of the wrong type): that game is
+left out, named, and the others go on."""
+BESIDE = "~"
+"""Between a game's uid and the hash of a log that parts from it: the uid of the game kept beside it."""
 
 
 class TakeHomeError(CompanionError):
@@ -181,8 +195,8 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = tuple(FORM
             try:
                 saved = store.load(game_id)
                 texts = {format: export_text(saved, uids[game_id], format) for format in formats}
-            except (StoreError, IllegalAction) as exc:
-                left_out.append(Reason("game #{game} was left out: {problem}", game=game_id, problem=exc.reason))
+            except UNREADABLE as exc:
+                left_out.append(Reason("game #{game} was left out: {problem}", game=game_id, problem=_problem(exc)))
                 continue
             for format, text in texts.items():
                 path = partial / format / f"game-{game_id:05d}.{FORMATS[format]}"
@@ -198,13 +212,22 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = tuple(FORM
 
 @dataclass(frozen=True, slots=True)
 class Incoming:
-    """A game in the backup that this database does not have."""
+    """A game in the backup that this database does not have, or has less of."""
 
     uid: str
     started_at: str
     names: tuple[str, ...]
     finished: bool
+    abandoned: bool
     recorded: Recorded
+    extends: int | None = None
+    """The game here whose whole log this one's begins with: the actions after it are added to that game."""
+    moves_here: int = 0
+    """With ``extends``: how many of its actions that game has."""
+    beside: int | None = None
+    """The game here of the same identity whose log parts from this one's: this one is kept beside it."""
+    parts_at: int = 0
+    """With ``beside``: the first action where the two logs differ."""
 
 
 @dataclass
@@ -213,10 +236,13 @@ class RestorePlan:
 
     source: Path
     games: list[Incoming]
+    """The games to add: new here, or kept beside one whose log parts from theirs."""
     already: int
-    """Games of the backup this database has already (restored before, or never left)."""
+    """Games of the backup this database has already, as far as their logs go (restored before, or never left)."""
     new_players: list[str]
     left_out: list[Reason] = field(default_factory=list)
+    extended: list[Incoming] = field(default_factory=list)
+    """Games this database has with a shorter log: theirs goes on where it stops here."""
 
 
 def backups_in(folder: Path) -> list[Path]:
@@ -256,34 +282,138 @@ def plan_restore(store: Store, path: Path, progress: Progress | None = None) -> 
             raise _not_a_backup(path, exc.reason) from None
 
 
+Logs = dict[str, tuple[int | None, tuple[str, ...]]]
+"""The games of one identity, by uid: the game's number here (None: the plan adds it) and its log's rows."""
+
+
+class _Logs:
+    """The action rows of every game of one identity here (and of those the plan adds), by uid: what an
+    incoming game's log is compared with. Read once an identity, when a game of the backup has it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.here: dict[str, list[tuple[str, int]]] = {}
+        for uid, game_id in store.uids().items():
+            self.here.setdefault(_family(uid), []).append((uid, game_id))
+        self.known: dict[str, Logs] = {}
+
+    def of(self, family: str) -> Logs:
+        if family not in self.known:
+            self.known[family] = {uid: (game_id, _texts(self.store, game_id))
+                                  for uid, game_id in self.here.get(family, [])}
+        return self.known[family]
+
+
+def _texts(store: Store, game_id: int) -> tuple[str, ...]:
+    """A game's log as its rows say it (JSON): two logs are the same game's where their rows are equal."""
+    return tuple(text for (text,) in store.query("SELECT action FROM actions WHERE game_id = ? ORDER BY seq",
+                                                 [game_id]))
+
+
+def _family(uid: str) -> str:
+    return uid.split(BESIDE, 1)[0]
+
+
+def _common(one: tuple[str, ...], two: tuple[str, ...]) -> int:
+    """How many actions two logs share from their start."""
+    n = 0
+    for mine, theirs in zip(one, two, strict=False):
+        if mine != theirs:
+            break
+        n += 1
+    return n
+
+
+def _uids(source: Store) -> list[tuple[int, str, str]]:
+    """Each game of the backup with its uid, the order the plan reads them in (by start). A game with no uid
+    (a file edited by hand) gets the one migration m009 works out from its start and set-up, so restoring it
+    again finds it here."""
+    rows = source.query(
+        "SELECT id, uid, started_at, profile, variants, options, seats, end_card, first FROM games ORDER BY id")
+    taken = {uid for _, uid, *_ in rows if uid is not None}
+    found = []
+    for game_id, uid, *facts in rows:
+        if uid is None:
+            base, n = derived_uid(facts), 1
+            uid = base
+            while uid in taken:
+                n += 1
+                uid = f"{base}-{n}"
+            taken.add(uid)
+        found.append((game_id, str(uid), str(facts[0])))
+    return sorted(found, key=lambda row: (row[2], row[0]))
+
+
 def _plan(store: Store, source: Store, path: Path, progress: Progress | None) -> RestorePlan:
-    here = store.uids()
     known_players = set(store.players())
-    rows = source.query("SELECT id, uid, started_at FROM games ORDER BY started_at, id")
-    games: list[Incoming] = []
-    left_out: list[Reason] = []
-    already = 0
+    rows = _uids(source)
+    plan = RestorePlan(path, [], 0, [])
+    logs = _Logs(store)
+    arrived = now()
     for done, (game_id, uid, started_at) in enumerate(rows):
         if progress is not None:
             progress(done, len(rows))
-        if uid in here:
-            already += 1
+        texts = _texts(source, game_id)
+        family = logs.of(_family(uid))
+        if any(_common(texts, log) == len(texts) for _, log in family.values()):
+            plan.already += 1  # this log, or a longer one, is here
             continue
         try:
             saved = source.load(game_id)
             game = saved.game()
-        except (StoreError, IllegalAction) as exc:
-            left_out.append(Reason("game #{game} of the backup was left out: {problem}", game=game_id,
-                                   problem=exc.reason))
+        except UNREADABLE as exc:
+            plan.left_out.append(Reason("game #{game} of the backup was left out, unreadable: {problem}",
+                                        game=game_id, problem=_problem(exc)))
             continue
         recorded = Recorded(game, started_at, [entry.at for entry in saved.log], uid, source.seating(game_id),
-                            saved.note, saved.abandoned_at, saved.buzz_times)
-        games.append(Incoming(uid, started_at, saved.setup.names, game.state.ended, recorded))
-    new_players = sorted({name for g in games for name in g.names} - known_players)
-    return RestorePlan(path, games, already, new_players, left_out)
+                            saved.note, saved.abandoned_at, saved.buzz_times, arrived)
+        incoming = Incoming(uid, started_at, saved.setup.names, game.state.ended, saved.abandoned_at is not None,
+                            recorded)
+        _place(plan, family, incoming, texts)
+    plan.new_players = sorted({name for g in plan.games for name in g.names} - known_players)
+    return plan
+
+
+def _place(plan: RestorePlan, family: Logs, incoming: Incoming, texts: tuple[str, ...]) -> None:
+    """Extending the game here whose whole log this one's begins with; else added, beside the game of the same
+    identity it parts from, if there is one."""
+    shorter = [(len(log), uid, game_id) for uid, (game_id, log) in family.items()
+               if game_id is not None and _common(texts, log) == len(log)]
+    if shorter:
+        upto, uid, game_id = max(shorter)
+        plan.extended.append(replace(incoming, extends=game_id, moves_here=upto))
+        family[uid] = (game_id, texts)
+        return
+    if family:
+        incoming = _beside(incoming, family, texts)
+    plan.games.append(incoming)
+    family[incoming.uid] = (None, texts)
+
+
+def _beside(incoming: Incoming, family: Logs, texts: tuple[str, ...]) -> Incoming:
+    """Under a uid of its own, the identity's, ``~`` and a hash of its log; named beside the game here it
+    shares most of its log with."""
+    shared, game_id = max((_common(texts, log), game_id or 0) for game_id, log in family.values())
+    digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
+    uid = f"{_family(incoming.uid)}{BESIDE}{digest}"
+    return replace(incoming, uid=uid, recorded=replace(incoming.recorded, uid=uid), beside=game_id or None,
+                   parts_at=shared + 1)
+
+
+def _problem(exc: BaseException) -> str:
+    """The sentence of an error met reading one game: the store's own, else what Python said."""
+    if isinstance(exc, (StoreError, IllegalAction)):
+        return exc.reason
+    if isinstance(exc, RecursionError):
+        return Reason("its data is nested too deep to read")
+    if isinstance(exc, TypeError):
+        return Reason("a value in its log is of the wrong kind (text where a number belongs, or the like)")
+    return str(exc)
 
 
 def restore(store: Store, plan: RestorePlan) -> list[int]:
-    """Add the planned games in one transaction; any that arrived here meanwhile are not added twice."""
+    """Add the planned games and extend the planned ones in one transaction; any that arrived here meanwhile
+    are not added twice, and a game whose log here changed meanwhile is not extended."""
     here = store.uids()
-    return store.save([g.recorded for g in plan.games if g.uid not in here])
+    return store.save([g.recorded for g in plan.games if g.uid not in here],
+                      [Extension(g.extends, g.moves_here, g.recorded) for g in plan.extended if g.extends is not None])

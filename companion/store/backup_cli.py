@@ -1,6 +1,7 @@
 """``spicy-companion backup`` and ``restore``: the saved games to a folder or a stick, and back.
 
-A restore prints what it would add before adding it; ``--dry-run`` stops there.
+A restore prints what it would add before adding it; ``--dry-run`` stops there, and
+writes nothing: not even an empty database where ``--db`` names none yet.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from companion.config import load_config
 from companion.errors import UsageError
-from companion.store.backup import RestorePlan, backup, backups_in, plan_restore, restore
+from companion.store.backup import Incoming, RestorePlan, backup, backups_in, plan_restore, restore
 from companion.store.cli import _handler, _when, db_path
 from companion.store.db import Store
 
@@ -30,13 +32,14 @@ def add_commands(subparsers: Any) -> None:
 
     back = subparsers.add_parser(
         "restore", parents=[db_option], help="add the games of a backup that this database does not have",
-        description="Merge a backup into this database: games it already has are left alone, players with the "
-        "same name are the same player. PATH is a backup file, or a folder (its newest backup). What would be "
-        "added is printed first.",
+        description="Merge a backup into this database: games it already has are left alone, a game it has "
+        "with a longer log in the backup (played on elsewhere) is extended, one whose log parts from the one "
+        "here is kept beside it; players with the same name are the same player. PATH is a backup file, or a "
+        "folder (its newest backup). What would be added is printed first.",
     )
     back.add_argument("path", type=Path, metavar="PATH")
-    back.add_argument("--dry-run", action="store_true", help="only print what would be added")
-    back.set_defaults(handler=_handler(run_restore))
+    back.add_argument("--dry-run", action="store_true", help="only print what would be added; nothing is written")
+    back.set_defaults(handler=_restore_handler)
 
 
 def run_backup(store: Store, args: argparse.Namespace) -> int:
@@ -51,6 +54,14 @@ def run_backup(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
+def _restore_handler(args: argparse.Namespace) -> int:
+    """A dry run against a database not made yet plans against an empty one in memory: it writes no file."""
+    if args.dry_run and not Path(args.db or load_config(args.config).store.db).exists():
+        with Store.memory() as store:
+            return run_restore(store, args)
+    return int(_handler(run_restore)(args))
+
+
 def run_restore(store: Store, args: argparse.Namespace) -> int:
     path: Path = args.path
     if path.is_dir():
@@ -61,19 +72,33 @@ def run_restore(store: Store, args: argparse.Namespace) -> int:
         path = found[0]
     plan = plan_restore(store, path)
     print(describe_plan(plan))
-    if args.dry_run or not plan.games:
+    if args.dry_run or not (plan.games or plan.extended):
         return 0
     ids = restore(store, plan)
-    print(f"restored {len(ids)} games" + (f" (#{ids[0]}–#{ids[-1]})" if ids else ""))
+    extended = {game.extends for game in plan.extended} & set(ids)
+    added = [game_id for game_id in ids if game_id not in extended]
+    print(f"restored {len(added)} games" + (f" (#{added[0]}–#{added[-1]})" if added else "")
+          + (f", extended {len(extended)}" if extended else ""))
     return 0
 
 
 def describe_plan(plan: RestorePlan) -> str:
-    lines = [f"{plan.source}: {len(plan.games)} games to add, {plan.already} already here"]
+    extend = f", {len(plan.extended)} to extend" if plan.extended else ""
+    lines = [f"{plan.source}: {len(plan.games)} games to add{extend}, {plan.already} already here"]
     if plan.new_players:
         lines.append(f"new players: {', '.join(plan.new_players)}")
-    for game in plan.games:
-        state = "" if game.finished else "  (unfinished)"
-        lines.append(f"  {_when(game.started_at)}  {', '.join(game.names)}{state}")
+    for game in [*plan.games, *plan.extended]:
+        lines.append(f"  {_when(game.started_at)}  {', '.join(game.names)}{_how(game)}")
     lines += [f"left out: {reason}" for reason in plan.left_out]
     return "\n".join(lines)
+
+
+def _how(game: Incoming) -> str:
+    """How a game of the plan stands and what the restore does with it, after its names."""
+    said = "" if game.finished else "  (abandoned)" if game.abandoned else "  (unfinished)"
+    if game.extends is not None:
+        more = len(game.recorded.stamps) - game.moves_here
+        said += f"  extends #{game.extends}: {more} more actions after its {game.moves_here}"
+    elif game.beside is not None:
+        said += f"  kept beside #{game.beside}: the two logs part at action {game.parts_at}"
+    return said

@@ -120,6 +120,19 @@ class Recorded:
     """When the table gave it up, for an unfinished game that was abandoned (a restored backup)."""
     buzz_times: Mapping[int, BuzzTime] = field(default_factory=dict)
     """How its challenges decided by buzzer were won, by the action's ``seq`` (a restored backup)."""
+    arrived_at: str | None = None
+    """When a restore brought it: start-up does not reopen it, nor does a new game abandon it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """More of a game this file has: its log here, then more actions (a restore from a table that played on)."""
+
+    game_id: int
+    upto: int
+    """How many of its actions are here already; the ones after are added."""
+    recorded: Recorded
+    """The whole game as it came, from its first action."""
 
 
 class Store:
@@ -242,21 +255,22 @@ class Store:
         """One write transaction; refused before it starts when this file must not be written."""
         if self.cannot_save:
             raise StoreError(self.cannot_save)
-        self._follow_the_file()
+        self.follow_the_file()
         try:
             with _transaction(self.db.conn) as conn:
                 yield conn
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
 
-    def _follow_the_file(self) -> None:
-        """Before a write: is the file at ``path`` still the one this connection writes?
+    def follow_the_file(self) -> None:
+        """Before a write, and before another connection opens ``path`` (a worker's own store): is the file
+        there still the one this connection writes?
 
         SQLite goes on writing a deleted file through its open descriptor, so every
         action after a deletion would look saved and be lost when the app stops. A
         deleted file is written anew from the open one (every game it holds, the live
         one too) and the app is told. A file put in its place by someone else is left
-        alone, and nothing more is written.
+        alone, and nothing more is written (``_let_go``).
         """
         if self.opened is None:
             return
@@ -267,8 +281,29 @@ class Store:
         if found == self.opened:
             return
         if found is not None:
+            self._let_go()
             self._stop_saving(Reason("another file was put in its place while the app ran; restart the app to use it"))
         self._write_anew()
+
+    def _let_go(self) -> None:
+        """Another file is at ``path`` now, and this connection's WAL is still beside it under its name: the
+        next open would apply it to that file and destroy its games. The WAL's frames go into the file this
+        connection has (a checkpoint) and the connection is closed, which removes the WAL under that name; a
+        WAL or shared-memory file still there is moved aside, not deleted. Then reading goes on in the file put
+        there, as it is (read-only), and nothing is written."""
+        with suppress(sqlite3.Error):
+            self.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.close()
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        for suffix in ("-wal", "-shm"):
+            left = self.path.with_name(self.path.name + suffix)
+            with suppress(OSError):
+                if left.exists():
+                    left.rename(self.path.with_name(f"{self.path.name}.replaced-{stamp}{suffix}"))
+        with suppress(sqlite3.Error, StoreError):
+            if _not_ours(_header(self.path), self.path) is None:
+                self.db = _connect(self.path, self.busy_timeout, writable=False)
+        self.opened = _identity(self.path)  # let go once: the file there now is the one read
 
     def _write_anew(self) -> None:
         """Copy the open (deleted) database into a new file at ``path`` and go on in that one."""
@@ -420,10 +455,12 @@ class Store:
 
         Any game still unfinished was left for this one, and is marked abandoned: otherwise,
         once the new game ended, start-up would reopen an older game the table had walked away from.
+        A game a restore brought is not the table's to walk away from: it stays unfinished on its page.
         """
         with self._writing() as conn:
             conn.execute(
-                "UPDATE games SET abandoned_at = ? WHERE ended_at IS NULL AND abandoned_at IS NULL", [started_at]
+                "UPDATE games SET abandoned_at = ? WHERE ended_at IS NULL AND abandoned_at IS NULL"
+                " AND arrived_at IS NULL", [started_at]
             )
             return _insert_game(conn, setup, started_at, seating)
 
@@ -459,44 +496,35 @@ class Store:
             if buzz_time is not None:
                 _save_buzz_times(conn, game_id, [(seq, action, buzz_time)])
             conn.execute("DELETE FROM game_buzz WHERE game_id = ?", [game_id])  # called, or no longer on top
+            conn.execute("UPDATE games SET arrived_at = NULL WHERE id = ? AND arrived_at IS NOT NULL", [game_id])
             (was_ended,) = conn.execute("SELECT ended_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()
             if ending and not was_ended:
                 _finish(conn, game_id, ending, at)
             elif was_ended and not ending:
                 _reopen(conn, game_id)
 
-    def save(self, games: Iterable[Recorded]) -> list[int]:
-        """Many whole games in one transaction: one fsync instead of one per action.
+    def save(self, games: Iterable[Recorded], extended: Iterable[Extension] = ()) -> list[int]:
+        """Many whole games in one transaction: one fsync instead of one per action; and more of games
+        this file has (``extended``, a restore). Returns the numbers of the games added, then extended.
 
         Every row is worked out before the write lock is taken, so a live game
-        saving meanwhile waits only for the inserts.
+        saving meanwhile waits only for the inserts. A game extended whose log here
+        changed since the restore was planned is left as it is.
         """
-        rows = [
-            (
-                recorded,
-                [(seq, at, to_json(action.to_dict()))
-                 for seq, (at, action) in enumerate(zip(recorded.stamps, recorded.game.log, strict=True), start=1)],
-                _ending(recorded.game),
-            )
-            for recorded in games
-        ]
+        rows = [(recorded, *_rows(recorded)) for recorded in games]
+        more = [(extension, *_rows(extension.recorded)) for extension in extended]
         ids = []
         with self._writing() as conn:
             for recorded, actions, ending in rows:
                 game_id = _insert_game(conn, recorded.game.setup, recorded.started_at, recorded.seating, recorded.uid)
-                conn.executemany(
-                    "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
-                    [(game_id, *action) for action in actions],
-                )
-                log = recorded.game.log
-                _save_buzz_times(conn, game_id, [(seq, log[seq - 1], buzz) for seq, buzz in
-                                                 recorded.buzz_times.items() if 0 < seq <= len(log)])
-                if ending:
-                    _finish(conn, game_id, ending, recorded.stamps[-1])
-                if recorded.note is not None or recorded.abandoned_at is not None:
-                    conn.execute("UPDATE games SET note = ?, abandoned_at = ? WHERE id = ?",
-                                 [recorded.note, recorded.abandoned_at, game_id])
+                _append(conn, Extension(game_id, 0, recorded), actions, ending)
                 ids.append(game_id)
+            for extension, actions, ending in more:
+                (upto,) = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+                                       [extension.game_id]).fetchone()
+                if upto == extension.upto:
+                    _append(conn, extension, actions, ending)
+                    ids.append(extension.game_id)
         return ids
 
     # --- reading ---------------------------------------------------------------
@@ -508,9 +536,11 @@ class Store:
             raise self._failed(exc) from None
 
     def unfinished_game(self) -> int | None:
-        """The game most recently started that is neither over nor abandoned: the one to resume."""
+        """The game most recently started that is neither over nor abandoned, and was played here: the one to
+        resume. One a restore brought waits on its page."""
+        (arrived,) = _or_null(self.db, "games", ("arrived_at",))  # a read-only file from before m014 has none
         rows = self.query(
-            "SELECT id FROM games WHERE ended_at IS NULL AND abandoned_at IS NULL"
+            f"SELECT id FROM games WHERE ended_at IS NULL AND abandoned_at IS NULL AND {arrived} IS NULL"
             " ORDER BY started_at DESC, id DESC LIMIT 1"
         )
         return rows[0][0] if rows else None
@@ -995,6 +1025,37 @@ def _finish(conn: sqlite3.Connection, game_id: int, ending: Ending, at: str) -> 
     )
     conn.execute("UPDATE challenge_buzz SET standing = seq IN (SELECT value FROM json_each(?)) WHERE game_id = ?",
                  [ending.challenges, game_id])
+
+
+def _rows(recorded: Recorded) -> tuple[list[tuple[int, str, str]], Ending | None]:
+    """A whole game's action rows (seq, time, JSON) and its ending, worked out before the write lock."""
+    actions = [(seq, at, to_json(action.to_dict()))
+               for seq, (at, action) in enumerate(zip(recorded.stamps, recorded.game.log, strict=True), start=1)]
+    return actions, _ending(recorded.game)
+
+
+def _append(conn: sqlite3.Connection, extension: Extension, actions: list[tuple[int, str, str]],
+            ending: Ending | None) -> None:
+    """The game's actions after ``upto`` (all of a new game's), then its row as its log now leaves it:
+    finished or unfinished again, a note kept, abandoned only while unfinished, and when it arrived."""
+    game_id, upto, recorded = extension.game_id, extension.upto, extension.recorded
+    conn.executemany("INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                     [(game_id, *action) for action in actions[upto:]])
+    log = recorded.game.log
+    _save_buzz_times(conn, game_id, [(seq, log[seq - 1], buzz) for seq, buzz in recorded.buzz_times.items()
+                                     if upto < seq <= len(log)])
+    if upto:
+        conn.execute("DELETE FROM game_buzz WHERE game_id = ?", [game_id])  # its card is no longer on top
+    (was_ended,) = conn.execute("SELECT ended_at IS NOT NULL FROM games WHERE id = ?", [game_id]).fetchone()
+    if ending:
+        _finish(conn, game_id, ending, recorded.stamps[-1])
+    elif was_ended:
+        _reopen(conn, game_id)
+    conn.execute(
+        "UPDATE games SET note = coalesce(note, ?), abandoned_at = CASE WHEN ? THEN NULL ELSE"
+        " coalesce(abandoned_at, ?) END, arrived_at = ? WHERE id = ?",
+        [recorded.note, ending is not None, recorded.abandoned_at, recorded.arrived_at, game_id],
+    )
 
 
 def _save_buzz_times(conn: sqlite3.Connection, game_id: int, found: Iterable[tuple[int, Action, BuzzTime]]) -> None:

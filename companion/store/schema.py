@@ -343,6 +343,17 @@ def m013_player_page_totals(db: Database) -> None:
         db.execute(statement)
 
 
+@MIGRATIONS()
+def m014_game_arrived(db: Database) -> None:
+    """When a restore brought a game in (or more of its log), until the table plays it here.
+
+    Start-up reopens only the table's own unfinished game, and a new game abandons only
+    that one: another table's unfinished game, restored here, waits on its page to be
+    resumed. Games saved before were all played here: null.
+    """
+    db.table("games").add_column("arrived_at", str)
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 

@@ -191,6 +191,15 @@ class UiDriver:
         EventLoop.post_dispatch_input("end", touch)
         self.step(2)
 
+    def hold_while(self, widget: Widget, during: Callable[[], object]) -> None:
+        """One finger down on ``widget`` while ``during`` does what another does, then up."""
+        touch = Touch(*widget.to_window(*widget.center))
+        EventLoop.post_dispatch_input("begin", touch)
+        self.step()
+        during()
+        EventLoop.post_dispatch_input("end", touch)
+        self.step(2)
+
     def key(self, text: str) -> None:
         """Press and release a key, as the keyboard would."""
         keycode = Window._system_keyboard.string_to_keycode(text)

@@ -2,7 +2,8 @@
 
 The game is already saved (every action is). "Play again" starts a new game
 with the same seats and rules; undo takes the last action back and returns to
-the table.
+the table. Each acts only while this game is still ended when the press is let
+go, so two fingers at once never do both.
 
 The screen is built while the game is played (``prepare``: its rows, their
 outlines' textures, their fonts), so the end of a game only changes the rows'
@@ -124,12 +125,26 @@ class EndScreen(Screen):
         saved = tr.ngettext("Saved · {n} action", "Saved · {n} actions", actions).format(n=actions)
         return f"{length_words(view.session.length())}\n{saved}"
 
+    def _still_ended(self) -> bool:
+        """A press acts on the game as it is when it is let go: while one finger held it, another may have
+        taken the end back (Undo) or started the next game (Play again), and this screen is no longer that
+        game's end."""
+        view = self.view
+        return view is not None and view.ended and view.session is App.get_running_app().session
+
     def play_again(self) -> None:
         """The same seats and rules; a new first player drawn at random. A database that cannot save
         (busy, full, read-only) gets a toast from the app, and the end screen stays."""
+        if not self._still_ended():
+            return
         setup = self.view.setup
         app = App.get_running_app()
         app.start_game(replace(setup, first=random.randrange(len(setup.names))), app.seating)
+
+    def undo(self) -> None:
+        """Take the end back, and the table again (``_reopened``)."""
+        if self._still_ended():
+            self.view.undo()
 
     def log_play(self) -> None:
         """The play as BG Stats' link, in a QR code over this screen."""

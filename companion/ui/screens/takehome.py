@@ -4,11 +4,12 @@ On the Pi the places are the sticks mounted for the kiosk (companion.takehome);
 on a desktop, the data folder first and any folder reached from it by taps.
 The work runs on a thread with a store of its own, so the screen keeps drawing;
 a restore first shows what it would add, and adds it only on a second tap.
+Whatever the work meets ends in a sentence on the screen: the thread never ends
+without one, so the screen is never left busy.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.store import Store
+from companion.store.backup import Incoming
 from companion.store.backup import RestorePlan, TakeHomeError, backup, backups_in, export_all, plan_restore, restore
 from companion.takehome import request_eject, sticks, subfolders
 from companion.ui.i18n import say, tr, when
@@ -79,9 +81,14 @@ class TakehomeScreen(Screen):
         """Run ``job`` with a store of its own on a thread; its sentence, its plan or the error is shown."""
         if self.busy:
             return
+        app = App.get_running_app()
+        try:
+            app.store.follow_the_file()  # a file put in its place is let go before the worker opens the path
+        except CompanionError as exc:
+            self.status = say(exc.reason)
+            return
         self.busy = True
         self.status = tr._("Working…")
-        app = App.get_running_app()
         path, timeout = app.store.path, app.config_.store.busy_timeout
 
         def run() -> None:
@@ -90,8 +97,8 @@ class TakehomeScreen(Screen):
                     self._finished(job(store), None)
             except CompanionError as exc:
                 self._finished(None, exc)
-            except (OSError, sqlite3.Error) as exc:  # not foreseen by the store: still a sentence, not a hang
-                self._finished(None, TakeHomeError("it did not work: {problem}", problem=str(exc)))
+            except Exception as exc:  # not foreseen by the store: still a sentence, not a hang
+                self._finished(None, TakeHomeError("it did not work: {problem}", problem=str(exc) or repr(exc)))
 
         threading.Thread(target=run, daemon=True).start()
 
@@ -149,13 +156,16 @@ class TakehomeScreen(Screen):
         self._work(lambda store: plan_restore(store, found[0], progress))
 
     def plan_text(self, plan: RestorePlan) -> str:
-        lines = [tr._("{file}: {n} games to add, {m} already here").format(
-            file=plan.source.name, n=len(plan.games), m=plan.already)]
+        if plan.extended:
+            heading = tr._("{file}: {n} games to add, {e} to extend, {m} already here")
+        else:
+            heading = tr._("{file}: {n} games to add, {m} already here")
+        lines = [heading.format(file=plan.source.name, n=len(plan.games), e=len(plan.extended), m=plan.already)]
         if plan.new_players:
             lines.append(tr._("New players: {names}").format(names=", ".join(plan.new_players)))
         lines += [say(reason) for reason in plan.left_out]
-        lines += [f"{when(game.started_at)} · {', '.join(game.names)}" + ("" if game.finished else
-                  f" ({tr._('unfinished')})") for game in plan.games]
+        lines += [f"{when(game.started_at)} · {', '.join(game.names)}{_how(game)}"
+                  for game in [*plan.games, *plan.extended]]
         return "\n".join(lines)
 
     def add_planned(self) -> None:
@@ -166,7 +176,11 @@ class TakehomeScreen(Screen):
 
         def job(store: Store) -> str:
             ids = restore(store, plan)
-            return tr.ngettext("{n} game added", "{n} games added", len(ids)).format(n=len(ids))
+            extended = len({game.extends for game in plan.extended} & set(ids))
+            added = tr.ngettext("{n} game added", "{n} games added", len(ids) - extended).format(n=len(ids) - extended)
+            if not extended:
+                return added
+            return f"{added}\n" + tr.ngettext("{n} game extended", "{n} games extended", extended).format(n=extended)
 
         self._work(job)
 
@@ -199,3 +213,14 @@ class TakehomeScreen(Screen):
             return True
 
         Clock.schedule_interval(check, 0.25)
+
+
+def _how(game: Incoming) -> str:
+    """How a game of the plan stands, and what the restore does with it: after its names in the list."""
+    said = "" if game.finished else f" ({tr._('abandoned') if game.abandoned else tr._('unfinished')})"
+    if game.extends is not None:
+        said += " · " + tr._("extends game #{game}").format(game=game.extends)
+    elif game.beside is not None:
+        said += " · " + tr._("kept beside game #{game}: the logs part at action {action}").format(
+            game=game.beside, action=game.parts_at)
+    return said
