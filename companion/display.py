@@ -31,8 +31,8 @@ CLOCK = "free_all"
 MULTISAMPLES = "0"
 """The window's samples per pixel. Kivy asks for 2 unless told (Mesa gives 4), which multiplies the cost of
 filling every pixel, and buys next to nothing here: the theme's shapes and text are anti-aliased in their own
-textures, and only the dashes' few corner quads are left hard-edged (docs/PERFORMANCE.md, "One sample a
-pixel"). Tests and benchmarks open their windows the same way."""
+textures, and only the dashes' few corner quads are left hard-edged (docs/PERFORMANCE.md, "The app",
+"One sample a pixel"). Tests and benchmarks open their windows the same way."""
 
 
 def kivy_settings(display: DisplayConfig) -> dict[str, dict[str, str]]:
