@@ -26,6 +26,7 @@ from sqlite_utils import Database
 
 from companion import __version__
 from companion.errors import CompanionError
+from companion.files import DATABASE, FileRefused, file_size
 from companion.rules import Action, Challenge, Game, IllegalAction, Setup, check_name
 from companion.rules.errors import Reason
 from companion.seating import Seating
@@ -676,6 +677,12 @@ def _usable(path: Path) -> Path:
             "cannot make the folder {folder} for the database: {problem}",
             folder=str(path.parent), problem=str(exc.strerror),
         ) from None
+    try:
+        file_size(path, DATABASE)  # a FIFO would hang the first read of the header
+    except FileRefused as exc:
+        raise StoreError(exc.reason) from None
+    except OSError:
+        pass  # none yet (a new database), or one SQLite says more about
     return path
 
 
