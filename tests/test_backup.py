@@ -350,3 +350,23 @@ def test_a_folder_that_takes_no_files_is_not_called_a_stick_pulled_out(pi: Store
         " could not be written in /proc: No such file or directory; nothing on this Pi changed; "
         "choose a folder on a stick or a disk\n")
 
+
+@AS_ROOT
+def test_a_backup_with_no_room_to_read_it_anywhere_is_one_line_saying_how_much(
+    pi: Store, mounted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    simulate(pi, 200, seed=3, start=START + timedelta(days=60))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mounted], check=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(mounted))
+    written = backup(pi, tmp_path)
+    size = -(-written.stat().st_size // 1_000_000)
+    with Store.open(mounted / "games.db") as home:  # the database on the same small disk: no room beside it
+        with pytest.raises(TakeHomeError) as refused:
+            plan_restore(home, written)
+        said = str(refused.value)
+        need = int(said.split(" needs ")[1].split()[0])
+        assert need > size and said == (
+            f"{written} ({size} MB) needs {need} MB free to be read, but {mounted} has 0 MB and {mounted} 0 MB: "
+            "make room, then restore again; nothing was changed")
+        assert home.uids() == {}
+    assert sorted(os.listdir(mounted)) == ["games.db"]

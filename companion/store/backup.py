@@ -287,7 +287,7 @@ def _room_for_copy(path: Path, size: int, database: Path) -> Path:
 
     The temporary folder may be memory (64 MB on some systems): a large backup goes beside the database.
     """
-    need = size + size // 2 + 8_000_000
+    need = size + size // 2 + MB
     places = [Path(tempfile.gettempdir()), database.parent]
     free = [_free(place) for place in places]
     for place, room in zip(places, free, strict=True):
@@ -296,7 +296,7 @@ def _room_for_copy(path: Path, size: int, database: Path) -> Path:
     raise TakeHomeError(
         "{path} ({size} MB) needs {need} MB free to be read, but {first} has {free_first} MB and {second} "
         "{free_second} MB: make room, then restore again; nothing was changed",
-        path=str(path), size=size // MB, need=-(-need // MB), first=str(places[0]), free_first=free[0] // MB,
+        path=str(path), size=-(-size // MB), need=-(-need // MB), first=str(places[0]), free_first=free[0] // MB,
         second=str(places[1]), free_second=free[1] // MB)
 
 
