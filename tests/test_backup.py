@@ -19,6 +19,7 @@ from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 import pytest
+from sqlite_utils import Database
 from store_helpers import undo_migrations_from
 
 from companion.cli import main
@@ -33,7 +34,7 @@ from companion.store.backup import (
     plan_restore,
     restore,
 )
-from companion.store.schema import derived_uid
+from companion.store.schema import MIGRATIONS, derived_uid
 from companion.store.simulate import simulate
 
 START = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
@@ -323,11 +324,20 @@ def foreign(written: Path) -> None:
         other.execute("CREATE TABLE photos (id INTEGER)")
 
 
+def old_with_a_row_edited_by_hand(written: Path) -> None:
+    written.unlink()
+    with Database(written) as raw:
+        MIGRATIONS.apply(raw, stop_before="m002_challenge_stats")
+        raw["games"].insert({"profile": "spicy", "variants": "[]", "options": "{}", "seats": "Ana and Ben",
+                             "end_card": 27, "first": 0, "started_at": "2025", "ended_at": "2025"})
+
+
 @pytest.mark.parametrize(("spoil", "what"), [
     (cut_short, "is cut short: it holds 20000 of its "),
     (overwritten, "is damaged (database disk image is malformed) and cannot be restored"),
     (foreign, "is not a Spicy Companion backup (it is another program's SQLite database, with the tables photos)"),
-], ids=["cut-short", "damaged", "foreign"])
+    (old_with_a_row_edited_by_hand, "cannot be upgraded: a row cannot be read (column seats is not JSON"),
+], ids=["cut-short", "damaged", "foreign", "old-bad-row"])
 def test_a_bad_backup_is_named_as_it_is_on_the_stick_with_what_is_wrong_with_it(
     pi: Store, tmp_path: Path, capsys, spoil, what: str
 ) -> None:
