@@ -26,7 +26,7 @@ from pathlib import Path
 from companion.errors import CompanionError, Reason
 from companion.rules import IllegalAction
 from companion.files import BACKUP, MB, FileRefused, file_size
-from companion.store.db import APPLICATION_ID, SQLITE_HEADER, Recorded, Store, StoreError
+from companion.store.db import APPLICATION_ID, SQLITE_HEADER, Recorded, Store, StoreError, application_id
 from companion.store.export import FORMATS, export_text
 
 BACKUP_PREFIX = "spicy-companion-backup-"
@@ -271,7 +271,7 @@ def _backup_size(path: Path) -> int:
         raise _unreadable(path, exc) from None
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
         raise _not_a_backup(path, Reason("it is not an SQLite file"))
-    if int.from_bytes(header[68:72], "big") not in (0, APPLICATION_ID):
+    if application_id(header) not in (0, APPLICATION_ID):
         raise _not_a_backup(path, Reason("it is another program's SQLite database"))
     page = int.from_bytes(header[16:18], "big")
     pages = int.from_bytes(header[28:32], "big")

@@ -172,7 +172,7 @@ class Store:
         try:
             return cls._open(path, busy_timeout, move_damaged=True)
         except Damaged as damage:
-            if _application_id(_header(path)) != APPLICATION_ID:
+            if application_id(_header(path)) != APPLICATION_ID:
                 raise _damaged(path, damage.args[0]) from None
             moved = _move_aside(path)
         notice = Reason("{path} was damaged and could not be read: it was moved to {moved}",
@@ -697,7 +697,8 @@ def _header(path: Path) -> bytes:
         raise StoreError("cannot read {path}: {problem}", path=str(path), problem=str(exc.strerror)) from None
 
 
-def _application_id(header: bytes) -> int:
+def application_id(header: bytes) -> int:
+    """The program an SQLite file says it belongs to, from its first 100 bytes (0: none said)."""
     return int.from_bytes(header[68:72], "big")
 
 
@@ -707,7 +708,7 @@ def _not_ours(header: bytes, path: Path) -> Reason | None:
         return None
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
         return Reason("{path} is not a Spicy Companion database (it is not an SQLite file at all)", path=str(path))
-    if _application_id(header) not in (0, APPLICATION_ID):
+    if application_id(header) not in (0, APPLICATION_ID):
         return Reason("{path} is another program's SQLite database, not Spicy Companion's", path=str(path))
     return None
 
@@ -807,8 +808,8 @@ def _schema(db: Database, path: Path) -> tuple[bool, Reason | None]:
     if applied != list(KNOWN[: len(applied)]):
         raise Damaged(Reason("its record of migrations is broken: {names}", names=tuple(applied)))
     if not applied and tables - {"_sqlite_migrations"}:
-        (application_id,) = db.execute("PRAGMA application_id").fetchone()
-        if application_id == APPLICATION_ID or {"players", "games", "actions"} <= tables:
+        (owner,) = db.execute("PRAGMA application_id").fetchone()
+        if owner == APPLICATION_ID or {"players", "games", "actions"} <= tables:
             raise Damaged(Reason("its record of migrations is missing"))
         raise StoreError(
             "{path} is another program's SQLite database (tables: {tables}): check the path; nothing was changed",
