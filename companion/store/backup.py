@@ -5,9 +5,11 @@ as it stood after its last saved action. Everything is written under a
 ``.partial`` name and renamed only once it is complete and synced, so a stick
 pulled out, full or read-only leaves no file that looks whole; the message says
 which of those it was. A restore reads a copy of the backup taken off the stick
-first, works out what it would add (games whose ``uid`` this database does not
+first (in the temporary folder, or beside the database when that has too little
+room), works out what it would add (games whose ``uid`` this database does not
 have; players are matched by name), and then adds all of it in one transaction:
-a restore that fails changes nothing here.
+a restore that fails changes nothing here. A backup cut short, damaged or
+another program's is refused under its name on the stick, never the copy's.
 """
 
 from __future__ import annotations
