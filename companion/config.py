@@ -21,7 +21,8 @@ from typing import Any
 
 import platformdirs
 
-from companion.errors import CompanionError, Reason, either
+from companion.errors import CompanionError, Reason, brief, either
+from companion.files import CONFIG, FileRefused, read_file
 
 APP_NAME = "spicy-companion"
 
@@ -39,19 +40,29 @@ def default_db_path() -> Path:
 
 
 def shown(value: Any) -> str:
-    """A value as it would be written in the TOML file, for messages.
+    """A value as it would be written in the TOML file, for messages: at most a line's worth of it.
 
     >>> shown(True), shown((1, "a")), shown(Path("/x")), shown(float("nan")), shown(None), shown(Backend.GPIO)
     ('true', "[1, 'a']", "'/x'", 'nan', 'unset', "'gpio'")
+    >>> shown(((((1,),),),)), len(shown("x" * 5_000_000))
+    ('[[…]]', 61)
     """
+    return brief(_written(value, 0))
+
+
+def _written(value: Any, depth: int) -> str:
     if value is None:
         return "unset"
     if isinstance(value, bool):
         return str(value).lower()
+    if depth == 2 and isinstance(value, tuple | list | dict):  # a setting is a list of values: not walked deeper
+        return "…"
     if isinstance(value, tuple | list):
-        return f"[{', '.join(map(shown, value))}]"
+        return f"[{', '.join(_written(item, depth + 1) for item in value[:20])}]"
+    if isinstance(value, dict):  # an inline table, as TOML writes one
+        return f"{{{', '.join(f'{key} = {_written(item, depth + 1)}' for key, item in list(value.items())[:20])}}}"
     if isinstance(value, Path | str):  # a Backend word too, not its enum repr
-        return repr(str(value))
+        return repr(str(value)[:200])
     return repr(value)
 
 
@@ -66,7 +77,7 @@ _KINDS: dict[str, tuple[Callable[[Any], bool], Reason]] = {
     "float": (lambda v: _whole(v) or isinstance(v, float) and math.isfinite(v), Reason("a finite number")),
     "str": (lambda v: isinstance(v, str), Reason("a string in quotes")),
     "Backend": (lambda v: isinstance(v, str), Reason("a string in quotes")),  # which word: the section checks
-    "Path": (lambda v: isinstance(v, Path) and str(v) != ".", Reason("a file path in quotes")),
+    "Path": (lambda v: isinstance(v, Path) and str(v) != "." and "\0" not in str(v), Reason("a file path in quotes")),
     "tuple[int, ...]": (lambda v: isinstance(v, tuple) and all(map(_whole, v)), Reason("a list of whole numbers")),
     "tuple[str, ...]": (
         lambda v: isinstance(v, tuple) and all(isinstance(x, str) and x for x in v),
@@ -312,7 +323,8 @@ def _section(cls: type, name: str, raw: Any) -> Any:
     for key, value in raw.items():
         if key not in known:
             raise ConfigError(
-                "[{section}] has no key {key}; known keys: {known}", section=name, key=repr(key), known=tuple(known)
+                "[{section}] has no key {key}; known keys: {known}",
+                section=name, key=brief(repr(key)), known=tuple(known),
             )
         if known[key].type == "Path" and isinstance(value, str) and value:
             value = Path(value).expanduser()
@@ -330,9 +342,11 @@ def load_config(path: Path | None = None) -> Config:
     """
     path = path or default_config_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_file(path, CONFIG).decode("utf-8")
     except FileNotFoundError:
         return Config()
+    except FileRefused as exc:
+        raise ConfigError(exc.reason) from None
     except OSError as exc:
         raise ConfigError("cannot read {path}: {problem}", path=str(path), problem=str(exc.strerror)) from None
     except UnicodeDecodeError as exc:
@@ -345,13 +359,16 @@ def load_config(path: Path | None = None) -> Config:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("{path} is not valid TOML: {problem}", path=str(path), problem=str(exc)) from None
+    except RecursionError:
+        raise ConfigError("{path} nests lists or tables too deeply: a setting is a value or a list of values",
+                          path=str(path)) from None
     built: dict[str, Any] = {}
     for name, value in raw.items():
         cls = _SECTIONS.get(name)
         if cls is None:
             raise ConfigError(
                 "{path}: unknown section [{section}]; known: {known}",
-                path=str(path), section=name, known=tuple(_SECTIONS),
+                path=str(path), section=brief(name), known=tuple(_SECTIONS),
             )
         try:
             built[name] = _section(cls, name, value)

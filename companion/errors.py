@@ -89,6 +89,19 @@ def either(choices: list[Param]) -> Param:
     return Reason("{first} or {rest}", first=choices[0], rest=either(choices[1:]))
 
 
+LINE = 60
+"""How much of a value typed by someone a message quotes: a line's worth, whatever its length."""
+
+
+def brief(text: str, most: int = LINE) -> str:
+    """``text`` cut to ``most`` characters and an ellipsis, so a refusal stays one readable line.
+
+    >>> brief("x" * 100, 5), brief("short")
+    ('xxxxx…', 'short')
+    """
+    return text if len(text) <= most else text[:most] + "…"
+
+
 class CompanionError(Exception):
     """A problem the person at the table can fix; ``str(exc)`` says what to do.
 
@@ -109,4 +122,4 @@ class UsageError(CompanionError):
     """A command asked for something it cannot do (a missing file, a bad number)."""
 
 
-__all__ = ["CompanionError", "Param", "Reason", "UsageError", "Word", "either"]
+__all__ = ["CompanionError", "Param", "Reason", "UsageError", "Word", "brief", "either"]

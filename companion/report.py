@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from companion.errors import UsageError
+from companion.files import TRANSCRIPT, read_capped, read_file
 from companion.rules import State, decode_transcript
 
 
@@ -14,12 +15,13 @@ def read_input(name: str) -> str:
     """The whole transcript in file ``name``, or on standard input for ``-``; one way for every command.
 
     Bytes are read and then decoded by the transcript's one rule (``decode_transcript``),
-    so a byte that is not UTF-8 is refused with its line by ``replay`` and ``import`` alike.
+    so a byte that is not UTF-8 is refused with its line by ``replay`` and ``import`` alike;
+    a FIFO, a device or a file larger than any transcript is refused before it is read.
     """
     if name == "-":
-        return decode_transcript(sys.stdin.buffer.read())
+        return decode_transcript(read_capped(sys.stdin.buffer, "standard input", TRANSCRIPT))
     try:
-        return decode_transcript(Path(name).read_bytes())
+        return decode_transcript(read_file(Path(name), TRANSCRIPT))
     except FileNotFoundError:
         raise UsageError(f"no file {name}") from None
     except OSError as exc:

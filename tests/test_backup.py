@@ -13,11 +13,13 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 import pytest
+from sqlite_utils import Database
 from store_helpers import undo_migrations_from
 
 from companion.cli import main
@@ -32,7 +34,7 @@ from companion.store.backup import (
     plan_restore,
     restore,
 )
-from companion.store.schema import derived_uid
+from companion.store.schema import MIGRATIONS, derived_uid
 from companion.store.simulate import simulate
 
 START = datetime(2026, 11, 1, 18, 0, tzinfo=UTC)
@@ -290,3 +292,91 @@ def test_an_exported_transcript_imported_elsewhere_keeps_its_identity(pi: Store,
         assert store.uid_of(1) == pi.uid_of(4) and store.load(1).started_at == pi.load(4).started_at
         plan = plan_restore(store, backup(pi, tmp_path))
         assert (len(plan.games), plan.already) == (13, 1)
+
+
+@AS_ROOT
+def test_a_backup_larger_than_the_temporary_folder_is_read_beside_the_database(
+    pi: Store, mounted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mounted], check=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(mounted))  # a /tmp in memory, too small for the copy
+    written = backup(pi, tmp_path)
+    assert written.stat().st_size > 64 * 1024
+    with Store.open(tmp_path / "home" / "games.db") as home:
+        plan = plan_restore(home, written)
+        assert len(plan.games) == 14 and os.listdir(mounted) == []
+    assert sorted(p.name for p in (tmp_path / "home").iterdir() if not p.name.startswith("games.db")) == []
+
+
+def cut_short(written: Path) -> None:
+    written.write_bytes(written.read_bytes()[:20_000])
+
+
+def overwritten(written: Path) -> None:
+    with written.open("r+b") as file:
+        file.seek(8192)
+        file.write(b"\xff" * 8192)
+
+
+def foreign(written: Path) -> None:
+    written.unlink()
+    with sqlite3.connect(written) as other:
+        other.execute("CREATE TABLE photos (id INTEGER)")
+
+
+def old_with_a_row_edited_by_hand(written: Path) -> None:
+    written.unlink()
+    with Database(written) as raw:
+        MIGRATIONS.apply(raw, stop_before="m002_challenge_stats")
+        raw["games"].insert({"profile": "spicy", "variants": "[]", "options": "{}", "seats": "Ana and Ben",
+                             "end_card": 27, "first": 0, "started_at": "2025", "ended_at": "2025"})
+
+
+@pytest.mark.parametrize(("spoil", "what"), [
+    (cut_short, "is cut short: it holds 20000 of its "),
+    (overwritten, "is damaged (database disk image is malformed) and cannot be restored"),
+    (foreign, "is not a Spicy Companion backup (it is another program's SQLite database, with the tables photos)"),
+    (old_with_a_row_edited_by_hand, "cannot be upgraded: a row cannot be read (column seats is not JSON"),
+], ids=["cut-short", "damaged", "foreign", "old-bad-row"])
+def test_a_bad_backup_is_named_as_it_is_on_the_stick_with_what_is_wrong_with_it(
+    pi: Store, tmp_path: Path, capsys, spoil, what: str
+) -> None:
+    (tmp_path / "stick").mkdir()
+    written = backup(pi, tmp_path / "stick")
+    spoil(written)
+    pi.close()
+    assert main(["restore", str(written), "--db", str(pi.path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"spicy-companion: {written} {what}") and err.count("\n") == 1
+    assert "spicy-restore-" not in err and "games check" not in err
+
+
+def test_a_folder_that_takes_no_files_is_not_called_a_stick_pulled_out(pi: Store, capsys) -> None:
+    pi.close()
+    assert main(["games", "export", "--all", "--out", "/proc", "--db", str(pi.path)]) == 2
+    err = capsys.readouterr().err
+    assert "pulled out" not in err
+    assert err.startswith("spicy-companion: spicy-companion-games-") and err.endswith(
+        " could not be written in /proc: No such file or directory; nothing on this Pi changed; "
+        "choose a folder on a stick or a disk\n")
+
+
+@AS_ROOT
+def test_a_backup_with_no_room_to_read_it_anywhere_is_one_line_saying_how_much(
+    pi: Store, mounted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    simulate(pi, 200, seed=3, start=START + timedelta(days=60))
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mounted], check=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(mounted))
+    written = backup(pi, tmp_path)
+    size = -(-written.stat().st_size // 1_000_000)
+    with Store.open(mounted / "games.db") as home:  # the database on the same small disk: no room beside it
+        with pytest.raises(TakeHomeError) as refused:
+            plan_restore(home, written)
+        said = str(refused.value)
+        need = int(said.split(" needs ")[1].split()[0])
+        assert need > size and said == (
+            f"{written} ({size} MB) needs {need} MB free to be read, but {mounted} has 0 MB and {mounted} 0 MB: "
+            "make room, then restore again; nothing was changed")
+        assert home.uids() == {}
+    assert sorted(os.listdir(mounted)) == ["games.db"]

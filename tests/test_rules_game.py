@@ -9,6 +9,7 @@ from companion.rules import (
     SPICY,
     SWEET_SPICY,
     Game,
+    MAX_ACTIONS,
     IllegalAction,
     Pass,
     Play,
@@ -81,3 +82,15 @@ def test_the_rules_give_the_facts_the_table_shows() -> None:
     assert challengers(game.apply(Pass(1)).state) == frozenset()
     five_game = Game.start(five).apply(Play(0, "salt"))
     assert challengers(five_game.state) == {1}
+
+
+def test_a_game_takes_no_action_past_the_cap_however_it_is_rebuilt() -> None:
+    game = Game.start(SETUP).apply(Play(0, "chili", 1))
+    while len(game.log) < MAX_ACTIONS:
+        game = game.apply(Redo() if game.can_redo else Undo())
+    with pytest.raises(IllegalAction, match=f"^a game has at most {MAX_ACTIONS} actions"):
+        game.apply(Redo() if game.can_redo else Undo())
+    steps = game.steps()
+    with pytest.raises(IllegalAction, match=f"^a game has at most {MAX_ACTIONS} actions"):
+        Game.restored(SETUP, [*game.log, Undo()], steps[-1], [])
+    assert Game.restored(SETUP, list(game.log), steps[-1], []).log == game.log

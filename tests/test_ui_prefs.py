@@ -5,7 +5,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import os
+import stat
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,6 +75,18 @@ def test_a_file_that_cannot_be_read_is_moved_aside_and_the_config_rules(
     assert not path.exists() and (tmp_path / "ui.json.damaged").stat().st_size == len(content)
     prefs.change(face_seats=True)  # a fresh file from here on
     assert Prefs(path, UiConfig()).ui.face_seats
+
+
+def test_a_fifo_in_place_of_the_settings_file_is_moved_aside_without_waiting(tmp_path: Path) -> None:
+    path = tmp_path / "ui.json"
+    os.mkfifo(path)
+    made: list[Prefs] = []
+    start = threading.Thread(target=lambda: made.append(Prefs(path, UiConfig(sounds=False))), daemon=True)
+    start.start()
+    start.join(10)  # a start that waits for a writer never comes back
+    assert made, "reading the settings waited on the FIFO"
+    assert made[0].ui == UiConfig(sounds=False) and "is a named pipe (FIFO), not a file" in made[0].notice
+    assert stat.S_ISFIFO((tmp_path / "ui.json.damaged").stat().st_mode) and not path.exists()
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from companion.rules.actions import (
 from companion.rules.cards import Card, Claim
 from companion.rules.engine import apply, challengers, is_legal, legal_actions
 from companion.rules.errors import CompanionError, IllegalAction
-from companion.rules.game import Game, Step
+from companion.rules.game import MAX_ACTIONS, Game, Step
 from companion.rules.numbered import legal_claims
 from companion.rules.profiles import (
     FIVE_SPICES,
@@ -58,7 +58,8 @@ from companion.rules.variants import VARIANTS, VariantCard
 
 __all__ = [
     "Action", "Adjust", "AdjustDrawPile", "Card", "Challenge", "Claim", "CompanionError", "Copy", "Direction", "Draw",
-    "EndCardDrawn", "EndReason", "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "PROFILES", "Pass",
+    "EndCardDrawn", "EndReason", "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "MAX_ACTIONS",
+    "PROFILES", "Pass",
     "Play", "Profile", "ProfileId", "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat",
     "Setup", "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Undo",
     "VARIANTS", "Variant", "VariantCard", "Window", "action_from_dict", "apply", "challengers", "check_name",

@@ -87,6 +87,17 @@ class Log(Sequence[Action]):
         return Log(actions, self._length + 1)
 
 
+MAX_ACTIONS = 50_000
+"""The most actions a game may log, undo and redo included: a real game logs a few hundred, and the
+longest one the benchmarks play logs 20,000. A log this long is a script gone wrong or a file made to
+fill the memory, not a game at the table."""
+
+
+def _room_for(length: int) -> None:
+    if length >= MAX_ACTIONS:
+        raise IllegalAction("a game has at most {most} actions, and this one has reached them", most=MAX_ACTIONS)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Game:
     setup: Setup
@@ -113,6 +124,7 @@ class Game:
         It is the fold of ``log`` only if the steps are the fold's: the store checks its
         snapshots against the log and replays when one disagrees.
         """
+        _room_for(len(log) - 1)
         undone = None
         for step in reversed(redoable):
             undone = _Undone(step, undone)
@@ -172,6 +184,7 @@ class Game:
 
     def apply(self, action: Action) -> Game:
         """The game after ``action``, or IllegalAction with the reason; ``self`` never changes."""
+        _room_for(len(self.log))
         current = self.current
         if isinstance(action, Undo):
             if current.before is None:

@@ -5,9 +5,11 @@ as it stood after its last saved action. Everything is written under a
 ``.partial`` name and renamed only once it is complete and synced, so a stick
 pulled out, full or read-only leaves no file that looks whole; the message says
 which of those it was. A restore reads a copy of the backup taken off the stick
-first, works out what it would add (games whose ``uid`` this database does not
+first (in the temporary folder, or beside the database when that has too little
+room), works out what it would add (games whose ``uid`` this database does not
 have; players are matched by name), and then adds all of it in one transaction:
-a restore that fails changes nothing here.
+a restore that fails changes nothing here. A backup cut short, damaged or
+another program's is refused under its name on the stick, never the copy's.
 
 A game's identity is its uid and its log. A game this database has, brought
 with a longer log that begins with the one here (another table played on), is
@@ -33,7 +35,17 @@ from pathlib import Path
 
 from companion.errors import CompanionError, Reason
 from companion.rules import IllegalAction
-from companion.store.db import SQLITE_HEADER, Extension, Recorded, Store, StoreError, now
+from companion.files import BACKUP, MB, FileRefused, file_size
+from companion.store.db import (
+    APPLICATION_ID,
+    SQLITE_HEADER,
+    Extension,
+    Recorded,
+    Store,
+    StoreError,
+    application_id,
+    now,
+)
 from companion.store.export import FORMATS, export_text
 from companion.store.schema import derived_uid
 
@@ -79,7 +91,7 @@ def _write_failed(exc: BaseException, folder: Path, target: Path) -> TakeHomeErr
     """The one message for a write that stopped: the stick went away, is full, is read-only, or else."""
     number = getattr(exc, "errno", None)
     text = str(exc)
-    if not folder.is_dir() or number in (errno.ENOENT, errno.EIO, errno.ENODEV, errno.ENXIO):
+    if not folder.is_dir() or number in (errno.EIO, errno.ENODEV, errno.ENXIO):  # a folder still there is not gone
         return TakeHomeError(
             "{folder} went away while {file} was being written: the stick was pulled out or failed; "
             "nothing on this Pi changed; plug it in again and start over", folder=str(folder), file=target.name)
@@ -89,8 +101,9 @@ def _write_failed(exc: BaseException, folder: Path, target: Path) -> TakeHomeErr
     if number in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text or "read-only" in text:
         return TakeHomeError("{folder} is read-only: nothing was written; use another stick or folder",
                              folder=str(folder))
-    return TakeHomeError("{file} could not be written in {folder}: {problem}; nothing on this Pi changed",
-                         file=target.name, folder=str(folder), problem=text)
+    return TakeHomeError("{file} could not be written in {folder}: {problem}; nothing on this Pi changed; "
+                         "choose a folder on a stick or a disk", file=target.name, folder=str(folder),
+                         problem=getattr(exc, "strerror", None) or text)
 
 
 def _remove(*paths: Path) -> None:
@@ -262,24 +275,87 @@ def _not_a_backup(path: Path, why: str) -> TakeHomeError:
 def plan_restore(store: Store, path: Path, progress: Progress | None = None) -> RestorePlan:
     """Read the backup (a copy of it, taken off the stick first) and say what it would add here."""
     path = Path(path)
-    if path.is_dir() or not path.exists():
-        raise TakeHomeError("there is no backup file {path}", path=str(path))
-    with tempfile.TemporaryDirectory(prefix="spicy-restore-") as scratch:
+    size = _backup_size(path)
+    with tempfile.TemporaryDirectory(prefix="spicy-restore-", dir=_room_for_copy(path, size, store.path)) as scratch:
         copy = Path(scratch) / "backup.db"
         try:
-            with path.open("rb") as file:
-                header = file.read(100)
-            if len(header) < 100 or not header.startswith(SQLITE_HEADER):
-                raise _not_a_backup(path, Reason("it is not an SQLite file"))
             shutil.copyfile(path, copy)
         except OSError as exc:
-            raise TakeHomeError("{path} could not be read: {problem}; nothing was changed", path=str(path),
-                                problem=str(exc.strerror or exc)) from None
+            raise _unreadable(path, exc) from None
         try:
             with Store.open(copy, move_damaged=False) as source:
                 return _plan(store, source, path, progress)
         except StoreError as exc:
-            raise _not_a_backup(path, exc.reason) from None
+            raise _wrong_with(path, copy, exc) from None
+
+
+def _unreadable(path: Path, exc: OSError) -> TakeHomeError:
+    return TakeHomeError("{path} could not be read: {problem}; nothing was changed", path=str(path),
+                         problem=str(exc.strerror or exc))
+
+
+def _backup_size(path: Path) -> int:
+    """The size of a file that looks like a backup from its header: refused before anything is copied."""
+    try:
+        size = file_size(path, BACKUP)
+        with path.open("rb") as file:
+            header = file.read(100)
+    except FileNotFoundError:
+        raise TakeHomeError("there is no backup file {path}", path=str(path)) from None
+    except FileRefused as exc:
+        raise TakeHomeError(exc.reason) from None
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    if len(header) < 100 or not header.startswith(SQLITE_HEADER):
+        raise _not_a_backup(path, Reason("it is not an SQLite file"))
+    if application_id(header) not in (0, APPLICATION_ID):
+        raise _not_a_backup(path, Reason("it is another program's SQLite database"))
+    page = int.from_bytes(header[16:18], "big")
+    pages = int.from_bytes(header[28:32], "big")
+    whole = (page if page != 1 else 65536) * pages
+    if header[24:28] == header[92:96] and size < whole:  # the page count holds only when these two counters agree
+        raise TakeHomeError("{path} is cut short: it holds {size} of its {whole} bytes (a copy that did not finish); "
+                            "nothing was changed; take the backup again", path=str(path), size=size, whole=whole)
+    return size
+
+
+def _room_for_copy(path: Path, size: int, database: Path) -> Path:
+    """The first of the temporary folder and the database's own with room for the copy and its upgrade.
+
+    The temporary folder may be memory (64 MB on some systems): a large backup goes beside the database.
+    """
+    need = size + size // 2 + MB
+    places = [Path(tempfile.gettempdir()), database.parent]
+    free = [_free(place) for place in places]
+    for place, room in zip(places, free, strict=True):
+        if room >= need:
+            return place
+    raise TakeHomeError(
+        "{path} ({size} MB) needs {need} MB free to be read, but {first} has {free_first} MB and {second} "
+        "{free_second} MB: make room, then restore again; nothing was changed",
+        path=str(path), size=-(-size // MB), need=-(-need // MB), first=str(places[0]), free_first=free[0] // MB,
+        second=str(places[1]), free_second=free[1] // MB)
+
+
+def _free(folder: Path) -> int:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return 0
+
+
+def _wrong_with(path: Path, copy: Path, exc: StoreError) -> TakeHomeError:
+    """The store's refusal of the copy, said of the file on the stick: what is wrong with it, not how to rescue
+    the copy (the advice for a damaged database is for the Pi's own)."""
+    params = exc.reason.params
+    if "damage" in params:
+        return TakeHomeError("{path} is damaged ({damage}) and cannot be restored; nothing was changed; take the "
+                             "backup again, or restore an older one", path=str(path), damage=params["damage"])
+    if "tables" in params:
+        return _not_a_backup(path, Reason("it is another program's SQLite database, with the tables {tables}",
+                                          tables=params["tables"]))
+    return TakeHomeError(exc.reason.template, **{key: str(path) if value == str(copy) else value
+                                                 for key, value in params.items()})
 
 
 Logs = dict[str, tuple[int | None, tuple[str, ...]]]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import load_config
-from companion.errors import UsageError
+from companion.errors import UsageError, brief
 from companion.report import describe_state, read_input, score_text, table
 from companion.rules import ProfileId, TranscriptError, replay_transcript
 from companion.store.backup import export_all
@@ -47,7 +47,7 @@ def whole_number(most: int) -> Callable[[str], int]:
     """An argument type for counts and game numbers: ASCII digits, at most ``most``."""
 
     def parse(text: str) -> int:
-        shown = text if len(text) <= 24 else text[:24] + "…"
+        shown = brief(text, 24)
         if not (text.isascii() and text.isdigit()):
             raise argparse.ArgumentTypeError(f"expected a whole number, not {shown!r}")
         if len(text.lstrip("0")) > len(str(most)) or int(text) > most:

@@ -26,6 +26,7 @@ from sqlite_utils import Database
 
 from companion import __version__
 from companion.errors import CompanionError
+from companion.files import DATABASE, FileRefused, file_size
 from companion.rules import Action, Challenge, Game, IllegalAction, Setup, check_name
 from companion.rules.errors import Reason
 from companion.seating import Seating
@@ -184,7 +185,7 @@ class Store:
         try:
             return cls._open(path, busy_timeout, move_damaged=True)
         except Damaged as damage:
-            if _application_id(_header(path)) != APPLICATION_ID:
+            if application_id(_header(path)) != APPLICATION_ID:
                 raise _damaged(path, damage.args[0]) from None
             moved = _move_aside(path)
         notice = Reason("{path} was damaged and could not be read: it was moved to {moved}",
@@ -706,6 +707,12 @@ def _usable(path: Path) -> Path:
             "cannot make the folder {folder} for the database: {problem}",
             folder=str(path.parent), problem=str(exc.strerror),
         ) from None
+    try:
+        file_size(path, DATABASE)  # a FIFO would hang the first read of the header
+    except FileRefused as exc:
+        raise StoreError(exc.reason) from None
+    except OSError:
+        pass  # none yet (a new database), or one SQLite says more about
     return path
 
 
@@ -720,7 +727,8 @@ def _header(path: Path) -> bytes:
         raise StoreError("cannot read {path}: {problem}", path=str(path), problem=str(exc.strerror)) from None
 
 
-def _application_id(header: bytes) -> int:
+def application_id(header: bytes) -> int:
+    """The program an SQLite file says it belongs to, from its first 100 bytes (0: none said)."""
     return int.from_bytes(header[68:72], "big")
 
 
@@ -730,7 +738,7 @@ def _not_ours(header: bytes, path: Path) -> Reason | None:
         return None
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
         return Reason("{path} is not a Spicy Companion database (it is not an SQLite file at all)", path=str(path))
-    if _application_id(header) not in (0, APPLICATION_ID):
+    if application_id(header) not in (0, APPLICATION_ID):
         return Reason("{path} is another program's SQLite database, not Spicy Companion's", path=str(path))
     return None
 
@@ -830,8 +838,8 @@ def _schema(db: Database, path: Path) -> tuple[bool, Reason | None]:
     if applied != list(KNOWN[: len(applied)]):
         raise Damaged(Reason("its record of migrations is broken: {names}", names=tuple(applied)))
     if not applied and tables - {"_sqlite_migrations"}:
-        (application_id,) = db.execute("PRAGMA application_id").fetchone()
-        if application_id == APPLICATION_ID or {"players", "games", "actions"} <= tables:
+        (owner,) = db.execute("PRAGMA application_id").fetchone()
+        if owner == APPLICATION_ID or {"players", "games", "actions"} <= tables:
             raise Damaged(Reason("its record of migrations is missing"))
         raise StoreError(
             "{path} is another program's SQLite database (tables: {tables}): check the path; nothing was changed",

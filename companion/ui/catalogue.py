@@ -21,7 +21,8 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 TEXT = re.compile(r"""tr\._\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*\)""")
 
 
-TEMPLATES = frozenset({"Reason", "IllegalAction", "StoreError", "BuzzerError", "NoGpio", "ConfigError", "TakeHomeError"})
+TEMPLATES = frozenset({"Reason", "IllegalAction", "StoreError", "BuzzerError", "NoGpio", "ConfigError", "TakeHomeError",
+                       "FileRefused"})
 """Calls whose first literal is an English template the screen translates: a ``Reason``, or an error built as one."""
 
 

@@ -18,10 +18,9 @@ import platformdirs
 
 from companion.config import APP_NAME, ConfigError, UiConfig
 from companion.errors import Reason
+from companion.files import SETTINGS, read_file
 
 
-MAX_BYTES = 1_000_000
-"""A settings file is a few hundred bytes; one larger than this is not ours, and is not read."""
 MAX_DEPTH = 32
 """Settings are a few levels deep; anything deeper is not a file this app wrote."""
 
@@ -54,11 +53,7 @@ class Prefs:
 
     def _read(self) -> dict[str, Any]:
         try:
-            with self.path.open("rb") as file:
-                raw = file.read(MAX_BYTES + 1)  # never more: a huge file must not fill the memory
-            if len(raw) > MAX_BYTES:
-                raise ValueError(f"it is larger than {MAX_BYTES // 1_000_000} MB")
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(read_file(self.path, SETTINGS).decode("utf-8"))
             if _depth(data) > MAX_DEPTH:
                 raise RecursionError  # Python 3.13's parser reads 1,000 levels that 3.11's refuses: one rule
             if not isinstance(data, dict):
