@@ -10,7 +10,7 @@ import pytest
 
 from buzzers_fixtures import timed_factory
 from companion.buzzers import GpioBuzzers, Referee
-from companion.rules import SPICY, new_setup
+from companion.rules import FIVE_SPICES, SPICY, Play, Profile, new_setup
 from companion.session import Session
 from companion.ui.screens.challenge import ChallengeSheet
 from companion.ui.view import TableView
@@ -22,13 +22,13 @@ ANA, BEN, CY = 0, 1, 2
 class Wired:
     """A table of three on GPIO buzzers, its notices kept."""
 
-    def __init__(self, ui, early_ms: float = 0.0) -> None:
+    def __init__(self, ui, early_ms: float = 0.0, profile: Profile = SPICY) -> None:
         self.ui = ui
         app = ui.start()
         self.factory = timed_factory()
         self.buzzers = GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=self.factory)
         self.referee = Referee(self.buzzers, settle_ms=20, early_ms=early_ms)
-        self.view = TableView(Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"])), self.referee)
+        self.view = TableView(Session.new(app.store, new_setup(profile, ["Ana", "Ben", "Cy"])), self.referee)
         self.notices: list[str] = []
         self.view.bind(on_notice=lambda _v, text: self.notices.append(text))
 
@@ -61,6 +61,21 @@ def test_a_decision_on_a_card_reaching_the_table_after_the_next_card_is_dropped(
     assert view.declare("chili", 2)  # ... just as Ben's play is tapped
     ui.step(3)  # the decision on Ana's card reaches the screen now
     assert view.buzz is None and view.window and view.top_player == BEN
+
+
+def test_a_decision_reaching_the_table_after_a_chain_of_the_same_spice_is_dropped(ui) -> None:
+    table = Wired(ui, profile=FIVE_SPICES)
+    try:
+        view = table.view
+        assert view.declare("salt")  # Ana
+        table.press(BEN)  # Ben challenges Ana's salt ...
+        table.decided_off_screen()
+        assert view.chain("salt")  # ... just as Ana chains another salt
+        ui.step(3)  # the decision on the first salt reaches the screen now
+        assert not view.pending and view.window and view.top_player == ANA
+        assert list(view.session.game.log) == [Play(ANA, "salt"), Play(ANA, "salt")]
+    finally:
+        table.close()
 
 
 def test_a_decision_reaching_the_table_after_an_undo_is_dropped(ui, wired: Wired) -> None:
