@@ -361,3 +361,27 @@ def test_a_slap_longer_than_early_ms_before_the_tap_is_still_refused(factory) ->
         decision = decisions.next()
         assert isinstance(decision, Decision) and decision.winner == 0 and decision.before_tap == ()
         referee.stop()
+
+
+def test_a_buzzer_press_5_ms_before_a_claim_at_the_screen_wins_and_the_claim_is_later(factory, buzzers) -> None:
+    """Ben's edge comes 5 ms before Cy's key, within the settle: the claim is a press at its own time.
+    The referee's clock moves only when the test moves it, so nothing is decided before both are in."""
+    now = [1000.0]
+    decisions = Recorder()
+    referee = Referee(buzzers, settle_ms=30, on_decision=decisions, clock=lambda: now[0])
+    handed_over = threading.Event()
+    to_referee = buzzers.on_press
+    assert to_referee is not None
+    buzzers.on_press = lambda seat, edge_time: (to_referee(seat, edge_time), handed_over.set())
+    referee.arm({1, 2}, own_card=0, window=3)
+    assert referee.flush()
+    time.sleep(0.05)  # the window has been open 50 ms by the pins' clock
+    factory.pin(BUTTONS[1]).press(at=factory.ticks() - 0.005)  # Ben, 5 ms before the key
+    assert handed_over.wait(timeout=2.0)
+    referee.claim(2, window=3)  # Cy's key
+    assert referee.flush()
+    now[0] += 1.0
+    decision = decisions.next(timeout=2.0)
+    assert isinstance(decision, Decision)
+    assert (decision.winner, decision.claimed, [p.seat for p in decision.later]) == (1, False, [2])
+    referee.stop()

@@ -107,8 +107,8 @@ class Referee:
         self._commands.put(partial(self._arm, frozenset(seats) - {own_card}, own_card, window, self._clock()))
 
     def claim(self, seat: int, window: Window) -> None:
-        """A challenge taken at the screen (a key, a long press) for ``window``: it decides that window
-        at once, unless a buzzer decided it first; then it is reported as ignored, too late."""
+        """A challenge taken at the screen (a key, a long press) for ``window``: a press at the moment the
+        referee takes it, so a buzzer pressed before it still wins; after the decision it is too late."""
         self._commands.put(partial(self._claim, seat, window))
 
     def disarm(self) -> None:
@@ -195,19 +195,16 @@ class Referee:
             self._arbiter.opened = edge_time
 
     def _claim(self, seat: int, window: Window) -> None:
+        """A press at the edge clock's now; without a reading, our clock and the offset the presses gave
+        (the keyboard stamps its keys on our clock, so no offset is ours)."""
         edge_now = self.buzzers.edge_clock()
-        edge_time = edge_now if edge_now is not None else self._clock() + self._offset
+        offset = self._offset if self._offset > float("-inf") else 0.0
+        edge_time = edge_now if edge_now is not None else self._clock() + offset
         if window != self._arbiter.window:
-            outcome: Decision | Ignored = Ignored(seat, edge_time, TOO_LATE, window=window)
-        else:
-            outcome = self._arbiter.claim(seat, edge_time)
-        if isinstance(outcome, Decision):
-            self._due = None
-            self.buzzers.show_winner((seat,))
-            if self._on_decision is not None:
-                self._on_decision(outcome)
-        elif self._on_ignored is not None:
-            self._on_ignored(outcome)
+            if self._on_ignored is not None:
+                self._on_ignored(Ignored(seat, edge_time, TOO_LATE, window=window))
+            return
+        self._count(seat, edge_time, claim=True)
 
     def _report_to(self, on_decision: DecisionHandler | None, on_ignored: IgnoredHandler | None) -> None:
         self._on_decision, self._on_ignored = on_decision, on_ignored
@@ -224,12 +221,12 @@ class Referee:
                 self._arbiter.release(seat)  # pressed while the arm was on its way: not stuck
         self._count(seat, edge_time)
 
-    def _count(self, seat: int, edge_time: float, *, before_tap: bool = False) -> None:
-        ignored = self._arbiter.press(seat, edge_time, before_tap=before_tap)
+    def _count(self, seat: int, edge_time: float, *, before_tap: bool = False, claim: bool = False) -> None:
+        ignored = self._arbiter.press(seat, edge_time, before_tap=before_tap, claim=claim)
         if ignored is not None:
             if before_tap:
                 return  # said when it was pressed
-            if ignored.reason in (NOT_ARMED, OWN_CARD):
+            if ignored.reason in (NOT_ARMED, OWN_CARD) and not claim:
                 self._loose.append((seat, edge_time, self._clock()))
             if self._on_ignored is not None:
                 self._on_ignored(ignored)
