@@ -86,11 +86,15 @@ class Referee:
         self._due: float | None = None  # on our clock: when to ask the arbiter
         self._down: set[int] = set()  # seats whose last press we have handled, and no release since
         self._unseen: set[int] = set()  # stuck at the arm, with no press of theirs handled before it
+        self._restart: tuple[float, float] | None = None
+        """Since the buzzers' clock started again in a window with presses: its time then, and the window's
+        clock's time then (our clock plus the offset), which the new clock's edges are put on."""
         self._loose: list[tuple[int, float, float]] = []
         """Since the last arm or disarm, presses no window could take: seat, edge, and when we handled it."""
         buzzers.on_press = lambda seat, edge_time: self._commands.put(partial(self._press, seat, edge_time))
         buzzers.on_release = lambda seat, _edge_time: self._commands.put(partial(self._release, seat))
         buzzers.on_opened = lambda edge_time: self._commands.put(partial(self._reopened, edge_time))
+        buzzers.on_restarted = lambda edge_time: self._commands.put(partial(self._restarted, edge_time))
         self._thread = threading.Thread(target=self._run, name="referee", daemon=True)
         self._thread.start()
 
@@ -169,6 +173,7 @@ class Referee:
         )
         self._unseen = set(stuck - self._down)
         self._offset = float("-inf")
+        self._restart = None
         self._due = None
         loose, self._loose = self._loose, []
         for seat, edge_time, handled in loose:
@@ -185,14 +190,23 @@ class Referee:
 
     def _disarm(self) -> None:
         self._arbiter = Arbiter(settle=self.settle)
+        self._restart = None
         self._due = None
         self._loose = []
         self.buzzers.disarm()
 
     def _reopened(self, edge_time: float) -> None:
-        """The box armed again on its own clock (it restarted, and we sent ``A`` again): the window opens then."""
-        if self._arbiter.armed and self._arbiter.decision is None:
+        """The box armed again on its own clock (it restarted, and we sent ``A`` again): the window opens then,
+        unless it holds presses already, and with them the clock it opened on (``_restarted``)."""
+        if self._arbiter.armed and self._arbiter.decision is None and self._restart is None:
             self._arbiter.opened = edge_time
+
+    def _restarted(self, edge_time: float) -> None:
+        """The box's clock started again at ``edge_time``. A window with presses keeps its own clock: the new
+        clock's edges are put on it by our clock and the offset, in the order they reach us, so a press on
+        the new clock neither beats an earlier one on the old clock nor reads as made before the card."""
+        if self._arbiter.deadline is not None:
+            self._restart = (edge_time, self._clock() + self._offset)
 
     def _claim(self, seat: int, window: Window) -> None:
         """A press at the edge clock's now; without a reading, our clock and the offset the presses gave
@@ -211,6 +225,9 @@ class Referee:
 
     def _press(self, seat: int, edge_time: float) -> None:
         self._down.add(seat)
+        if self._restart is not None:
+            restarted, then = self._restart
+            edge_time = then + edge_time - restarted
         if self._listener is not None:
             self._listener(seat, edge_time)
             return
