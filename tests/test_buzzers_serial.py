@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from buzzers_fixtures import PtyPair, Recorder, point
+from buzzers_fixtures import HandOver, PtyPair, Recorder, point
 from gpiozero.pins.mock import MockFactory
 
 from companion.buzzers import GpioBuzzers, Referee, SerialBuzzers, open_buzzers, serialbox
@@ -243,10 +243,7 @@ class HeldReferee:
         self.decisions, self.ignored = Recorder(), Recorder()
         self.referee = Referee(buzzers, settle_ms=settle_ms, on_decision=self.decisions, on_ignored=self.ignored,
                                clock=lambda: self.now)
-        self._pressed = threading.Event()
-        to_referee = buzzers.on_press
-        assert to_referee is not None
-        buzzers.on_press = lambda seat, edge: (to_referee(seat, edge), self._pressed.set())
+        self._handed_over = HandOver(buzzers, self.referee)
 
     def open(self, box: PtyPair) -> None:
         """Ana's card, window 7: every other seat armed, and the box opens the window at 500 s on its clock."""
@@ -256,9 +253,8 @@ class HeldReferee:
         replier.join()
 
     def press(self, box: PtyPair, seat: int, at: float) -> None:
-        self._pressed.clear()
         box.write(encode_press(seat, micros(at)))
-        assert self._pressed.wait(timeout=5.0) and self.referee.flush()
+        self._handed_over.wait()
 
 
 def replugged(link: Path, box: PtyPair, *, armed: bool) -> PtyPair:

@@ -6,13 +6,12 @@ called here as the view calls it on the UI thread.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from buzzers_fixtures import Recorder, timed_factory
+from buzzers_fixtures import HandOver, Recorder, timed_factory
 from companion.buzzers import Decision, GpioBuzzers, Ignored, Referee
 from companion.config import BuzzerConfig
 from companion.seating import Seating
@@ -135,11 +134,8 @@ class HeldClock:
         self.factory = timed_factory()
         self.buzzers = GpioBuzzers(BUTTONS[:3], LEDS, pin_factory=self.factory)
         self.decisions, self.ignored = Recorder(), Recorder()
-        self.referee = Referee(self.buzzers, settle_ms=30, clock=lambda: self.now)
-        self._handed_over = threading.Event()
-        to_referee = self.buzzers.on_press
-        assert to_referee is not None
-        self.buzzers.on_press = lambda buzzer, edge: (to_referee(buzzer, edge), self._handed_over.set())
+        self.referee = Referee(self.buzzers, settle_ms=30, early_ms=1500, clock=lambda: self.now)
+        self._handed_over = HandOver(self.buzzers, self.referee)
         self.link = RefereeLink(self.referee, SEATING)
         self.link.report_to(self.decisions, self.ignored)
 
@@ -149,10 +145,15 @@ class HeldClock:
         assert self.referee.flush()
         time.sleep(0.05)
 
-    def press(self, seat: int) -> None:
-        self._handed_over.clear()
-        self.factory.pin(BUTTONS[SEATING.buzzer_of(seat)]).press(at=self.factory.ticks())
-        assert self._handed_over.wait(timeout=2.0) and self.referee.flush()
+    def press(self, seat: int, at: float | None = None) -> None:
+        """``seat``'s buzzer, its edge ``at`` on the pins' clock (now by default)."""
+        self.factory.pin(BUTTONS[SEATING.buzzer_of(seat)]).press(at=self.factory.ticks() if at is None else at)
+        self._handed_over.wait()
+
+    def tap_ben_s_claim(self) -> None:
+        """Ben's card, laid on Ana's, is tapped in: Ana and Cy may challenge it."""
+        self.link.follow(card=5, armed={ANA, CY}, own_card=BEN, buzzed=False)
+        assert self.referee.flush()
 
     def settle(self) -> Decision:
         self.now += 1.0
@@ -178,3 +179,52 @@ def test_an_action_that_keeps_the_card_on_top_inside_the_settle_keeps_the_press(
     held.press(CY)
     held.link.follow(card=4, armed={BEN, CY}, own_card=ANA, buzzed=False)  # adjust draw-pile 40
     assert held.link.buzz(held.settle()) == Buzz(CY)
+
+
+def test_a_slap_as_the_next_card_lands_counts_for_it_when_its_claim_is_tapped_inside_the_settle(
+    held: HeldClock,
+) -> None:
+    held.open(window=4)  # Ana's card
+    held.press(CY)  # Cy slaps Ben's card as it lands ...
+    held.tap_ben_s_claim()  # ... and Ben taps his claim 10 ms later
+    assert held.link.buzz(held.settle()) == Buzz(CY, before_tap=(CY,))
+
+
+def test_a_slap_for_the_card_that_landed_is_not_beaten_by_a_later_one_from_the_last_card_s_player(
+    held: HeldClock,
+) -> None:
+    held.open(window=4)  # Ana's card
+    landed = held.factory.ticks()
+    held.press(CY, at=landed)  # Cy slaps Ben's card as it lands
+    held.press(ANA, at=landed + 0.004)  # Ana 4 ms later: on her own card, for the window still open
+    held.tap_ben_s_claim()
+    assert held.link.buzz(held.settle()) == Buzz(CY, ((ANA, "+4 ms"),), before_tap=(CY, ANA))
+
+
+def test_a_slap_before_the_tap_beats_a_press_after_it(held: HeldClock) -> None:
+    held.open(window=4)
+    held.press(CY)  # before Ben's tap
+    held.tap_ben_s_claim()
+    held.press(ANA)  # after it
+    decision = held.settle()
+    assert held.link.buzz(decision) is not None and held.link.buzz(decision).challenger == CY
+
+
+def test_a_decision_still_on_its_way_when_the_next_claim_is_tapped_is_taken_again_for_that_card(
+    held: HeldClock,
+) -> None:
+    held.open(window=4)
+    held.press(CY)
+    on_ana_s_card = held.settle()  # decided, not yet read by the table ...
+    held.tap_ben_s_claim()  # ... when Ben taps his claim
+    assert held.link.buzz(on_ana_s_card) is None
+    assert held.link.buzz(held.settle()) == Buzz(CY, before_tap=(CY,))
+
+
+def test_a_press_with_no_card_to_challenge_is_told_only_once_it_can_no_longer_count(held: HeldClock) -> None:
+    held.link.follow(card=None, armed=set(), own_card=None, buzzed=False)  # a new stack
+    held.press(CY)
+    assert held.ignored.items.empty()  # not "no card to challenge": Ben's card may be landing
+    held.now += 2.0  # longer than early_ms, and no claim tapped
+    assert held.referee.flush()
+    assert held.link.press(held.ignored.next()) == Press(CY, "not armed")

@@ -198,6 +198,10 @@ class Arbiter:
             (self._claimed.add if claim else self._claimed.discard)(seat)
         return None
 
+    def presses(self) -> dict[int, float]:
+        """Each seat's earliest press that took part in the window (made before its decision), by seat."""
+        return dict(self._presses)
+
     def release(self, seat: int) -> None:
         """A stuck button came up: from now on its seat may press again."""
         self._stuck.discard(seat)

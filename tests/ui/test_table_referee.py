@@ -10,7 +10,7 @@ import pytest
 
 from buzzers_fixtures import timed_factory
 from companion.buzzers import GpioBuzzers, Referee
-from companion.rules import FIVE_SPICES, SPICY, Play, Profile, new_setup
+from companion.rules import FIVE_SPICES, SPICY, Challenge, Play, Profile, new_setup
 from companion.session import Session
 from companion.ui.screens.challenge import ChallengeSheet
 from companion.ui.view import TableView
@@ -129,16 +129,19 @@ def test_a_buzzer_decision_first_makes_a_claim_by_key_later(ui, wired: Wired) ->
     assert wired.notices[-1] == "Cy buzzed too late: Ben challenges"
 
 
-def test_an_earlier_press_that_arrived_after_the_decision_is_shown_as_contested(ui, wired: Wired) -> None:
+@pytest.mark.parametrize("called", [False, True], ids=["on the sheet", "after the call"])
+def test_an_earlier_press_that_arrived_after_the_decision_is_shown_as_contested(ui, wired: Wired, called) -> None:
     view = wired.view
     view.declare("chili", 1)
     base = wired.factory.ticks()
     wired.factory.pin(BUTTONS[BEN]).press(at=base + 0.010)
     ui.until(lambda: view.buzz is not None)
+    if called:
+        assert view.call("number")  # Ben calls before Cy's press comes in
     wired.factory.pin(BUTTONS[CY]).press(at=base + 0.002)  # 8 ms earlier, but its signal came late
     wired.decided_off_screen()
     ui.step(3)
-    assert view.buzz.challenger == BEN  # the decision stands
+    assert (view.challenger if called else view.buzz.challenger) == BEN  # the decision stands
     assert wired.notices[-1] == (
         "Contested: Cy pressed 8 ms before Ben, but the press came after the decision; Ben challenges"
     )
@@ -156,10 +159,32 @@ def test_a_slap_before_the_claim_is_tapped_takes_the_challenge_and_the_sheet_say
         time.sleep(0.05)
         table.press(BEN)  # Ben slaps after the tap: slower
         ui.until(lambda: view.buzz is not None)
+        ui.step(3)
         assert view.buzz.challenger == ANA and view.buzz.before_tap == (ANA,)
+        assert table.notices in ([], ["Ben buzzed too late: Ana challenges"])  # never "no card to challenge"
         sheet = ChallengeSheet()
         sheet.view = view
         assert "Ana pressed before the claim was tapped" in sheet.later_text(view, view.buzz).text
+    finally:
+        table.close()
+
+
+def test_a_slap_as_the_card_lands_takes_that_card_s_challenge_when_its_claim_is_tapped_at_once(ui) -> None:
+    """Ben lays his card and Cy slaps it at once, while Ana's window is still open on the screen; Ben's tap
+    comes inside the settle, or with the decision on Ana's card on its way: either way the challenge is
+    Cy's, on Ben's card, and the history holds one card played and one challenge."""
+    table = Wired(ui, early_ms=1500)
+    try:
+        view = table.view
+        view.declare("chili", 1)  # Ana
+        table.press(CY)  # Cy slaps Ben's card as it lands ...
+        assert view.declare("chili", 2)  # ... and Ben taps his claim
+        ui.until(lambda: view.buzz is not None)
+        ui.step(3)
+        assert (view.buzz.challenger, view.buzz.before_tap, view.top_player) == (CY, (CY,), BEN)
+        assert table.notices == []
+        assert view.call("number") and view.challenger == CY
+        assert list(view.session.game.log)[1:] == [Play(BEN, "chili", 2), Challenge(CY, "number")]
     finally:
         table.close()
 
