@@ -48,6 +48,8 @@ class RefereeLink:
         a report naming another one is dropped."""
         self._card: int | None = None
         """The card followed, by its place in the log (``Game.window_entry``)."""
+        self._newest = -1
+        """The latest place in the log of a card followed: a card laid since comes after it (a redo does not)."""
         self._openings = count()
         self._armed: object = _UNKNOWN
         """What the referee was last told for the open window (its window, seats and card's player, or None
@@ -76,10 +78,13 @@ class RefereeLink:
 
         A card that leaves the top and comes back (an undo, then a redo) opens a new window: what was
         decided in the one that closed stays there. A refresh that leaves the same card on top (an adjust,
-        a language switch) keeps the window as it is, with the presses it holds.
+        a language switch) keeps the window as it is, with the presses it holds. Only a card just laid takes
+        the presses made as it landed in the window below it (``Referee.arm``'s ``landed``).
         """
+        landed = card is not None and card > self._newest
         if card != self._card:
             self._card = card
+            self._newest = max(self._newest, -1 if card is None else card)
             self.window = None if card is None else next(self._openings)
         if self.referee is None:
             return
@@ -97,6 +102,7 @@ class RefereeLink:
                 [self.seating.buzzer_of(seat) for seat in armed],
                 own_card=None if own_card is None else self.seating.buzzer_of(own_card),
                 window=self.window,
+                landed=landed,
             )
         else:
             self.referee.disarm()

@@ -113,15 +113,21 @@ class Referee:
 
     # --- commands: any thread, never waiting ------------------------------------------------
 
-    def arm(self, seats: Iterable[int], own_card: int | None = None, window: Window = None) -> None:
+    def arm(
+        self, seats: Iterable[int], own_card: int | None = None, window: Window = None, *, landed: bool = True
+    ) -> None:
         """Open a window: ``seats`` may challenge; ``own_card`` is the card's player; ``window`` names the
-        card, and every decision and ignored press of this window carries it.
+        card, and every decision and ignored press of this window carries it. ``landed`` says the card was
+        just laid on the one whose window is open, so the presses made there as it landed are for it;
+        False when the card came back by an undo or a redo.
 
         Presses stamped more than ``early_ms`` before the window opens (on the
         backend's edge clock: the box's ``T``, GPIO's clock at this call) are
         refused as "pressed before the card was played".
         """
-        self._commands.put(partial(self._arm, frozenset(seats) - {own_card}, own_card, window, self._clock()))
+        self._commands.put(
+            partial(self._arm, frozenset(seats) - {own_card}, own_card, window, self._clock(), landed)
+        )
 
     def claim(self, seat: int, window: Window) -> None:
         """A challenge taken at the screen (a key, a long press) for ``window``: a press at the moment the
@@ -178,14 +184,14 @@ class Referee:
 
     # --- the referee's thread ---------------------------------------------------------------
 
-    def _arm(self, armed: frozenset[int], own_card: int | None, window: Window, posted: float) -> None:
+    def _arm(self, armed: frozenset[int], own_card: int | None, window: Window, posted: float, landed: bool) -> None:
         stuck = self.buzzers.arm(armed, waited=self._clock() - posted)
         before, self._arbiter = self._arbiter, Arbiter(
             armed, settle=self.settle, own_card=own_card, stuck=stuck, opened=self.buzzers.opened_at,
             early=self.early, window=window,
         )
         # The window open until now closes for another card's: its presses as the card landed are for it.
-        carried = [] if before.window in (None, window) else [
+        carried = [] if not landed or before.window in (None, window) else [
             (seat, edge, edge - self._offset) for seat, edge in before.presses().items()
         ]
         self._unseen = set(stuck - self._down)
