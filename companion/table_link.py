@@ -71,7 +71,9 @@ class RefereeLink:
             self.referee.report_to(None)
             self.referee = None
 
-    def follow(self, card: int | None, armed: Collection[int], own_card: int | None, buzzed: bool) -> None:
+    def follow(
+        self, card: int | None, armed: Collection[int], own_card: int | None, buzzed: bool, moved: bool = False
+    ) -> None:
         """The table changed: ``armed`` seats may challenge the card laid at ``card`` (its place in the log),
         unless someone has ``buzzed`` already (then the referee's decision stands and later presses stay
         later).
@@ -79,7 +81,8 @@ class RefereeLink:
         A card that leaves the top and comes back (an undo, then a redo) opens a new window: what was
         decided in the one that closed stays there. A refresh that leaves the same card on top (an adjust,
         a language switch) keeps the window as it is, with the presses it holds. Only a card just laid takes
-        the presses made as it landed in the window below it (``Referee.arm``'s ``landed``).
+        the presses made as it landed in the window below it (``Referee.arm``'s ``landed``), or all of them
+        when the table ``moved`` the challenge there.
         """
         landed = card is not None and card > self._newest
         if card != self._card:
@@ -103,6 +106,7 @@ class RefereeLink:
                 own_card=None if own_card is None else self.seating.buzzer_of(own_card),
                 window=self.window,
                 landed=landed,
+                moved=moved and landed,
             )
         else:
             self.referee.disarm()

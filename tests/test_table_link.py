@@ -129,12 +129,12 @@ class HeldClock:
     """A link on GPIO buzzers whose referee's clock moves only when the test moves it: no window decides
     before the test says so, however loaded the machine. ``press`` returns once the referee has the press."""
 
-    def __init__(self) -> None:
+    def __init__(self, early_ms: float = 1500) -> None:
         self.now = 1000.0
         self.factory = timed_factory()
         self.buzzers = GpioBuzzers(BUTTONS[:3], LEDS, pin_factory=self.factory)
         self.decisions, self.ignored = Recorder(), Recorder()
-        self.referee = Referee(self.buzzers, settle_ms=30, early_ms=1500, clock=lambda: self.now)
+        self.referee = Referee(self.buzzers, settle_ms=30, early_ms=early_ms, clock=lambda: self.now)
         self._handed_over = HandOver(self.buzzers, self.referee)
         self.link = RefereeLink(self.referee, SEATING)
         self.link.report_to(self.decisions, self.ignored)
@@ -228,3 +228,19 @@ def test_a_press_with_no_card_to_challenge_is_told_only_once_it_can_no_longer_co
     held.now += 2.0  # longer than early_ms, and no claim tapped
     assert held.referee.flush()
     assert held.link.press(held.ignored.next()) == Press(CY, "not armed")
+
+
+def test_a_challenge_moved_to_the_card_just_laid_takes_its_presses_however_long_ago() -> None:
+    """The sheet was up on Ana's card; the table moved the challenge to Ben's card once his claim was in.
+    Here no press counts before a tap (early_ms 0), so only the move can carry Cy's press."""
+    held = HeldClock(early_ms=0)
+    try:
+        held.open(window=4)
+        held.press(CY)
+        assert held.link.buzz(held.settle()) == Buzz(CY)
+        held.link.follow(card=4, armed={BEN, CY}, own_card=ANA, buzzed=True)  # the sheet: "Cy challenges"
+        held.link.follow(card=5, armed={ANA, CY}, own_card=BEN, buzzed=False, moved=True)
+        assert held.referee.flush()
+        assert held.link.buzz(held.settle()) == Buzz(CY, before_tap=(CY,))
+    finally:
+        held.close()

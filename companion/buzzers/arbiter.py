@@ -174,14 +174,16 @@ class Arbiter:
     def press(self, seat: int, edge_time: float, *, before_tap: bool = False, claim: bool = False) -> Ignored | None:
         """Take one press; return why it is ignored, or None if it may win.
 
-        ``before_tap`` says the press came before the window opened, by a
-        clock other than the edges' (the keyboard's, which has none).
+        ``before_tap`` says the press came before the window opened and the
+        caller has judged it in time for this card (the keyboard has no edge
+        clock to judge it by; the table may move a challenge here), so the
+        opening does not refuse it.
         ``claim`` says it was taken at the screen (a key, a long press) at
         ``edge_time``: a press like any other, so an earlier buzzer still
         wins and the rest are later; only a stuck button or the opening
         cannot refuse it, and once decided it is too late, never contested.
         """
-        reason = self._reason_to_ignore(seat, edge_time, claim=claim)
+        reason = self._reason_to_ignore(seat, edge_time, claim=claim, before_tap=before_tap)
         if reason is None and self._decision is not None:
             if edge_time < self._decision.first_edge and not claim:
                 return self._contested(seat, edge_time, self._decision)
@@ -213,7 +215,9 @@ class Arbiter:
             self._decision = self._decide(min(self._presses.values()), deadline)
         return self._decision
 
-    def _reason_to_ignore(self, seat: int, edge_time: float, *, claim: bool = False) -> str | None:
+    def _reason_to_ignore(
+        self, seat: int, edge_time: float, *, claim: bool = False, before_tap: bool = False
+    ) -> str | None:
         if seat == self.own_card:
             return OWN_CARD
         if seat not in self.armed:
@@ -222,7 +226,7 @@ class Arbiter:
             return None
         if seat in self._stuck:
             return STUCK
-        if self.opened is not None and edge_time < self.opened - self.early:
+        if self.opened is not None and edge_time < self.opened - self.early and not before_tap:
             return EARLY
         return None
 

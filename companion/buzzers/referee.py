@@ -114,19 +114,21 @@ class Referee:
     # --- commands: any thread, never waiting ------------------------------------------------
 
     def arm(
-        self, seats: Iterable[int], own_card: int | None = None, window: Window = None, *, landed: bool = True
+        self, seats: Iterable[int], own_card: int | None = None, window: Window = None, *, landed: bool = True,
+        moved: bool = False,
     ) -> None:
         """Open a window: ``seats`` may challenge; ``own_card`` is the card's player; ``window`` names the
         card, and every decision and ignored press of this window carries it. ``landed`` says the card was
         just laid on the one whose window is open, so the presses made there as it landed are for it;
-        False when the card came back by an undo or a redo.
+        False when the card came back by an undo or a redo. ``moved`` says the table moved the challenge
+        of the window below to this card: all its presses are for it, however long ago.
 
         Presses stamped more than ``early_ms`` before the window opens (on the
         backend's edge clock: the box's ``T``, GPIO's clock at this call) are
         refused as "pressed before the card was played".
         """
         self._commands.put(
-            partial(self._arm, frozenset(seats) - {own_card}, own_card, window, self._clock(), landed)
+            partial(self._arm, frozenset(seats) - {own_card}, own_card, window, self._clock(), landed, moved)
         )
 
     def claim(self, seat: int, window: Window) -> None:
@@ -184,7 +186,9 @@ class Referee:
 
     # --- the referee's thread ---------------------------------------------------------------
 
-    def _arm(self, armed: frozenset[int], own_card: int | None, window: Window, posted: float, landed: bool) -> None:
+    def _arm(
+        self, armed: frozenset[int], own_card: int | None, window: Window, posted: float, landed: bool, moved: bool
+    ) -> None:
         stuck = self.buzzers.arm(armed, waited=self._clock() - posted)
         before, self._arbiter = self._arbiter, Arbiter(
             armed, settle=self.settle, own_card=own_card, stuck=stuck, opened=self.buzzers.opened_at,
@@ -192,17 +196,17 @@ class Referee:
         )
         # The window open until now closes for another card's: its presses as the card landed are for it.
         carried = [] if not landed or before.window in (None, window) else [
-            (seat, edge, edge - self._offset) for seat, edge in before.presses().items()
+            (seat, edge, edge - self._offset, moved) for seat, edge in before.presses().items()
         ]
         self._unseen = set(stuck - self._down)
         self._offset = float("-inf")
         self._restart = None
         self._called = None
         self._due = None
-        loose = [(press.seat, press.edge_time, handled) for press, handled in self._loose]
+        loose = [(press.seat, press.edge_time, handled, False) for press, handled in self._loose]
         self._loose = []
-        for seat, edge_time, handled in carried + loose:
-            if self._in_time(edge_time, handled, posted):
+        for seat, edge_time, handled, moved_here in carried + loose:
+            if moved_here or self._in_time(edge_time, handled, posted):
                 self._arbiter.release(seat)  # held since a press that counts: not stuck
                 self._count(seat, edge_time, before_tap=True)
             else:  # too long before this card to be for it, and its own window is gone
