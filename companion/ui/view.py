@@ -285,10 +285,10 @@ class TableView(EventDispatcher):
     def press(self, seat: int) -> bool:
         """A challenge claimed without a buzzer (a long press on a panel, a key).
 
-        With a referee it goes through the same arbiter as the buzzers, so
-        whichever decides the window first takes the challenge and the other
-        is later; its decision comes back as a buzzer's does. Without one it
-        is decided at once.
+        With a referee it goes through the same arbiter as the buzzers, as a
+        press at the moment the referee takes it: a buzzer pressed before it
+        still wins, and its decision comes back as a buzzer's does. Without
+        one it is decided at once.
         """
         if self.buzz is not None or self.pending:
             busy = self._busy_words(seat)
