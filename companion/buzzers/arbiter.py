@@ -33,7 +33,8 @@ TOO_LATE = "too late"
 EARLY = "pressed before the card was played"
 
 Window = int | None
-"""Which card a window is for: its place in the game's log (``Game.window_entry``), None when unsaid."""
+"""Which window a press is judged in: one number per opening of a card's window, given by the table
+(``RefereeLink``), so that a card undone and redone opens a new one; None when unsaid."""
 
 
 @dataclass(frozen=True)
