@@ -13,12 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from itertools import count
 
 from companion.buzzers import Contested, Decision, Ignored, Referee, format_delay
 from companion.buzzers.arbiter import TOO_LATE, Window
 from companion.seating import Seating
 from companion.store.records import BuzzTime
 from companion.table_model import Buzz
+
+
+_UNKNOWN = object()
+"""What the referee is armed for when the link cannot say (a decision taken): anything differs from it."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,16 @@ class RefereeLink:
         self.referee = referee
         self.seating = seating
         self.window: Window = None
-        """The window last armed; a report naming another one is dropped."""
+        """The open window, one number per opening of a card's window (the referee's ``Window``);
+        a report naming another one is dropped."""
+        self._card: int | None = None
+        """The card followed, by its place in the log (``Game.window_entry``)."""
+        self._newest = -1
+        """The latest place in the log of a card followed: a card laid since comes after it (a redo does not)."""
+        self._openings = count()
+        self._armed: object = _UNKNOWN
+        """What the referee was last told for the open window (its window, seats and card's player, or None
+        for nothing armed): a refresh that changes none of it arms nothing again."""
         self._decision: Decision | None = None
         """The open window's decision, read as seats: what its challenge's buzz time is made of."""
         self._margin: float | None = None
@@ -57,21 +71,44 @@ class RefereeLink:
             self.referee.report_to(None)
             self.referee = None
 
-    def follow(self, window: Window, armed: Collection[int], own_card: int | None, buzzed: bool) -> None:
-        """The table changed: ``armed`` seats may challenge the card laid at ``window``, unless someone
-        has ``buzzed`` already (then the referee's decision stands and later presses stay later)."""
-        self.window = window
+    def follow(
+        self, card: int | None, armed: Collection[int], own_card: int | None, buzzed: bool, moved: bool = False
+    ) -> None:
+        """The table changed: ``armed`` seats may challenge the card laid at ``card`` (its place in the log),
+        unless someone has ``buzzed`` already (then the referee's decision stands and later presses stay
+        later).
+
+        A card that leaves the top and comes back (an undo, then a redo) opens a new window: what was
+        decided in the one that closed stays there. A refresh that leaves the same card on top (an adjust,
+        a language switch) keeps the window as it is, with the presses it holds. Only a card just laid takes
+        the presses made as it landed in the window below it (``Referee.arm``'s ``landed``), or all of them
+        when the table ``moved`` the challenge there.
+        """
+        landed = card is not None and card > self._newest
+        if card != self._card:
+            self._card = card
+            self._newest = max(self._newest, -1 if card is None else card)
+            self.window = None if card is None else next(self._openings)
         if self.referee is None:
             return
         if not armed or not buzzed:
             self._decision = self._margin = None  # a window opened again, or closed: its decision is gone
-        if armed and not buzzed:
+        if buzzed:
+            self._armed = _UNKNOWN  # decided: dropping the buzz opens the window again
+            return
+        target = (self.window, frozenset(armed), own_card) if armed else None
+        if target == self._armed:
+            return
+        self._armed = target
+        if armed:
             self.referee.arm(
                 [self.seating.buzzer_of(seat) for seat in armed],
                 own_card=None if own_card is None else self.seating.buzzer_of(own_card),
-                window=window,
+                window=self.window,
+                landed=landed,
+                moved=moved and landed,
             )
-        elif not armed:
+        else:
             self.referee.disarm()
 
     def claim(self, seat: int) -> bool:

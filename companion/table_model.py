@@ -164,6 +164,10 @@ class TableModel:
     """The card on top by its place in the log: the window every buzzer decision names."""
     top_player: int
     top_universal: bool
+    move_to: int
+    """The seat to play while a challenge taken on the card on top waits to be called, when that seat may
+    have laid its card already (the press was for it, docs/RULES.md 1): the sheet offers to move the
+    challenge there once its claim is entered. -1 otherwise."""
     challenger: int
     pending_attribute: str
     pending: bool
@@ -229,6 +233,7 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
         armed=armed,
         hint=hint(state),
         seat_models=_seats(state, armed if buzz is None else frozenset(), buzz),
+        move_to=_move_to(state, buzz),
         **_top_card(state),
         **_challenge(state),
     )
@@ -243,6 +248,13 @@ def _legal(state: State) -> dict[str, list[int]]:
     if state.seats[turn].hand == 0:
         return {}
     return {spice: list(numbers) for spice, numbers in legal_claims(state).items()}
+
+
+def _move_to(state: State, buzz: Buzz | None) -> int:
+    """The seat to play, while another seat's buzz waits and that seat may lay a card, else -1."""
+    if buzz is None or buzz.challenger is None or buzz.challenger == state.turn or not _legal(state):
+        return -1
+    return _or_none(state.turn)
 
 
 def _stack_spice(state: State) -> str:

@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import queue
 import select
+import threading
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPin
+
+from companion.buzzers import Buzzers, Referee
 
 
 class TimedPin(MockPin):
@@ -79,6 +82,21 @@ class Recorder:
         except queue.Empty:
             return True
         return False
+
+
+class HandOver:
+    """Waits for the referee to have taken each press: wraps the handler the referee gave the buzzers,
+    so a test goes on once the press is in, however long the backend's thread took to hand it over."""
+
+    def __init__(self, buzzers: Buzzers, referee: Referee) -> None:
+        self._referee = referee
+        self._taken = threading.Semaphore(0)
+        to_referee = buzzers.on_press
+        assert to_referee is not None
+        buzzers.on_press = lambda seat, edge: (to_referee(seat, edge), self._taken.release())
+
+    def wait(self) -> None:
+        assert self._taken.acquire(timeout=5.0) and self._referee.flush()
 
 
 class PtyPair:

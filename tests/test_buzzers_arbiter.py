@@ -241,13 +241,25 @@ def test_decisions_and_ignored_presses_name_the_window_they_were_judged_in() -> 
     assert late is not None and late.window == 12
 
 
-def test_a_claim_at_the_screen_decides_at_once_and_a_buzzer_after_it_is_later() -> None:
+def test_a_claim_at_the_screen_is_a_press_at_its_own_time_and_the_earliest_press_wins() -> None:
+    """Ben's edge 5 ms before Cy's key: Cy's claim does not wipe out Ben's press, it is later."""
     arbiter = Arbiter({1, 2, 3}, settle=SETTLE, own_card=0, window=4)
-    arbiter.press(2, 5.000)  # still settling when the key is pressed
-    decision = arbiter.claim(1, 5.010)
-    assert isinstance(decision, Decision) and (decision.winner, decision.claimed, decision.window) == (1, True, 4)
-    assert arbiter.poll(6.0) is decision
-    late = arbiter.press(3, 5.020)
+    assert arbiter.press(1, 5.000) is None  # Ben's buzzer, still settling when Cy's key is pressed
+    assert arbiter.press(2, 5.005, claim=True) is None  # Cy's key
+    assert arbiter.poll(5.029) is None
+    decision = arbiter.poll(5.030)
+    assert decision is not None and (decision.winner, decision.claimed, decision.window) == (1, False, 4)
+    assert decision.later == (LaterPress(2, pytest.approx(5.0)),)
+
+
+def test_a_claim_first_wins_and_a_buzzer_after_it_is_later() -> None:
+    arbiter = Arbiter({1, 2, 3}, settle=SETTLE, own_card=0, window=4)
+    assert arbiter.press(1, 5.000, claim=True) is None
+    assert arbiter.press(3, 5.020) is None
+    decision = arbiter.poll(5.030)
+    assert decision is not None and (decision.winner, decision.claimed) == (1, True)
+    assert [p.seat for p in decision.later] == [3]
+    late = arbiter.press(2, 5.040)
     assert late is not None and late.reason == TOO_LATE
 
 
@@ -255,7 +267,7 @@ def test_a_claim_after_a_buzzer_decision_is_later_and_changes_nothing() -> None:
     arbiter = Arbiter({1, 2, 3}, settle=SETTLE, own_card=0)
     arbiter.press(2, 5.000)
     decision = arbiter.poll(5.1)
-    claim = arbiter.claim(1, 5.2)
+    claim = arbiter.press(1, 5.2, claim=True)
     assert isinstance(claim, Ignored) and claim.reason == TOO_LATE
     assert arbiter.decision is decision and decision.winner == 2
 

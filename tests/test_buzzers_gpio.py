@@ -9,7 +9,7 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from buzzers_fixtures import CallbackTimeFactory, NoEdgePin, Recorder, WrappingFactory, timed_factory
+from buzzers_fixtures import CallbackTimeFactory, HandOver, NoEdgePin, Recorder, WrappingFactory, timed_factory
 from companion.buzzers import (
     BuzzerError,
     GpioBuzzers,
@@ -183,6 +183,27 @@ def test_a_press_while_the_arm_is_still_queued_counts_in_the_window_it_opens(fac
     referee.stop()
 
 
+def test_a_slap_before_the_tap_that_reaches_the_referee_after_the_arm_counts_and_is_not_stuck(factory) -> None:
+    """Cy slaps Ben's card as it lands; the press is still on its way when Ben's tap arms the window, and
+    Cy's button is down then: a press that counts, not a button held from before."""
+    with GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=factory) as buzzers:
+        decisions = Recorder()
+        referee = Referee(buzzers, settle_ms=20, early_ms=1500, on_decision=decisions)
+        busy, go = threading.Event(), threading.Event()
+        referee.listen(lambda _seat, _time: (busy.set(), go.wait(5)))  # holds the referee's thread
+        factory.pin(BUTTONS[1]).press(at=factory.ticks())
+        assert busy.wait(5)
+        referee.listen(None)
+        referee.arm({0, 2}, own_card=1, window=3)  # Ben's tap, queued behind the held thread
+        factory.pin(BUTTONS[2]).press(at=factory.ticks() - 0.5)  # Cy, half a second before the tap
+        threading.Event().wait(0.02)  # confirmed, and queued behind the arm
+        go.set()
+        decision = decisions.next()
+        assert isinstance(decision, Decision)
+        assert (decision.winner, decision.before_tap, decision.stuck) == (2, (2,), ())
+        referee.stop()
+
+
 def test_a_2_microsecond_glitch_does_not_win(factory, buzzers) -> None:
     decisions = Recorder()
     referee = Referee(buzzers, settle_ms=30, on_decision=decisions)
@@ -334,15 +355,18 @@ def test_a_slap_before_the_claim_is_tapped_counts_for_the_card_it_opens(factory)
     with GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=factory) as buzzers:
         decisions, ignored = Recorder(), Recorder()
         referee = Referee(buzzers, settle_ms=20, early_ms=1500, on_decision=decisions, on_ignored=ignored)
+        handed_over = HandOver(buzzers, referee)
         referee.disarm()  # a new stack: nothing to challenge yet
         factory.pin(BUTTONS[2]).press(at=factory.ticks())  # Cy slaps Ben's card as it lands
-        assert ignored.next().reason == "not armed"  # said at once: there is no window yet
+        handed_over.wait()
+        assert ignored.items.empty()  # not "no card to challenge": it may be for the card that lands
         referee.arm({0, 2}, own_card=1, window=3)  # Ben taps the claim
         referee.flush()
         factory.pin(BUTTONS[0]).press(at=factory.ticks() + 0.002)  # Ana, after the tap
         decision = decisions.next()
         assert isinstance(decision, Decision)
         assert (decision.winner, decision.before_tap, decision.stuck, decision.window) == (2, (2,), (), 3)
+        assert ignored.items.empty()
         referee.stop()
 
 
@@ -361,3 +385,24 @@ def test_a_slap_longer_than_early_ms_before_the_tap_is_still_refused(factory) ->
         decision = decisions.next()
         assert isinstance(decision, Decision) and decision.winner == 0 and decision.before_tap == ()
         referee.stop()
+
+
+def test_a_buzzer_press_5_ms_before_a_claim_at_the_screen_wins_and_the_claim_is_later(factory, buzzers) -> None:
+    """Ben's edge comes 5 ms before Cy's key, within the settle: the claim is a press at its own time.
+    The referee's clock moves only when the test moves it, so nothing is decided before both are in."""
+    now = [1000.0]
+    decisions = Recorder()
+    referee = Referee(buzzers, settle_ms=30, on_decision=decisions, clock=lambda: now[0])
+    handed_over = HandOver(buzzers, referee)
+    referee.arm({1, 2}, own_card=0, window=3)
+    assert referee.flush()
+    time.sleep(0.05)  # the window has been open 50 ms by the pins' clock
+    factory.pin(BUTTONS[1]).press(at=factory.ticks() - 0.005)  # Ben, 5 ms before the key
+    handed_over.wait()
+    referee.claim(2, window=3)  # Cy's key
+    assert referee.flush()
+    now[0] += 1.0
+    decision = decisions.next(timeout=2.0)
+    assert isinstance(decision, Decision)
+    assert (decision.winner, decision.claimed, [p.seat for p in decision.later]) == (1, False, [2])
+    referee.stop()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from buzzers_fixtures import PtyPair, Recorder, point
+from buzzers_fixtures import HandOver, PtyPair, Recorder, point
 from gpiozero.pins.mock import MockFactory
 
 from companion.buzzers import GpioBuzzers, Referee, SerialBuzzers, open_buzzers, serialbox
@@ -231,6 +231,84 @@ def test_a_box_replugged_mid_window_is_armed_again_and_the_window_opens_at_its_n
         assert isinstance(decision, Decision) and decision.winner == 3 and decision.window == 7
     finally:
         referee.stop()
+        second.close()
+
+
+class HeldReferee:
+    """A referee on the box whose clock moves only when the test moves it, so that nothing is decided
+    before the test says so; ``handed_over`` waits until the referee has taken a press."""
+
+    def __init__(self, buzzers: SerialBuzzers, settle_ms: float) -> None:
+        self.now = 1000.0
+        self.decisions, self.ignored = Recorder(), Recorder()
+        self.referee = Referee(buzzers, settle_ms=settle_ms, on_decision=self.decisions, on_ignored=self.ignored,
+                               clock=lambda: self.now)
+        self._handed_over = HandOver(buzzers, self.referee)
+
+    def open(self, box: PtyPair) -> None:
+        """Ana's card, window 7: every other seat armed, and the box opens the window at 500 s on its clock."""
+        replier = threading.Thread(target=lambda: (box.read_until(b"A 62\n"), box.write(encode_opened(micros(500.0)))))
+        replier.start()
+        self.referee.arm(range(1, 6), own_card=0, window=7)
+        replier.join()
+
+    def press(self, box: PtyPair, seat: int, at: float) -> None:
+        box.write(encode_press(seat, micros(at)))
+        self._handed_over.wait()
+
+
+def replugged(link: Path, box: PtyPair, *, armed: bool) -> PtyPair:
+    """The box unplugged and plugged in again: its clock restarts near 0, and the host arms it again
+    while the window is undecided (else it only sets its lights)."""
+    box.close()
+    second = PtyPair()
+    point(link, second.path)
+    second.read_until(b"?\n")
+    second.write(encode_hello(6, 0, micros(0.2)))
+    if armed:
+        second.read_until(b"A 62\n")
+        second.write(encode_opened(micros(0.25)))
+    else:
+        second.read_until(b"L 2\n")  # Ben's light: he won
+    return second
+
+
+def test_a_press_on_a_replugged_box_s_new_clock_does_not_beat_an_earlier_one_on_the_old_clock(
+    link: Path, box: PtyPair, buzzers: SerialBuzzers
+) -> None:
+    """At a long settle, Ben's press on the old clock (500.1 s) is still settling when the box comes back
+    with its clock at 0.2 s and Cy presses (0.3 s): presses across the restart go by the host's arrival."""
+    held = HeldReferee(buzzers, settle_ms=500)
+    held.open(box)
+    held.press(box, 1, 500.1)  # Ben
+    second = replugged(link, box, armed=True)
+    try:
+        held.press(second, 3, 0.3)  # Cy, on the new clock
+        held.now += 1.0
+        decision = held.decisions.next()
+        assert isinstance(decision, Decision)
+        assert (decision.winner, [p.seat for p in decision.later], decision.window) == (1, [3], 7)
+    finally:
+        held.referee.stop()
+        second.close()
+
+
+def test_a_press_on_a_replugged_box_after_the_decision_is_too_late_not_before_the_card(
+    link: Path, box: PtyPair, buzzers: SerialBuzzers
+) -> None:
+    held = HeldReferee(buzzers, settle_ms=30)
+    held.open(box)
+    held.press(box, 1, 500.1)  # Ben
+    held.now += 1.0
+    decision = held.decisions.next()
+    assert isinstance(decision, Decision) and decision.winner == 1
+    second = replugged(link, box, armed=False)
+    try:
+        held.press(second, 3, 0.3)  # Cy, on the new clock, after the decision
+        late = held.ignored.next()
+        assert isinstance(late, Ignored) and (late.seat, late.reason, late.window) == (3, "too late", 7)
+    finally:
+        held.referee.stop()
         second.close()
 
 

@@ -128,6 +128,26 @@ def test_the_card_on_top_is_named_by_its_place_in_the_log_through_undo_and_redo(
     assert table_model(won).window_entry is None  # the stack is won: no card on top
 
 
+def test_a_chained_card_of_the_same_spice_is_a_window_of_its_own() -> None:
+    """Five-spices: a chain of the same spice leaves a window equal to the one below it; it is still
+    another card, and a decision on the card below must not reach it."""
+    game = Game.start(new_setup(PROFILES["five-spices"], ["Ana", "Ben", "Cy"]))
+    game = game.apply(Play(0, "salt"))
+    chained = game.apply(Play(0, "salt"))
+    assert chained.state.window == game.state.window  # the same seat, the same claim
+    assert (table_model(game).window_entry, table_model(chained).window_entry) == (0, 1)
+    assert table_model(chained.apply(Undo())).window_entry == 0
+
+
+def test_a_challenge_waiting_may_move_to_the_card_of_the_seat_to_play_unless_that_seat_holds_it() -> None:
+    game = Game.start(new_setup(PROFILES["spicy"], ["Ana", "Ben", "Cy"])).apply(Play(0, "chili", 1))
+    assert table_model(game).move_to == -1  # nobody has buzzed
+    assert table_model(game, Buzz(2)).move_to == 1  # Cy's buzz may be for the card Ben has laid
+    assert table_model(game, Buzz(1)).move_to == -1  # Ben's buzz cannot be for his own card
+    five = Game.start(new_setup(PROFILES["five-spices"], ["Ana", "Ben", "Cy"])).apply(Play(0, "salt"))
+    assert table_model(five, Buzz(1)).move_to == -1  # five-spices calls at once: no sheet waits
+
+
 def test_the_model_and_the_link_import_no_kivy() -> None:
     """So they, and these tests, run without a window."""
     import subprocess

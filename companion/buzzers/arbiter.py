@@ -33,7 +33,8 @@ TOO_LATE = "too late"
 EARLY = "pressed before the card was played"
 
 Window = int | None
-"""Which card a window is for: its place in the game's log (``Game.window_entry``), None when unsaid."""
+"""Which window a press is judged in: one number per opening of a card's window, given by the table
+(``RefereeLink``), so that a card undone and redone opens a new one; None when unsaid."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class Decision:
     """Seats among the winner, the later ones and the tie whose press came before the claim was tapped
     (the card was on the table, its claim not yet on the screen) and counted all the same."""
     claimed: bool = False
-    """Taken at the screen (a key, a long press), not by a buzzer's edge: it decided at once."""
+    """The winner took it at the screen (a key, a long press), not by a buzzer's edge."""
     opened: float | None = None
     """When the window opened (the claim's tap), on the edge clock; None when the backend cannot say."""
 
@@ -154,6 +155,7 @@ class Arbiter:
         """How long before ``opened`` a press still counts: the card lands before its claim is tapped."""
         self.window = window
         self._before_tap: set[int] = set()
+        self._claimed: set[int] = set()
         self._stuck = set(stuck) & self.armed
         self._presses: dict[int, float] = {}
         self._ignored: list[Ignored] = []
@@ -170,15 +172,21 @@ class Arbiter:
     def decision(self) -> Decision | None:
         return self._decision
 
-    def press(self, seat: int, edge_time: float, *, before_tap: bool = False) -> Ignored | None:
+    def press(self, seat: int, edge_time: float, *, before_tap: bool = False, claim: bool = False) -> Ignored | None:
         """Take one press; return why it is ignored, or None if it may win.
 
-        ``before_tap`` says the press came before the window opened, by a
-        clock other than the edges' (the keyboard's, which has none).
+        ``before_tap`` says the press came before the window opened and the
+        caller has judged it in time for this card (the keyboard has no edge
+        clock to judge it by; the table may move a challenge here), so the
+        opening does not refuse it.
+        ``claim`` says it was taken at the screen (a key, a long press) at
+        ``edge_time``: a press like any other, so an earlier buzzer still
+        wins and the rest are later; only a stuck button or the opening
+        cannot refuse it, and once decided it is too late, never contested.
         """
-        reason = self._reason_to_ignore(seat, edge_time)
+        reason = self._reason_to_ignore(seat, edge_time, claim=claim, before_tap=before_tap)
         if reason is None and self._decision is not None:
-            if edge_time < self._decision.first_edge:
+            if edge_time < self._decision.first_edge and not claim:
                 return self._contested(seat, edge_time, self._decision)
             reason = TOO_LATE
         if reason is not None:
@@ -190,23 +198,12 @@ class Arbiter:
             self._presses[seat] = edge_time
             early = before_tap or (self.opened is not None and edge_time < self.opened)
             (self._before_tap.add if early else self._before_tap.discard)(seat)
+            (self._claimed.add if claim else self._claimed.discard)(seat)
         return None
 
-    def claim(self, seat: int, edge_time: float) -> Decision | Ignored:
-        """A challenge taken at the screen: it decides at once, unless the window has decided already.
-
-        The first to decide wins, whether a buzzer's edge or a tap; the rest are later.
-        """
-        reason = self._reason_to_ignore(seat, edge_time, claim=True)
-        if reason is None and self._decision is not None:
-            reason = TOO_LATE
-        if reason is not None:
-            return Ignored(seat, edge_time, reason, window=self.window)
-        self._presses = {seat: edge_time}
-        self._decision = Decision(
-            winner=seat, first_edge=edge_time, ignored=tuple(self._ignored), window=self.window, claimed=True
-        )
-        return self._decision
+    def presses(self) -> dict[int, float]:
+        """Each seat's earliest press that took part in the window (made before its decision), by seat."""
+        return dict(self._presses)
 
     def release(self, seat: int) -> None:
         """A stuck button came up: from now on its seat may press again."""
@@ -219,7 +216,9 @@ class Arbiter:
             self._decision = self._decide(min(self._presses.values()), deadline)
         return self._decision
 
-    def _reason_to_ignore(self, seat: int, edge_time: float, *, claim: bool = False) -> str | None:
+    def _reason_to_ignore(
+        self, seat: int, edge_time: float, *, claim: bool = False, before_tap: bool = False
+    ) -> str | None:
         if seat == self.own_card:
             return OWN_CARD
         if seat not in self.armed:
@@ -228,7 +227,7 @@ class Arbiter:
             return None
         if seat in self._stuck:
             return STUCK
-        if self.opened is not None and edge_time < self.opened - self.early:
+        if self.opened is not None and edge_time < self.opened - self.early and not before_tap:
             return EARLY
         return None
 
@@ -256,5 +255,6 @@ class Arbiter:
             stuck=tuple(sorted(self._stuck)),
             window=self.window,
             before_tap=tuple(sorted(seat for edge, seat in in_time if seat in self._before_tap)),
+            claimed=len(firsts) == 1 and firsts[0] in self._claimed,
             opened=self.opened,
         )

@@ -39,6 +39,9 @@ class Buzzers(ABC):
         self.on_opened: Callable[[float], None] | None = None
         """Called with the edge clock's time when the buttons armed again by themselves (a box that
         restarted mid-window): the window opens then."""
+        self.on_restarted: Callable[[float], None] | None = None
+        """Called with the edge clock's time when that clock started again (a box replugged): the edges
+        from then on are on the new clock, which the ones before cannot be compared with."""
         self.opened_at: float | None = None
 
     def arm(self, seats: Collection[int], waited: float = 0.0) -> frozenset[int]:

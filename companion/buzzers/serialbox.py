@@ -290,7 +290,9 @@ class SerialBuzzers(Buzzers):
             return
         _, _, self.seats, held, micros = message
         self._clock = protocol.Unwrapper()  # the box may have restarted its clock
-        self._clock.unwrap(micros)
+        now = self._clock.unwrap(micros) / 1e6
+        if self.on_restarted is not None:
+            self.on_restarted(now)
         with self._lock:
             self._held = {seat for seat in range(self.seats) if held >> seat & 1}
             self._greeted = True

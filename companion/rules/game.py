@@ -18,7 +18,7 @@ from itertools import islice
 from typing import overload
 
 from companion.rules import engine
-from companion.rules.actions import Action, Redo, Undo
+from companion.rules.actions import Action, Copy, Play, Redo, Undo
 from companion.rules.errors import IllegalAction
 from companion.rules.setup import start
 from companion.rules.state import Setup, State
@@ -162,14 +162,16 @@ class Game:
         (a redo keeps it); None when no card is on top.
 
         A buzzer decision carries it, so one that reaches the table after a newer card, or after an
-        undo, is known for what it is: every card ever laid has its own place in the log.
+        undo, is known for what it is: every card ever laid has its own place in the log. The card is
+        found by the move that laid it, never by the window's contents: a five-spice chain of the same
+        spice lays a new card whose window is equal to the one below it.
         """
         window = self.current.state.window
         if window is None:
             return None
         step = self.current
         # Equal, not the same object: a resumed game's states may come from a snapshot, each with its own copy.
-        while step.before is not None and step.before.state.window == window:
+        while not isinstance(step.move, (Play, Copy)) and step.before is not None and step.before.state.window == window:
             step = step.before
         return step.entry
 

@@ -140,6 +140,10 @@ class TableView(EventDispatcher):
     """A card is on top and may still be challenged."""
     top_player = NumericProperty(-1)
     top_universal = BooleanProperty(False)
+    move_to = NumericProperty(-1)
+    """The seat to play, when the challenge waiting may be for the card it has just laid; else -1."""
+    moving = BooleanProperty(False)
+    """The challenge sheet shows the claim pad of ``move_to``: its claim moves the challenge to its card."""
     buzz = ObjectProperty(None, allownone=True)
     """A Buzz waiting for the challenger to name spice or number."""
     pending = BooleanProperty(False)
@@ -235,7 +239,7 @@ class TableView(EventDispatcher):
         if self.numbered and not spice:
             self.dispatch("on_refused", choose_spice_words(self.seats[max(self.turn, 0)].name))
             return False
-        return self._apply(Play(max(self.turn, 0), spice, number, universal, tuck))
+        return self._apply(Play(max(self.turn, 0), spice, number, universal, tuck), moved=self.moving)
 
     def explain(self, spice: str) -> None:
         """Why this spice cannot be declared now, in the engine's words."""
@@ -281,10 +285,10 @@ class TableView(EventDispatcher):
     def press(self, seat: int) -> bool:
         """A challenge claimed without a buzzer (a long press on a panel, a key).
 
-        With a referee it goes through the same arbiter as the buzzers, so
-        whichever decides the window first takes the challenge and the other
-        is later; its decision comes back as a buzzer's does. Without one it
-        is decided at once.
+        With a referee it goes through the same arbiter as the buzzers, as a
+        press at the moment the referee takes it: a buzzer pressed before it
+        still wins, and its decision comes back as a buzzer's does. Without
+        one it is decided at once.
         """
         if self.buzz is not None or self.pending:
             busy = self._busy_words(seat)
@@ -313,6 +317,12 @@ class TableView(EventDispatcher):
             return False
         self._hold(Buzz(seat, self.buzz.later, (), self.buzz.before_tap))
         return True
+
+    def move_challenge(self, moving: bool = True) -> None:
+        """The challenge waiting is for the card the seat to play has just laid (``moving``): the sheet
+        shows that seat's claim pad, and its claim moves the challenge there, with every press it holds.
+        False keeps it on the card on top, as doing nothing does."""
+        self.moving = moving and self.move_to >= 0
 
     def cancel(self) -> None:
         """Nobody challenges after all: the window opens again."""
@@ -393,8 +403,9 @@ class TableView(EventDispatcher):
             return say(exc.reason)
         return ""
 
-    def _apply(self, action: Action, buzz_time: BuzzTime | None = None) -> bool:
-        """``buzz_time``: how a challenge was won by buzzer, saved with it."""
+    def _apply(self, action: Action, buzz_time: BuzzTime | None = None, moved: bool = False) -> bool:
+        """``buzz_time``: how a challenge was won by buzzer, saved with it; ``moved``: the card laid takes
+        the challenge that waited on the card below (``move_challenge``)."""
         before = self.state
         try:
             after = self.session.apply(action, buzz_time)
@@ -405,7 +416,7 @@ class TableView(EventDispatcher):
             self.dispatch("on_not_saved", exc)
             return False
         self.buzz = None
-        self._refresh()
+        self._refresh(moved)
         decided = outcome(before, after, action)
         if decided is not None:
             self.result = result_words(decided, after.setup.names)
@@ -418,7 +429,7 @@ class TableView(EventDispatcher):
             self.dispatch("on_sound", "end")
         return True
 
-    def _refresh(self) -> None:
+    def _refresh(self, moved: bool = False) -> None:
         """Copy the table model into the properties, and arm the buzzers for an open window."""
         model = self.model = table_model(self.session.game, self.buzz)
         for field in TABLE_FIELDS:
@@ -429,7 +440,9 @@ class TableView(EventDispatcher):
         self.hint = hint_words(model.hint, self.state.setup.names)
         self.moment = (model.turn, model.window_entry, self.buzz is not None, self.pending, model.ended)
         own_card = model.top_player if model.top_player >= 0 else None
-        self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None)
+        self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None, moved=moved)
+        if model.move_to < 0:
+            self.moving = False
 
 
 def _property_value(value: Any) -> Any:

@@ -94,6 +94,22 @@ def challenge(ui: Any) -> None:
     buzz(ui, view, first="3", later="4", delay=0.012)
 
 
+@scene("challenge-next-card")
+def challenge_next_card(ui: Any) -> None:
+    """Dee's buzz took the challenge of Ben's chili 7 while Cy may have laid a card on it already."""
+    view = mid_game(ui)
+    buzz(ui, view, first="4", later="3", delay=0.012)
+
+
+@scene("challenge-moving")
+def challenge_moving(ui: Any) -> None:
+    """The table tapped "For the card Cy just laid": Cy's claim pad is on the sheet."""
+    view = mid_game(ui)
+    buzz(ui, view, first="4", later="3", delay=0.012)
+    view.move_challenge()
+    ui.step(2)
+
+
 @scene("reveal", wide_flat=True)
 def reveal(ui: Any) -> None:
     view = mid_game(ui)

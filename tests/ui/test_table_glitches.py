@@ -28,7 +28,7 @@ def test_a_challenge_decided_without_a_card_shown_has_no_heading_over_nothing(ui
     table = Table(ui, new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"], first=ANA), gpio=False)
     assert table.view.declare("cinnamon")
     assert table.view.press(BEN)
-    ui.step(2)
+    ui.until(lambda: table.view.pending or table.view.result is not None)  # decided by the referee, on its thread
     if table.screen.sheet_name != "result":
         assert table.view.resolve(True)
         ui.step(2)

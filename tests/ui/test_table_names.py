@@ -16,6 +16,7 @@ from kivy.uix.label import Label
 
 from companion.rules import SPICY, Card, new_setup
 from companion.ui.i18n import tr
+from companion.ui.words import spice_name
 from companion.ui.screens.game import MomentRow
 from companion.ui.screens.result import ResultSeat
 from companion.ui.widgets.claim_pad import NumberButton
@@ -70,7 +71,8 @@ def test_long_names_give_way_in_every_sheet_sentence(ui, language: str, size: tu
     ui.until(lambda: table.screen.sheet_name == "challenge")
     ui.step(2)
     sheet = table.sheet()
-    shows(sheet.ids.title, tr._("{name} challenges!"), {"name": ANNE})
+    shows(sheet.ids.title, tr._("{name} challenges {player}'s {claim}"), {"name": ANNE, "player": "Ben"},
+          claim=f"{spice_name('chili')} 7")
     shows(sheet.ids.call, tr._("What does {name} call?"), {"name": ANNE})
     shows(sheet.ids.not_spice.ids.line, tr._("{name} wins if it isn't {spice}"), {"name": ANNE},
           spice=tr._("Chili"))

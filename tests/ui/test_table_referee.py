@@ -8,9 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from buzzers_fixtures import timed_factory
+from buzzers_fixtures import HandOver, timed_factory
 from companion.buzzers import GpioBuzzers, Referee
-from companion.rules import SPICY, new_setup
+from companion.config import BuzzerConfig
+from companion.rules import FIVE_SPICES, SPICY, Challenge, Play, Profile, new_setup
 from companion.session import Session
 from companion.ui.screens.challenge import ChallengeSheet
 from companion.ui.view import TableView
@@ -22,13 +23,14 @@ ANA, BEN, CY = 0, 1, 2
 class Wired:
     """A table of three on GPIO buzzers, its notices kept."""
 
-    def __init__(self, ui, early_ms: float = 0.0) -> None:
+    def __init__(self, ui, early_ms: float = 0.0, profile: Profile = SPICY) -> None:
         self.ui = ui
         app = ui.start()
         self.factory = timed_factory()
         self.buzzers = GpioBuzzers(BUTTONS[:3], LEDS[:3], pin_factory=self.factory)
         self.referee = Referee(self.buzzers, settle_ms=20, early_ms=early_ms)
-        self.view = TableView(Session.new(app.store, new_setup(SPICY, ["Ana", "Ben", "Cy"])), self.referee)
+        self.handed_over = HandOver(self.buzzers, self.referee)
+        self.view = TableView(Session.new(app.store, new_setup(profile, ["Ana", "Ben", "Cy"])), self.referee)
         self.notices: list[str] = []
         self.view.bind(on_notice=lambda _v, text: self.notices.append(text))
 
@@ -48,30 +50,51 @@ class Wired:
 
 @pytest.fixture
 def wired(ui) -> Iterator[Wired]:
-    table = Wired(ui)
+    table = Wired(ui, early_ms=BuzzerConfig().early_ms)  # as the app runs it
     yield table
     table.close()
 
 
-def test_a_decision_on_a_card_reaching_the_table_after_the_next_card_is_dropped(ui, wired: Wired) -> None:
-    view = wired.view
-    view.declare("chili", 1)  # Ana
-    wired.press(CY)  # Cy challenges Ana's card ...
-    wired.decided_off_screen()
-    assert view.declare("chili", 2)  # ... just as Ben's play is tapped
-    ui.step(3)  # the decision on Ana's card reaches the screen now
-    assert view.buzz is None and view.window and view.top_player == BEN
+def test_a_decision_reaching_the_table_after_a_chain_of_the_same_spice_is_dropped(ui) -> None:
+    table = Wired(ui, profile=FIVE_SPICES)
+    try:
+        view = table.view
+        assert view.declare("salt")  # Ana
+        table.press(BEN)  # Ben challenges Ana's salt ...
+        table.decided_off_screen()
+        assert view.chain("salt")  # ... just as Ana chains another salt
+        ui.step(3)  # the decision on the first salt reaches the screen now
+        assert not view.pending and view.window and view.top_player == ANA
+        assert list(view.session.game.log) == [Play(ANA, "salt"), Play(ANA, "salt")]
+    finally:
+        table.close()
 
 
-def test_a_decision_reaching_the_table_after_an_undo_is_dropped(ui, wired: Wired) -> None:
+@pytest.mark.parametrize(("taken_back", "on_top"), [(("undo",), ANA), (("undo", "redo"), BEN)])
+def test_a_decision_reaching_the_table_after_an_undo_is_dropped(ui, wired: Wired, taken_back, on_top) -> None:
+    """After an undo and a redo the card is back, but its window was closed: what was decided in it went with it."""
     view = wired.view
     view.declare("chili", 1)  # Ana
     view.declare("chili", 2)  # Ben
     wired.press(CY)  # Cy challenges Ben's card ...
     wired.decided_off_screen()
-    assert view.undo()  # ... and Ben's play is taken back: Ana's card is on top again
+    for step in taken_back:  # ... and Ben's play is taken back (and played again)
+        assert getattr(view, step)()
     ui.step(3)
-    assert view.buzz is None and view.top_player == ANA
+    assert view.buzz is None and view.window and view.top_player == on_top
+
+
+def test_an_adjust_while_a_decision_is_on_its_way_leaves_the_challenge_with_its_winner(ui, wired: Wired) -> None:
+    view = wired.view
+    view.declare("chili", 1)  # Ana
+    wired.press(CY)  # Cy challenges ...
+    wired.decided_off_screen()
+    assert view.set_draw_pile(40)  # ... as the table corrects the draw pile: the same card on top
+    wired.press(BEN)  # Ben, later
+    wired.decided_off_screen()
+    ui.step(3)
+    assert view.buzz.challenger == CY
+    assert wired.notices[-1] == "Ben buzzed too late: Cy challenges"
 
 
 def test_a_claim_by_key_is_not_overtaken_by_a_later_buzzer(ui, wired: Wired) -> None:
@@ -98,16 +121,19 @@ def test_a_buzzer_decision_first_makes_a_claim_by_key_later(ui, wired: Wired) ->
     assert wired.notices[-1] == "Cy buzzed too late: Ben challenges"
 
 
-def test_an_earlier_press_that_arrived_after_the_decision_is_shown_as_contested(ui, wired: Wired) -> None:
+@pytest.mark.parametrize("called", [False, True], ids=["on the sheet", "after the call"])
+def test_an_earlier_press_that_arrived_after_the_decision_is_shown_as_contested(ui, wired: Wired, called) -> None:
     view = wired.view
     view.declare("chili", 1)
     base = wired.factory.ticks()
     wired.factory.pin(BUTTONS[BEN]).press(at=base + 0.010)
     ui.until(lambda: view.buzz is not None)
+    if called:
+        assert view.call("number")  # Ben calls before Cy's press comes in
     wired.factory.pin(BUTTONS[CY]).press(at=base + 0.002)  # 8 ms earlier, but its signal came late
     wired.decided_off_screen()
     ui.step(3)
-    assert view.buzz.challenger == BEN  # the decision stands
+    assert (view.challenger if called else view.buzz.challenger) == BEN  # the decision stands
     assert wired.notices[-1] == (
         "Contested: Cy pressed 8 ms before Ben, but the press came after the decision; Ben challenges"
     )
@@ -125,10 +151,36 @@ def test_a_slap_before_the_claim_is_tapped_takes_the_challenge_and_the_sheet_say
         time.sleep(0.05)
         table.press(BEN)  # Ben slaps after the tap: slower
         ui.until(lambda: view.buzz is not None)
+        ui.step(3)
         assert view.buzz.challenger == ANA and view.buzz.before_tap == (ANA,)
+        assert table.notices in ([], ["Ben buzzed too late: Ana challenges"])  # never "no card to challenge"
         sheet = ChallengeSheet()
         sheet.view = view
         assert "Ana pressed before the claim was tapped" in sheet.later_text(view, view.buzz).text
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize("decided", [False, True], ids=["inside the settle", "decision on its way"])
+def test_a_slap_as_the_card_lands_takes_that_card_s_challenge_when_its_claim_is_tapped_at_once(ui, decided) -> None:
+    """Ben lays his card and Cy slaps it at once, while Ana's window is still open on the screen; Ben's tap
+    comes inside the settle, or with the decision on Ana's card on its way: either way the challenge is
+    Cy's, on Ben's card, and the history holds one card played and one challenge."""
+    table = Wired(ui, early_ms=1500)
+    try:
+        view = table.view
+        view.declare("chili", 1)  # Ana
+        table.press(CY, offset=0.0)  # Cy slaps Ben's card as it lands ...
+        table.handed_over.wait()
+        if decided:
+            table.decided_off_screen()
+        assert view.declare("chili", 2)  # ... and Ben taps his claim
+        ui.until(lambda: view.buzz is not None)
+        ui.step(3)
+        assert (view.buzz.challenger, view.buzz.before_tap, view.top_player) == (CY, (CY,), BEN)
+        assert table.notices == []
+        assert view.call("number") and view.challenger == CY
+        assert list(view.session.game.log)[1:] == [Play(BEN, "chili", 2), Challenge(CY, "number")]
     finally:
         table.close()
 

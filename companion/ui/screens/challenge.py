@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import ColorProperty, DictProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, DictProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
+from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.i18n import tr
 from companion.ui.view import Buzz, TableView
-from companion.ui.words import Sentence
+from companion.ui.words import Sentence, spice_name
 from companion.ui.widgets import SecondaryButton, load_kv, short
 from companion.ui.widgets.buttons import KeptClear
+from companion.ui.widgets.fit import lines_size
 from companion.ui.widgets.sheet import Sheet
 from companion.ui.widgets.stack_card import StackCard
 
@@ -49,6 +51,8 @@ class TieChoice(KeptClear, SecondaryButton):
 class ChallengeSheet(Sheet):
     buzz = ObjectProperty(None, allownone=True)
     """The buzz drawn: the view's, or for a frame a stand-in that lays the sheet out ahead (``prepare``)."""
+    standing = BooleanProperty(False)
+    """The stand-in buzz is drawn: the sheet shows all it can show, the offer to move the challenge too."""
 
     def on_view(self, _sheet: ChallengeSheet, view: TableView | None) -> None:
         if view is not None:
@@ -66,6 +70,7 @@ class ChallengeSheet(Sheet):
     def stand_in(self, standing: bool) -> None:
         """With a stand-in buzz, the sheet lays itself out as a challenge shows it, ahead of the first one
         (``TableScreen.prepare``); without, it draws the view's buzz again."""
+        self.standing = standing
         self.buzz = Buzz(0, later=((1, "+1 ms"),)) if standing else self.view.buzz
 
     def challenger_name(self, view: TableView | None, *_deps: Any) -> str:
@@ -73,6 +78,28 @@ class ChallengeSheet(Sheet):
         if view is None or buzz is None or buzz.challenger is None:
             return ""
         return view.seats[buzz.challenger].name
+
+    def title(self, view: TableView, *_deps: Any) -> Sentence:
+        """Who challenges which card: a challenge as the next card lands may be meant for that card, so the
+        sheet says the one it is on ("Dee challenges Ana's Chili 4")."""
+        name = self.challenger_name(view)
+        if not name:
+            return Sentence(tr._("A tie! Who challenges?"), {})
+        if view.top_player < 0:
+            return Sentence(tr._("{name} challenges!"), {"name": name})
+        claim = f"{spice_name(view.claim_spice)} {view.claim_number}"
+        template = tr._("{name} challenges {player}'s {claim}").replace("{claim}", claim)
+        return Sentence(template, {"name": name, "player": view.seats[view.top_player].name})
+
+    def title_size(self, view: TableView, width: float, size: float, *_deps: Any) -> float:
+        """The title's size: ``size``, or smaller for the whole title to fit on one line, down to 24 sp."""
+        return max(sp(24), lines_size(self.title(view).text, size, width))
+
+    def move_text(self, view: TableView, moving: bool, move_to: int, standing: bool) -> Sentence:
+        """The one tap that moves the challenge to the card the seat to play has just laid, or keeps it."""
+        if moving:
+            return Sentence(tr._("Keep it on {name}'s card"), {"name": view.seats[view.top_player].name})
+        return Sentence(tr._("For the card {name} just laid"), {"name": view.seats[1 if standing else move_to].name})
 
     def later_text(self, view: TableView | None, *_deps: Any) -> Sentence:
         """Who pressed after the challenger and by how much; who pressed as the card landed, before its claim

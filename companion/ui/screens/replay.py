@@ -79,10 +79,10 @@ class ReplayView(TableView):
         else:
             self.go(found)
 
-    def _refresh(self) -> None:
+    def _refresh(self, moved: bool = False) -> None:
         """The table's model, but no ring says a buzzer is live: on a replay none is (the seat whose card
         is on top still shows it, and a challenger still shows as one)."""
-        super()._refresh()
+        super()._refresh(moved)
         for seat in self.seats:
             seat.armed = False
 
