@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import eject, takehome
 from companion.eject import requested_stick
 
 
@@ -33,3 +34,10 @@ def test_only_a_mount_point_is_ejected(tmp_path: Path) -> None:
         assert requested_stick(request, media) == media / "sda1"
     finally:
         subprocess.run(["umount", media / "sda1"], check=True)
+
+
+def test_a_test_looks_for_sticks_in_its_own_folder_never_the_machines(own_user_folders: Path) -> None:
+    """A stick mounted under /media/spicy-companion on the machine running the suite became the take-home
+    screen's place in its tests; the sticks, their labels and the eject request are each test's own."""
+    for place in (eject.MEDIA, eject.REQUEST, takehome.BY_LABEL):
+        assert place.is_relative_to(own_user_folders)
