@@ -126,6 +126,7 @@ UNDO_MIGRATION = {
         *(_totals_trigger(f"player_totals_{phase}", when, row, sign)
           for phase, (when, row, sign) in TRIGGER_PHASES.items()),
     ],
+    "m014_merge_undo": ["DROP TABLE merge_undo"],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

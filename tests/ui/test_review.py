@@ -241,7 +241,10 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
     for _ in name:
         ui.tap(keys(ui)[BACKSPACE])
     type_on_screen(ui, "Maximilian")
-    ui.tap(keys(ui)[ENTER])  # the keyboard's Enter renames, as the Rename button does
+    ui.tap(keys(ui)[ENTER])  # the keyboard's Enter renames, as the Rename button does, once asked
+    ui.step(2)
+    assert page.sheet.text == f"{name}'s {sum(games_before.values())} games will say Maximilian."
+    ui.tap(page.sheet.ids.yes)
     assert page.name_shown == "Maximilian"
     with Store.open(filled) as store:
         assert [line.id for line in games_page(store, Filter(player="Maximilian"), limit=1000)] == before
@@ -253,6 +256,8 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
     page.ids.manage.scroll_y = 0  # the buttons under the names
     ui.step(2)
     ui.tap(page.ids.merge_button)
+    ui.step(2)
+    ui.tap(page.sheet.ids.yes)
     assert page.name_shown == "Maximilian"
     assert {profile: int(dict(page.rows)["Games"]) for profile in page.profiles
             if not ui.tap(next(b for b in page.ids.profiles.children if b.text == profile_title(profile)))
@@ -261,12 +266,53 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
     page.ids.manage.scroll_y = 0
     ui.step(2)
     ui.tap(page.ids.retire_button)
+    ui.step(2)
+    ui.tap(page.sheet.ids.yes)
     assert page.retired
     ui.tap(page.ids.header.ids.back)
     players = ui.app.screen("players")
     assert "Maximilian" not in [row["name"] for row in players.ids.list.data]
     ui.tap(players.ids.show_retired)
     assert [row["name"] for row in players.ids.list.data] == ["Maximilian"]
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_merge_asks_naming_what_changes_and_is_undone_from_the_page_until_the_next_game(
+        ui, tmp_path: Path, rotation: int) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 6, 4, datetime(2026, 9, 1, 18, tzinfo=UTC))
+        game = replay_transcript(KNOWN.replace("Ana", "Bartholomew").replace("Ben", "Zed"))
+        store.save([Recorded(game, "2026-10-01T20:00:00.000+00:00", ["2026-10-01T20:00:00.000+00:00"] * len(game.log))])
+        kai = next(name for name in store.players() if name not in {"Bartholomew", "Zed", "Cy"})
+        before = {name: figures(store, player=name) for name in store.players()}
+    app = ui.start(rotation=rotation)
+    page = app.screen("player")
+    assert page.open("Bartholomew")
+    app.show("player")
+    ui.step(2)
+    ui.tap(page.ids.manage_tab)
+    ui.tap(next(b for b in page.ids.merge.children if b.text == kai))
+    page.ids.manage.scroll_y = 0
+    ui.step(2)
+    ui.tap(page.ids.merge_button)
+    ui.step(2)
+    assert page.sheet.text.startswith(f"Bartholomew's 1 games become {kai}'s.")
+    ui.tap(page.sheet.ids.back)  # nothing changes
+    assert page.sheet.parent is None and "Bartholomew" in app.store.players()
+    ui.tap(page.ids.merge_button)
+    ui.step(2)
+    ui.tap(page.sheet.ids.yes)
+    assert page.name_shown == kai and "Bartholomew" not in app.store.players()
+    page.ids.manage.scroll_y = 1
+    ui.step(2)
+    assert page.ids.undo_merge.text == "Undo the merge: Bartholomew back"
+    ui.tap(page.ids.undo_merge)
+    assert page.name_shown == "Bartholomew"
+    assert {name: figures(app.store, player=name) for name in app.store.players()} == before
+    app.store.merge_players("Bartholomew", kai)
+    assert page.open(kai) and page.merged == "Bartholomew"
+    app.store.new_game(game.setup, "2026-10-02T20:00:00.000+00:00")  # the next game: the merge stands
+    assert page.open(kai) and page.merged == "" and page.ids.undo_merge.disabled
 
 
 def test_a_note_typed_by_touches_alone_is_saved_and_outlives_a_restart(ui, filled: Path) -> None:
