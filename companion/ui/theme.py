@@ -165,6 +165,7 @@ def text_on_fill() -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
     pairs |= {
         "ink on the accent": (ACCENT_INK, ACCENT), "ink on a trophy": (ACCENT_INK, TROPHY),
         "ink on second text": (ACCENT_INK, TEXT_2), "ink on text": (ACCENT_INK, TEXT),
+        "the last-card banner's top": (ACCENT_INK, WARNING), "the last-card banner's foot": (ACCENT_INK, DANGER),
     }
     for spice in SPICE_FILL:
         pairs[f"{spice} card"] = (ink_on(SPICE_FILL[spice]), SPICE_FILL[spice])
