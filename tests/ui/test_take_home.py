@@ -71,7 +71,8 @@ def test_a_stick_is_the_place_and_eject_says_when_it_can_be_pulled_out(ui, tmp_p
         app.show("takehome")
         ui.step(2)
         screen = app.screen("takehome")
-        assert (screen.folder, screen.on_stick) == (str(media / "sdz1"), True)
+        assert (screen.folder, screen.stick_chosen) == (str(media / "sdz1"), True)
+        assert not screen.ids.eject.dimmed  # a kv rule does not follow a property named on_...: it looked dimmed
         assert ui.find(ChoiceButton, text="sdz1").selected
         ui.tap(screen.ids.back_up)
         ui.until(lambda: not screen.busy)
