@@ -177,8 +177,9 @@ class GameScreen(Screen):
             box.add_widget(LegendItem(text=name, colour=colour))
 
     def keep_note(self) -> None:
-        """Save the note as typed; the list's row shows it from now on."""
+        """Save the note as typed; the list's row shows it from now on. The keys go: the note is done."""
         app = App.get_running_app()
+        self.ids.note.focus = False
         try:
             kept = app.store.set_note(int(self.game_id), self.ids.note.text)
         except CompanionError as exc:

@@ -223,6 +223,7 @@ class PlayerScreen(Screen):
     def rename(self) -> None:
         """Asked first: every saved game and export of this player will say the new name."""
         old, new = self.name_shown, self.ids.rename.text.strip()
+        self.ids.rename.focus = False  # the keys go: the name is typed
         store = App.get_running_app().store
         self._ask(
             tr._("{name}'s {games} games will say {new}.").format(name=short(old), games=self._games(),
