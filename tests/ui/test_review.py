@@ -9,6 +9,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 
 import pytest
+from kivy.uix.label import Label
 
 from companion.rules import ProfileId, replay_transcript
 from companion.seating import Seating
@@ -136,6 +137,33 @@ def test_a_six_seat_game_page_keeps_why_it_ended_under_its_tabs_at_800x480(ui, f
     assert len(page.ids.summary.children) == 5 * 7  # a header and six seats
     assert page.ids.outcome.text and page.ids.outcome.top <= page.ids.final.y  # not under the tabs
     assert page.ids.log_play.top <= page.ids.outcome.y  # the rows scroll between them
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_a_game_page_cuts_a_long_name_from_its_end_never_in_the_middle(ui, tmp_path: Path, size) -> None:
+    """Kivy's own shortening drew "Bar...ew" in the breakdown and "Barth...mew" under the race."""
+    long = "Bartholomew-Alexander Wilhelmina"
+    with Store.open(tmp_path / "games.db") as store:
+        game = replay_transcript(KNOWN.replace("Ana", long.replace(" ", "_")))
+        (game_id,) = store.save([Recorded(game, "2026-11-30T20:00:00.000+00:00", ["2026"] * len(game.log))])
+    ui.start(size=size)
+    ui.until(lambda: ui.app.store is not None)
+    page = ui.app.screen("game")
+    assert page.open(game_id)
+    ui.app.show("game")
+    ui.tap(page.ids.race_button)
+    ui.step(3)
+    name = long.replace(" ", "_")
+    shown = [label for label in ui.find_all(Label) if label.text[:4] == name[:4] and " " not in label.text]
+    assert len(shown) == 2  # its row of the breakdown, its place under the race (the timeline says more)
+    ui.app.show("players")
+    ui.step(3)
+    shown += [label for label in ui.find_all(Label) if label.text[:4] == name[:4] and " " not in label.text]
+    assert len(shown) == 3  # and its row of the Players list
+    assert shown[0].text != name  # too long for the breakdown: cut
+    for label in shown:
+        assert not label.shorten and label.texture_size[0] <= label.width
+        assert label.text == name or (label.text.endswith("…") and name.startswith(label.text[:-1]))
 
 
 def test_the_score_race_draws_each_seat_in_the_colour_it_had_at_the_table(ui, tmp_path: Path) -> None:
