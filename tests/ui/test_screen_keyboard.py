@@ -166,6 +166,7 @@ def test_a_note_and_a_rename_put_the_keys_away_and_shift_only_starts_a_name_or_a
     assert page.ids.note.text == "Zoes first win. Next"
     ui.tap(keys(ui)[ENTER])  # the keyboard's Save note
     assert app.store.query("SELECT note FROM games WHERE id = 1")[0][0] == "Zoes first win. Next" and keyboard.parent is None
+    assert (app.toast.text, app.toast.good) == ("Note saved", True)  # a tick, not the warning sign
     page.ids.note.text = ""
     ui.tap(page.ids.note)
     tap_letters(ui, "ben won")

@@ -53,6 +53,11 @@ def test_back_up_export_and_restore_by_touch(ui, tmp_path: Path) -> None:
     ui.tap(screen.ids.add)
     ui.until(lambda: not screen.busy)
     assert screen.status == "2 games added" and len(app.store.uids()) == 3
+    ui.tap(screen.ids.restore)  # the same backup again: nothing to add, so OK, and no plus
+    ui.until(lambda: not screen.busy)
+    assert screen.plan is not None and (screen.ids.add.text, screen.ids.add.icon) == ("OK", "check")
+    ui.tap(screen.ids.add)
+    assert screen.plan is None and len(app.store.uids()) == 3
     ui.tap(screen.ids.eject)
     assert screen.status == "Eject is for a USB stick; this is a folder"
 

@@ -195,7 +195,7 @@ class GameScreen(Screen):
             app.notify(say(exc.reason))
             return
         self.ids.note.text = kept or ""
-        app.notify(tr._("Note saved") if kept else tr._("Note taken away"))
+        app.notify(tr._("Note saved") if kept else tr._("Note taken away"), good=True)
 
     def resume(self) -> None:
         App.get_running_app().resume_game(int(self.game_id))

@@ -256,7 +256,8 @@ class PlayerScreen(Screen):
             app.notify(say(exc.reason))
             return
         self.open(back)
-        app.notify(tr._("{name} has their {games} games back").format(name=short(back), games=self._games()))
+        app.notify(tr._("{name} has their {games} games back").format(name=short(back), games=self._games()),
+                   good=True)
 
     def toggle_retired(self) -> None:
         """Retiring asks first; bringing back does not (it hides nothing)."""
