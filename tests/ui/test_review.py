@@ -166,6 +166,20 @@ def test_a_game_page_cuts_a_long_name_from_its_end_never_in_the_middle(ui, tmp_p
         assert label.text == name or (label.text.endswith("…") and name.startswith(label.text[:-1]))
 
 
+def test_a_one_game_player_sees_that_game_on_the_results_chart(ui, tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        game = replay_transcript(KNOWN)
+        store.save([Recorded(game, "2026-11-30T20:00:00.000+00:00", ["2026"] * len(game.log))])
+        (score,) = store.query("SELECT score FROM scores JOIN players ON players.id = player_id WHERE name = 'Ana'")[0]
+    app = ui.start()
+    page = app.screen("player")
+    assert page.open("Ana")
+    app.show("player")
+    ui.step(3)
+    assert page.ids.chart.series == [(theme.ACCENT, [float(score)])]
+    assert [i for i in page.ids.chart.canvas.children if type(i).__name__ == "Ellipse"]  # its one point, drawn
+
+
 def test_the_score_race_draws_each_seat_in_the_colour_it_had_at_the_table(ui, tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with Store.open(path) as store:

@@ -177,7 +177,7 @@ class PlayerScreen(Screen):
             self.chart_caption = tr._("Wins so far, game by game")
             before = (chosen.wins if chosen else 0) - sum(r.won for r in games)  # wins older than the chart's
             values = [float(wins) for wins in accumulate((r.won for r in games), initial=before)][1:]
-        self.ids.chart.series = [(theme.ACCENT, values)] if len(values) > 1 else []
+        self.ids.chart.series = [(theme.ACCENT, values)] if values else []
 
     @staticmethod
     def _choices(box: Any, choices: list[tuple[str, str]], current: str | None, choose: Any) -> None:
