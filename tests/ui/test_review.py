@@ -9,6 +9,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 
 import pytest
+from kivy.metrics import dp
 from kivy.uix.label import Label
 
 from companion.rules import ProfileId, replay_transcript
@@ -21,6 +22,7 @@ from companion.cli import main
 from companion.config import UiConfig
 from companion.ui.keyboard import BACKSPACE, ENTER, HIDE
 from keyboard_helpers import keys, type_on_screen
+from table_helpers import on_screen
 from companion.errors import CompanionError
 from companion.store.ratings import ratings
 from companion.buzzers import format_delay
@@ -178,6 +180,31 @@ def test_a_one_game_player_sees_that_game_on_the_results_chart(ui, tmp_path: Pat
     ui.step(3)
     assert page.ids.chart.series == [(theme.ACCENT, [float(score)])]
     assert [i for i in page.ids.chart.canvas.children if type(i).__name__ == "Ellipse"]  # its one point, drawn
+
+
+def test_the_retired_list_and_a_reopened_page_start_at_their_top(ui, filled: Path) -> None:
+    with Store.open(filled) as store:
+        retired = min(store.players())
+        store.retire_player(retired)
+        for name in ("Xena", "Yann", "Zora", "Walt", "Vera", "Uma", "Theo", "Sven", "Rosa"):
+            store.add_player(name)  # enough players to scroll
+    app = ui.start()
+    ui.tap(app.screen("home").ids.players)
+    ui.step(3)
+    players = app.screen("players")
+    players.ids.list.scroll_y = 0  # scrolled to the foot of the list
+    ui.step(3)
+    ui.tap(players.ids.show_retired)
+    ui.step(3)
+    (row,) = ui.find_all(PlayerRow)
+    assert row.name == retired and on_screen(players.ids.list)[3] - on_screen(row)[3] < dp(24)  # at the top
+    page, game = app.screen("player"), app.screen("game")
+    assert page.open(retired) and game.open(1)
+    scrolled = (page.ids.figures_scroll, page.ids.manage, game.ids.timeline, game.ids.final_scroll)
+    for view in scrolled:
+        view.scroll_y = 0
+    assert page.open("Xena") and game.open(2)
+    assert [view.scroll_y for view in scrolled] == [1] * len(scrolled)
 
 
 def test_the_score_race_draws_each_seat_in_the_colour_it_had_at_the_table(ui, tmp_path: Path) -> None:

@@ -162,6 +162,8 @@ class GameScreen(Screen):
              "kind": str(m.event.kind)}
             for m in timeline(saved, game) for said in (moment_words(m, state),)
         ]
+        for scrolled in (self.ids.timeline, self.ids.final_scroll):
+            scrolled.scroll_y = 1  # another game's page starts at its top, not where the last was left
         return True
 
     def _breakdown(self, state: State) -> None:

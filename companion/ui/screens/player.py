@@ -135,6 +135,8 @@ class PlayerScreen(Screen):
         self.ids.merge.clear_widgets()
         self.ids.rename.text = name
         self._fill()
+        for scrolled in ("figures_scroll", "opponents_scroll", "manage"):
+            self.ids[scrolled].scroll_y = 1  # another player's page starts at its top, not where the last was left
         return True
 
     def on_profile(self, *_args: object) -> None:
