@@ -149,3 +149,10 @@ def test_an_empty_hand_is_hinted_to_pass_as_the_engine_refuses_its_plays(lines: 
     hint = table_model(game).hint
     assert (hint.seat, hint.claims, hint.any_claim, hint.may_pass) == (0, (), False, True)
     assert hint_words(hint, game.setup.names) == "No card to play: pass"
+
+
+def test_while_a_challenge_waits_the_hint_offers_no_play() -> None:
+    game = replay_transcript("rules spicy\nseats Ana Ben Cy\nplay Ana chili 2\nchallenge Cy spice")
+    hint = table_model(game).hint
+    assert (hint.seat, hint.claims, hint.may_pass) == (1, (), False)
+    assert hint_words(hint, game.setup.names) == "once the challenge is decided"

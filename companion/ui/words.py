@@ -124,8 +124,8 @@ def hint_words(hint: Hint, names: Sequence[str]) -> str:
         if hint.may_challenge is not None:
             return tr._("Play a card, draw, or challenge {name}").format(name=names[hint.may_challenge])
         return tr._("Play a card naming a spice, or draw")
-    if not hint.claims:
-        return tr._("No card to play: pass") if hint.may_pass else ""
+    if not hint.claims:  # an empty hand can only pass; while a challenge waits, nothing is played
+        return tr._("No card to play: pass") if hint.may_pass else tr._("once the challenge is decided")
     if hint.any_claim:
         return tr._("1, 2 or 3 of any spice, or pass") if hint.may_pass else tr._("1, 2 or 3 of any spice")
     words = [
