@@ -18,7 +18,6 @@ in ``DROPPED`` order, until the link fits.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -27,6 +26,7 @@ from urllib.parse import quote
 import segno
 
 from companion.errors import Reason
+from companion.session import elapsed, minutes_played
 from companion.store.records import SavedGame
 
 LINK = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -59,7 +59,7 @@ def play_record(saved: SavedGame, uid: str, bgg_id: int) -> Play:
     play: Play = {"sourceName": SOURCE, "sourcePlayId": uid, "game": game,
                   "playDate": _local(saved.started_at), "players": players}
     if saved.ended_at:
-        play["durationMin"] = max(1, math.ceil(_minutes(saved.started_at, saved.ended_at)))
+        play["durationMin"] = minutes_played(elapsed(saved.started_at, saved.ended_at))
     if saved.setup.variants:
         play["comments"] = "Variants: " + ", ".join(sorted(saved.setup.variants))
     return play
@@ -76,10 +76,6 @@ def _rank(players: list[Play]) -> None:
 
 def _local(stamp: str) -> str:
     return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _minutes(start: str, end: str) -> float:
-    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds() / 60
 
 
 def _drop_comments(play: Play) -> None:

@@ -96,6 +96,12 @@ class Session:
         return saved[1]
 
 
+def minutes_played(length: timedelta) -> int:
+    """A game's length in whole minutes, to the nearest and at least 1: the end screen and the BG Stats
+    link say the same number (one rounded up, the other to the nearest, said 3 and 4 of one game)."""
+    return max(1, round(length.total_seconds() / 60))
+
+
 def elapsed(started_at: str, last_at: str) -> timedelta:
     """From one saved time stamp to another; zero when a time cannot be read."""
     try:

@@ -1,6 +1,6 @@
 """The table as the screens draw it: one frozen value, made by one function of the game and the buzz.
 
-Every fact here is asked of the rules (``legal_claims``, ``challengers``,
+Every fact here is asked of the rules (``playable_claims``, ``challengers``,
 ``is_legal(Copy(...))``, ``State.score_parts``, ``starting_draw_pile``), so no
 rule is written twice and the screen can never offer what the engine refuses.
 No Kivy: the model and its tests run without a window; ``companion.ui.view``
@@ -26,7 +26,7 @@ from companion.rules import (
     State,
     challengers,
     is_legal,
-    legal_claims,
+    playable_claims,
     starting_draw_pile,
     variants,
 )
@@ -84,8 +84,8 @@ class SeatModel:
 class Hint:
     """What the seat to play may do, as facts; ``companion.ui.words.hint_words`` says it.
 
-    ``claims`` are the legal claims in the numbered games (every spice with
-    its numbers when ``any_claim``); in five-spices ``may_challenge`` is the
+    ``claims`` are the claims a play is accepted for in the numbered games
+    (every spice with its numbers when ``any_claim``; none from an empty hand); in five-spices ``may_challenge`` is the
     player whose card the seat to play may challenge.
     """
 
@@ -240,14 +240,8 @@ def table_model(game: Game, buzz: Buzz | None = None) -> TableModel:
 
 
 def _legal(state: State) -> dict[str, list[int]]:
-    """Spice -> the numbers the seat to play may declare now (as a universal card when it holds only those);
-    nothing while a challenge waits, after the end, or from an empty hand, which can only pass."""
-    turn = state.turn
-    if not state.profile.numbered or state.challenge is not None or state.ended or turn is None:
-        return {}
-    if state.seats[turn].hand == 0:
-        return {}
-    return {spice: list(numbers) for spice, numbers in legal_claims(state).items()}
+    """Spice -> the numbers the seat to play may declare now (as a universal card when it holds only those)."""
+    return {spice: list(numbers) for spice, numbers in playable_claims(state).items()}
 
 
 def _move_to(state: State, buzz: Buzz | None) -> int:
@@ -303,7 +297,7 @@ def hint(state: State) -> Hint:
         top = state.window
         may_challenge = top.player if top is not None and state.turn in challengers(state) else None
         return Hint(state.turn, False, may_challenge=may_challenge)
-    claims = tuple((spice, tuple(numbers)) for spice, numbers in legal_claims(state).items())
+    claims = tuple(playable_claims(state).items())
     any_claim = len(claims) == len(state.profile.spices)
     return Hint(state.turn, True, claims, any_claim, may_pass=is_legal(state, Pass(state.turn)))
 

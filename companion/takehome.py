@@ -24,8 +24,9 @@ class Stick:
     label: str
 
 
-def sticks(media: Path | None = None, by_label: Path = BY_LABEL) -> list[Stick]:
-    """The sticks mounted now (under ``eject.MEDIA`` unless told), by folder name."""
+def sticks(media: Path | None = None, by_label: Path | None = None) -> list[Stick]:
+    """The sticks mounted now (under ``eject.MEDIA`` and ``BY_LABEL`` unless told, looked up at the call so
+    the tests can give each their own), by folder name."""
     media = media or eject.MEDIA
     try:
         folders = sorted(p for p in media.iterdir() if os.path.ismount(p))
@@ -33,7 +34,7 @@ def sticks(media: Path | None = None, by_label: Path = BY_LABEL) -> list[Stick]:
         return []
     labels: dict[str, str] = {}
     try:
-        for link in by_label.iterdir():
+        for link in (by_label or BY_LABEL).iterdir():
             labels[Path(os.path.realpath(link)).name] = link.name.replace("\\x20", " ")
     except OSError:
         pass

@@ -1,7 +1,9 @@
-"""Every test runs with its own empty config and data folders.
+"""Every test runs with its own empty config and data folders, and its own empty place for sticks.
 
 The defaults (platformdirs) follow XDG_CONFIG_HOME and XDG_DATA_HOME on Linux,
-so no test reads a developer's config file or writes into their saved games.
+so no test reads a developer's config file or writes into their saved games;
+the sticks mounted on the machine running the suite (``/media/spicy-companion``)
+and its eject request are never seen or written either.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import eject, takehome
 from companion.display import CLOCK
 
 # Kivy reads these once, at its first import: no command-line parsing, no
@@ -29,6 +32,9 @@ def own_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setattr(eject, "MEDIA", home / "media")
+    monkeypatch.setattr(eject, "REQUEST", home / "run" / "eject")
+    monkeypatch.setattr(takehome, "BY_LABEL", home / "by-label")
     return home
 
 

@@ -135,6 +135,7 @@ UNDO_MIGRATION = {
           for phase, (when, row, sign) in TRIGGER_PHASES.items()),
     ],
     "m014_game_arrived": ["ALTER TABLE games DROP COLUMN arrived_at"],
+    "m015_merge_undo": ["DROP TABLE merge_undo"],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

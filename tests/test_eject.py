@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import eject, takehome
 from companion.eject import requested_stick
 
 REPO = Path(__file__).parent.parent
@@ -126,3 +127,10 @@ def test_the_helper_confined_as_its_unit_reads_and_uses_up_what_the_kiosk_wrote(
         assert list(run.iterdir()) == []
     finally:
         shutil.rmtree(top)
+
+
+def test_a_test_looks_for_sticks_in_its_own_folder_never_the_machines(own_user_folders: Path) -> None:
+    """A stick mounted under /media/spicy-companion on the machine running the suite became the take-home
+    screen's place in its tests; the sticks, their labels and the eject request are each test's own."""
+    for place in (eject.MEDIA, eject.REQUEST, takehome.BY_LABEL):
+        assert place.is_relative_to(own_user_folders)

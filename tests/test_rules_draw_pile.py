@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rules_helpers import game, refused, state
@@ -77,3 +78,14 @@ def test_property_adjust_draw_pile_sets_only_the_draw_pile_and_undo_takes_it_bac
     assert adjusted.apply(Undo()).state == before
     if after.turn is not None and value == 0 and is_legal(after, Pass(after.turn)):
         assert adjusted.apply(Pass(after.turn)).state.ended  # the next draw finds the World's End card
+
+
+
+@pytest.mark.parametrize(("header", "play"), [
+    ("rules spicy\nseats Ana Ben Cy\nend-card 27", "play Ana chili 1"),
+    ("rules sweet-spicy\nseats Ana Ben Cy\nend-card 27", "play Ana chili 1"),
+    ("rules five-spices\nseats Ana Ben Cy", "play Ana pepper"),
+])
+def test_adjust_hand_runs_from_0_to_100_in_every_game_and_says_so_at_that_line(header: str, play: str) -> None:
+    assert state("adjust Ana hand 100", header=header).seats[0].hand == 100
+    assert "a hand holds 0 to 100 cards, not 101" in str(refused(play, "adjust Ben hand 101", header=header))

@@ -102,6 +102,19 @@ def test_change_your_luck_only_on_a_5_at_most_2_with_the_cards_in_hand() -> None
     assert "needs the change-your-luck variant" in str(refused("play Ana chili 2", "play Ben chili 5 tuck 1"))
 
 
+def test_change_your_luck_a_universal_card_is_never_tucked_and_the_refusal_says_so() -> None:
+    header = with_variants("change-your-luck").replace("rules spicy", "rules sweet-spicy")
+    # Ben loses a challenge, takes a universal and is left with a hand of 2 universal cards
+    two_universals = ("adjust Ben hand 1", "play Ana chili 2", "challenge Ben spice", "reveal chili 2",
+                      "take-universal Ben", "play Ben chili 3", "play Cy chili 4", "pass Ana", "adjust Ben hand 2")
+    ben = seat(state(*two_universals, header=header), "Ben")
+    assert (ben.hand, ben.universals) == (2, 2)
+    error = refused(*two_universals, "play Ben universal chili 5 tuck 1", header=header)
+    assert str(error).endswith("only spice cards are tucked: Ben has 0 to tuck besides the card played, not 1")
+    one_spice = refused("play Ana chili 2", "adjust Ben hand 2", "play Ben chili 5 tuck 1", header=header)
+    assert str(one_spice).endswith("only spice cards are tucked: Ben has 0 to tuck besides the card played, not 1")
+
+
 def test_change_your_luck_never_makes_a_last_card() -> None:
     s = state("play Ana chili 2", "adjust Ben hand 3", "play Ben chili 5 tuck 2", "pass Cy",
               header=with_variants("change-your-luck"))

@@ -15,7 +15,7 @@ from store_helpers import KNOWN, undo_migrations_from
 from companion.random_play import random_game
 from companion.rules import FIVE_SPICES, Challenge, EndCardDrawn, Redo, Undo, new_setup, replay_transcript
 from companion.session import Session
-from companion.store import PlayerStats, Recorded, Store
+from companion.store import PlayerStats, Recorded, Store, StoreError
 from companion.store.schema import MIGRATIONS, PLAYER_STATS
 from companion.store.backup import backup, plan_restore, restore
 from companion.store.review import (
@@ -29,6 +29,7 @@ from companion.store.review import (
     head_to_heads,
     nemesis,
     player_lines,
+    games_page,
     rival,
 )
 from companion.store.simulate import simulate, simulated_buzz
@@ -274,3 +275,31 @@ def test_a_database_from_before_the_kept_page_gets_it_from_its_games(tmp_path: P
     with Store.open(path) as store:
         assert (figures(store), [head_to_heads(store, name) for name in store.players()]) == expected
         assert_page_kept_as_read(store)
+
+
+def test_a_merge_undone_gives_back_both_players_as_they_were_until_the_next_game_starts(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 20, seed=3, start=START)
+        game = replay_transcript(KNOWN.replace("Ana", "Bart"))
+        at = "2030-01-01T20:00:00.000+00:00"
+        timed = {seq: simulated_buzz(random.Random(seq)) for seq, action in enumerate(game.log, start=1)
+                 if isinstance(action, Challenge)}
+        store.save([Recorded(game, at, [at] * len(game.log), buzz_times=timed)])  # Bart's only game
+        gone, kept = "Bart", "Ana"
+        store.retire_player(gone)
+        before = {name: (figures(store, player=name), head_to_heads(store, name), buzz_figures(store, name))
+                  for name in store.players()}
+        games, recent = [line.names for line in games_page(store, limit=100)], store.recent_players(retired=True)
+        store.merge_players(gone, kept)
+        assert store.merge_to_undo(kept) == gone and store.merge_to_undo("Ben") is None
+        assert store.undo_merge(kept) == gone
+        assert_page_kept_as_read(store)
+        assert {name: (figures(store, player=name), head_to_heads(store, name), buzz_figures(store, name))
+                for name in store.players()} == before
+        assert [line.names for line in games_page(store, limit=100)] == games
+        assert store.recent_players(retired=True) == recent and store.merge_to_undo(kept) is None
+        store.merge_players(gone, kept)
+        Session.new(store, new_setup(FIVE_SPICES, ["Ana", "Ben"]))  # the next game: the merge stands
+        assert store.merge_to_undo(kept) is None
+        with pytest.raises(StoreError, match="no merge into Ana can be undone"):
+            store.undo_merge(kept)

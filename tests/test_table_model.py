@@ -35,8 +35,10 @@ from companion.rules import (
     apply,
     is_legal,
     new_setup,
+    replay_transcript,
 )
 from companion.table_model import Buzz, TableModel, outcome, table_model
+from companion.ui.words import hint_words
 
 COMBINATIONS = [(profile, None) for profile in sorted(PROFILES)] + [
     (profile, variant) for profile in sorted(PROFILES) if PROFILES[profile].numbered for variant in sorted(VARIANTS)
@@ -83,6 +85,7 @@ def assert_agrees(model: TableModel, game: Game) -> None:
                 # apply's own checks, no state made: as a spice card, or as a universal one
                 if is_legal(state, Play(model.turn, spice, n)) or is_legal(state, Play(model.turn, spice, n, True))
             }
+            assert {(spice, n) for spice, numbers in model.hint.claims for n in numbers} == offered
     else:
         assert all(s.score is None and s.score_parts is None for s in model.seat_models)
         assert model.legal == {}
@@ -154,3 +157,22 @@ def test_the_model_and_the_link_import_no_kivy() -> None:
 
     code = "import sys, companion.table_model, companion.table_link; print(any(m.startswith('kivy') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
+
+
+@pytest.mark.parametrize("lines", [
+    ("rules spicy", "seats Ana Ben Cy", "adjust Ana hand 0"),
+    ("rules sweet-spicy", "seats Ana Ben Cy", "play Ana pepper 2", "challenge Ben number", "reveal pepper 5",
+     "adjust Ana hand 0"),
+])
+def test_an_empty_hand_is_hinted_to_pass_as_the_engine_refuses_its_plays(lines: tuple[str, ...]) -> None:
+    game = replay_transcript("\n".join(lines))
+    hint = table_model(game).hint
+    assert (hint.seat, hint.claims, hint.any_claim, hint.may_pass) == (0, (), False, True)
+    assert hint_words(hint, game.setup.names) == "No card to play: pass"
+
+
+def test_while_a_challenge_waits_the_hint_offers_no_play() -> None:
+    game = replay_transcript("rules spicy\nseats Ana Ben Cy\nplay Ana chili 2\nchallenge Cy spice")
+    hint = table_model(game).hint
+    assert (hint.seat, hint.claims, hint.may_pass) == (1, (), False)
+    assert hint_words(hint, game.setup.names) == "once the challenge is decided"

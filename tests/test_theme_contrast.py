@@ -2,11 +2,38 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from companion.ui import theme
 
 PAIRS = theme.text_on_fill()
+KV = sorted(Path(theme.__file__).parent.rglob("*.kv"))
+
+
+def named(kind: str) -> set[str]:
+    """The theme colours the kv files name as a widget's ``kind`` (``color``, ``fill``, ...)."""
+    line = re.compile(rf"^\s*{kind}: (.*)$", re.M)
+    return {name for path in KV for value in line.findall(path.read_text(encoding="utf-8"))
+            for name in re.findall(r"theme\.([A-Z][A-Z_0-9]*)", value)}
+
+
+def colours(name: str) -> list[tuple[float, ...]]:
+    value = getattr(theme, name)
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
+def test_every_text_colour_and_every_fill_the_screens_use_is_checked() -> None:
+    """Muted on a button (4.15:1) and red on a button (3.94:1) were drawn, but no pair listed them."""
+    texts = {text for text, _ in PAIRS.values()}
+    fills = {fill for _, fill in PAIRS.values()}
+    assert {name for name in named("color") - theme.NOT_TEXT if not set(colours(name)) <= texts} == set()
+    opaque = {name for name in named("fill") | named("background_color") if colours(name)[0][3] == 1}  # not PRESSED
+    assert {name for name in opaque if not set(colours(name)) <= fills} == set()
+    assert all((text, fill) in PAIRS.values() for text in theme.LIGHT_TEXT.values()
+               for fill in theme.DARK_FILLS.values())
 
 
 def test_every_spice_is_drawn_on_every_kind_of_fill() -> None:

@@ -28,7 +28,7 @@ from companion.rules.actions import (
     action_from_dict,
 )
 from companion.rules.cards import Card, Claim
-from companion.rules.engine import apply, challengers, is_legal, legal_actions
+from companion.rules.engine import apply, challengers, is_legal, legal_actions, playable_claims
 from companion.rules.errors import CompanionError, IllegalAction
 from companion.rules.game import MAX_ACTIONS, Game, Step
 from companion.rules.numbered import legal_claims
@@ -63,6 +63,6 @@ __all__ = [
     "Play", "Profile", "ProfileId", "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat",
     "Setup", "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Undo",
     "VARIANTS", "Variant", "VariantCard", "Window", "action_from_dict", "apply", "challengers", "check_name",
-    "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "profile_named",
-    "read_transcript", "replay_transcript", "start", "starting_draw_pile", "write_transcript",
+    "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "playable_claims",
+    "profile_named", "read_transcript", "replay_transcript", "start", "starting_draw_pile", "write_transcript",
 ]

@@ -20,6 +20,7 @@ from companion.rules.actions import (
     Draw,
     EndCardDrawn,
     Pass,
+    Play,
     Resolve,
     Reveal,
     TakeUniversal,
@@ -98,3 +99,21 @@ def legal_actions(state: State) -> list[Action]:
         return []
     family = numbered if state.profile.numbered else five_spices
     return [action for action in family.candidates(state) if is_legal(state, action)]
+
+
+def playable_claims(state: State) -> dict[str, tuple[int, ...]]:
+    """Spice -> the numbers the seat to play can declare now, the stack's spice first: the legal claims less
+    those ``apply`` would refuse as a play of either kind (from an empty hand, while a challenge waits), so
+    the claim pad and the hint never offer a play the table then refuses. Empty in five-spices."""
+    turn = state.turn
+    if state.ended or turn is None or not state.profile.numbered:
+        return {}
+    found: dict[str, tuple[int, ...]] = {}
+    for spice, numbers in numbered.legal_claims(state).items():
+        playable = tuple(
+            n for n in numbers
+            if is_legal(state, Play(turn, spice, n)) or is_legal(state, Play(turn, spice, n, universal=True))
+        )
+        if playable:
+            found[spice] = playable
+    return found

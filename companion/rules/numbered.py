@@ -104,11 +104,17 @@ def _check_tuck(state: State, action: Play) -> None:
         raise IllegalAction("cards may be tucked only under a declared 5")
     if not 0 < action.tuck <= rule.most:
         raise IllegalAction("1 or 2 cards may be tucked, no more")
-    spice_needed = action.tuck + (0 if action.universal else 1)
-    if state.seats[action.seat].spice_cards < spice_needed:
+    player = state.seats[action.seat]
+    if player.hand < action.tuck + 1:
         raise IllegalAction(
             "{name} needs {cards} cards in hand to tuck {tuck}",
-            name=state.name(action.seat), cards=action.tuck + 1, tuck=action.tuck,
+            name=player.name, cards=action.tuck + 1, tuck=action.tuck,
+        )
+    spare = player.spice_cards - (0 if action.universal else 1)
+    if spare < action.tuck:
+        raise IllegalAction(
+            "only spice cards are tucked: {name} has {spare} to tuck besides the card played, not {tuck}",
+            name=player.name, spare=spare, tuck=action.tuck,
         )
 
 

@@ -31,6 +31,9 @@ from companion.rules.state import (
 
 A = TypeVar("A", bound=Action)
 
+MOST_IN_HAND = 100
+"""docs/RULES.md 5: ``adjust X hand N`` runs from 0 to 100 in every game, whatever the box holds."""
+
 
 @dataclass(frozen=True, slots=True)
 class Rule(Generic[A]):
@@ -112,9 +115,11 @@ def check_adjust(state: State, action: Adjust) -> None:
         raise IllegalAction("adjust sets hand or won")
     if action.count == "won" and not state.profile.numbered:
         raise IllegalAction("a won pile is not part of five-spices")
-    limit = state.profile.total_cards
-    if not 0 <= action.value <= limit:
-        raise IllegalAction("a count goes from 0 to {most}, not {value}", most=limit, value=action.value)
+    if action.count == "hand" and not 0 <= action.value <= MOST_IN_HAND:
+        raise IllegalAction("a hand holds 0 to {most} cards, not {value}", most=MOST_IN_HAND, value=action.value)
+    most = state.profile.total_cards
+    if not 0 <= action.value <= most:
+        raise IllegalAction("a won pile holds 0 to {most} cards, not {value}", most=most, value=action.value)
 
 
 def adjust(state: State, action: Adjust) -> State:

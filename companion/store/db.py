@@ -394,8 +394,15 @@ class Store:
             conn.execute("UPDATE players SET name = ? WHERE id = ?", [new_name, player])
             _rename_in_games(conn, player, name, new_name)
 
+    def games_of(self, name: str) -> int:
+        """How many games ``name`` sat at, finished or not: what a rename or a merge rewrites."""
+        return int(self.query(
+            "SELECT count(*) FROM game_seats JOIN players ON players.id = game_seats.player_id"
+            " WHERE players.name = ?", [name])[0][0])
+
     def merge_players(self, name: str, into: str) -> None:
-        """``name``'s games become ``into``'s (the same person under two names); ``name`` is gone after.
+        """``name``'s games become ``into``'s (the same person under two names); ``name`` is gone after, and
+        ``undo_merge`` can bring them back until the next game starts.
 
         Refused when both sat at one game: that game would have one player in two seats.
         """
@@ -409,6 +416,14 @@ class Store:
             if shared is not None:
                 raise StoreError("{name} and {into} both sat at game #{game}: they are two players, not one",
                                  name=name, into=into, game=shared)
+            games = [game for (game,) in conn.execute(
+                "SELECT game_id FROM game_seats WHERE player_id = ? ORDER BY game_id", [gone])]
+            conn.execute("DELETE FROM merge_undo")
+            conn.execute(
+                "INSERT INTO merge_undo (gone_id, gone_name, gone_created_at, gone_last_played, gone_retired_at,"
+                " kept_id, kept_last_played, games) SELECT gone.id, gone.name, gone.created_at, gone.last_played,"
+                " gone.retired_at, kept.id, kept.last_played, ? FROM players AS gone, players AS kept"
+                " WHERE gone.id = ? AND kept.id = ?", [to_json(games), gone, kept])
             _rename_in_games(conn, gone, name, into)
             conn.execute("UPDATE game_seats SET player_id = ? WHERE player_id = ?", [kept, gone])
             conn.execute("UPDATE scores SET player_id = ? WHERE player_id = ?", [kept, gone])  # totals follow
@@ -418,6 +433,37 @@ class Store:
                 "UPDATE players SET last_played = nullif(max(coalesce(last_played, ''),"
                 " coalesce((SELECT last_played FROM players WHERE id = ?), '')), '') WHERE id = ?", [gone, kept])
             conn.execute("DELETE FROM players WHERE id = ?", [gone])
+
+    def merge_to_undo(self, into: str) -> str | None:
+        """The player last merged into ``into``, while that merge can still be undone; else None."""
+        rows = self.query("SELECT gone_name FROM merge_undo JOIN players ON players.id = merge_undo.kept_id"
+                          " WHERE players.name = ?", [into])
+        return str(rows[0][0]) if rows else None
+
+    def undo_merge(self, into: str) -> str:
+        """Take the last merge into ``into`` back: the merged player, their games and their figures return as
+        they were. Returns their name; refused once a game has started since, or when the name is taken."""
+        with self._writing() as conn:
+            row = conn.execute(
+                "SELECT gone_id, gone_name, gone_created_at, gone_last_played, gone_retired_at, kept_id,"
+                " kept_last_played, games FROM merge_undo WHERE kept_id = ?", [_named(conn, into)]).fetchone()
+            if row is None:
+                raise StoreError("no merge into {name} can be undone: a merge is undone only until the next game"
+                                 " starts", name=into)
+            gone, name, created, last_played, retired, kept, kept_last_played, games = row
+            if conn.execute("SELECT 1 FROM players WHERE name = ?", [name]).fetchone():
+                raise StoreError("there is already a player named {name}: rename them first", name=name)
+            conn.execute("INSERT INTO players (id, name, created_at, last_played, retired_at) VALUES (?, ?, ?, ?, ?)",
+                         [gone, name, created, last_played, retired])
+            ids = json.loads(games)
+            marks = ", ".join("?" * len(ids))
+            for table in ("game_seats", "scores"):  # the kept figures follow, by their triggers
+                conn.execute(f"UPDATE {table} SET player_id = ? WHERE player_id = ? AND game_id IN ({marks})",
+                             [gone, kept, *ids])
+            _rename_in_games(conn, gone, into, name)
+            conn.execute("UPDATE players SET last_played = ? WHERE id = ?", [kept_last_played, kept])
+            conn.execute("DELETE FROM merge_undo")
+            return str(name)
 
     def retire_player(self, name: str, retired: bool = True) -> None:
         """A retired player keeps every game and every figure; the Players list shows them apart.
@@ -463,6 +509,7 @@ class Store:
                 "UPDATE games SET abandoned_at = ? WHERE ended_at IS NULL AND abandoned_at IS NULL"
                 " AND arrived_at IS NULL", [started_at]
             )
+            conn.execute("DELETE FROM merge_undo")  # a merge is undone only until the next game starts
             return _insert_game(conn, setup, started_at, seating)
 
     def keep_buzz(self, game_id: int, entry: int, seat: int) -> None:

@@ -354,6 +354,18 @@ def m014_game_arrived(db: Database) -> None:
     db.table("games").add_column("arrived_at", str)
 
 
+@MIGRATIONS()
+def m015_merge_undo(db: Database) -> None:
+    """The last merge of two players, kept so the player's page can take it back until the next game starts:
+    the merged player's own row and the games that were theirs (a JSON list of ids), and the kept player's
+    last game before the merge. One row at most."""
+    db.table("merge_undo").create(
+        {"gone_id": int, "gone_name": str, "gone_created_at": str, "gone_last_played": str, "gone_retired_at": str,
+         "kept_id": int, "kept_last_played": str, "games": str},
+        pk="gone_id",
+        not_null={"gone_name", "gone_created_at", "kept_id", "games"},
+    )
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 

@@ -320,9 +320,9 @@ class SpicyApp(App):
         self.sounds.play(name)
 
     def notify(self, text: str, seconds: float = 3.0,
-               ends_with: tuple[EventDispatcher, Sequence[str]] | None = None) -> None:
-        """A toast with ``text`` over whatever screen is showing; ``ends_with`` as ``Toast.show``."""
-        self.toast.show(text, seconds, ends_with=ends_with)
+               ends_with: tuple[EventDispatcher, Sequence[str]] | None = None, good: bool = False) -> None:
+        """A toast with ``text`` over whatever screen is showing; ``ends_with`` and ``good`` as ``Toast.show``."""
+        self.toast.show(text, seconds, ends_with=ends_with, good=good)
 
     def _key_down(self, _window: Any, _key: int, _scancode: int, text: str | None, _modifiers: Any) -> bool:
         """Keys 1–6 are buzzers when the keyboard stands in, except while a name is being typed."""

@@ -98,10 +98,15 @@ def cased(letter: str, shift: bool) -> str:
     return upper if len(upper) == 1 else letter
 
 
-def starts_word(text: str) -> bool:
-    """A name's next letter is a capital: at the start, after a space or a hyphen (Jean-Luc, Mary Ann).
+def shifts_by_itself(text: str, sentence: bool = False) -> bool:
+    """Whether shift comes on by itself for the next letter: at the start of a name only (a name's other
+    capitals are one tap of shift away), at the start of each sentence of a note; shifting at every word
+    wrote a note as "Zoë's First Win".
 
-    >>> starts_word(""), starts_word("Jean-"), starts_word("Zo")
-    (True, True, False)
+    >>> shifts_by_itself(""), shifts_by_itself("Jean-"), shifts_by_itself("Zoë's "), shifts_by_itself("Won. ", True)
+    (True, False, False, True)
     """
-    return not text or text[-1] in " -"
+    if not sentence:
+        return not text
+    before = text.rstrip()
+    return not before or (before[-1] in ".!?" and text != before)

@@ -54,7 +54,7 @@ LINE_2 = rgba("#5E4A3C")
 
 TEXT = rgba("#FFF4E6")
 TEXT_2 = rgba("#D9C3AB")
-MUTED = rgba("#AA9480")
+MUTED = rgba("#B19D8A")
 DISABLED_TEXT = rgba("#5C4B3F")
 DISABLED_BG = rgba("#231A15")
 
@@ -66,7 +66,7 @@ ARMED = rgba("#5CE6F0")
 TROPHY = rgba("#F7C948")
 TROPHY_TAKEN = rgba("#4E4134")
 WARNING = rgba("#FF9F43")
-DANGER = rgba("#FF5C4D")
+DANGER = rgba("#FF786B")
 GOOD = rgba("#7ED67E")
 
 SPICE_FILL = {
@@ -137,17 +137,35 @@ def ink_on(fill: tuple[float, ...]) -> tuple[float, float, float, float]:
     return max((TEXT, ACCENT_INK), key=lambda ink: contrast(ink, fill))
 
 
+LIGHT_TEXT = {
+    "text": TEXT, "second text": TEXT_2, "muted": MUTED, "accent": ACCENT, "armed": ARMED, "trophy": TROPHY,
+    "warning": WARNING, "danger": DANGER, "good": GOOD,
+}
+"""The light text colours: any of them may be drawn on any of the dark fills."""
+DARK_FILLS = {
+    "the felt": SURFACE, "the felt's centre": FELT_CENTRE, "the felt's edge": FELT_EDGE, "a panel": SURFACE_2,
+    "a button": RAISED,
+}
+"""The dark fills every screen is made of."""
+NOT_TEXT = {"DISABLED_TEXT", "TROPHY_TAKEN", "RAISED"}
+"""Colours the kv files give a widget's ``color`` that are no text to read: disabled text says "not now" and
+reads dimmer on purpose; a taken trophy and the seat-to-play disc before a game are icons."""
+
+
 def text_on_fill() -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
     """Every text colour the screens draw on a fill, by where it is drawn: what the contrast test checks.
 
-    Disabled text is left out on purpose: it says "not now", and reads dimmer than the rest.
+    Every light text on every dark fill, whichever pairs the screens use today, so a new label cannot
+    land on an unchecked pair; the dark ink on the light fills; each spice's card, keys and claim.
     """
     pairs: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
-        "text on the felt": (TEXT, SURFACE), "text on a panel": (TEXT, SURFACE_2), "text on a button": (TEXT, RAISED),
-        "second text on a panel": (TEXT_2, SURFACE_2), "second text on a button": (TEXT_2, RAISED),
-        "muted on the felt": (MUTED, SURFACE), "muted on a panel": (MUTED, SURFACE_2),
-        "accent on a panel": (ACCENT, SURFACE_2), "ink on the accent": (ACCENT_INK, ACCENT),
-        "ink on a trophy": (ACCENT_INK, TROPHY), "ink on second text": (ACCENT_INK, TEXT_2),
+        f"{text} on {fill}": (colour, fill_colour)
+        for text, colour in LIGHT_TEXT.items() for fill, fill_colour in DARK_FILLS.items()
+    }
+    pairs |= {
+        "ink on the accent": (ACCENT_INK, ACCENT), "ink on a trophy": (ACCENT_INK, TROPHY),
+        "ink on second text": (ACCENT_INK, TEXT_2), "ink on text": (ACCENT_INK, TEXT),
+        "the last-card banner's top": (ACCENT_INK, WARNING), "the last-card banner's foot": (ACCENT_INK, DANGER),
     }
     for spice in SPICE_FILL:
         pairs[f"{spice} card"] = (ink_on(SPICE_FILL[spice]), SPICE_FILL[spice])
@@ -156,6 +174,7 @@ def text_on_fill() -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
         pairs[f"{spice} name"] = (TEXT, SPICE_KEY[spice])
         pairs[f"{spice} claim on the sheet"] = (SPICE_GHOST[spice], SURFACE_2)
     return pairs
+
 
 SEAT_COLOURS = tuple(
     rgba(colour) for colour in ("#FF8A5C", "#5B9BF0", "#B68AF0", "#F472B6", "#2EC4A6", "#D8B98A")

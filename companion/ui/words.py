@@ -16,6 +16,7 @@ from typing import NamedTuple
 from companion.buzzers import format_delay
 from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
 from companion.rules import Card, EndReason
+from companion.session import minutes_played
 from companion.table_link import Press
 from companion.table_model import Hint, Outcome
 from companion.ui.i18n import tr
@@ -88,7 +89,7 @@ def length_words(length: timedelta) -> str:
     >>> length_words(timedelta(minutes=42, seconds=20)), length_words(timedelta(hours=1, minutes=5))
     ('Played for 42 min', 'Played for 1 h 05')
     """
-    minutes = max(1, round(length.total_seconds() / 60))
+    minutes = minutes_played(length)
     if minutes < 60:
         return tr._("Played for {minutes} min").format(minutes=minutes)
     return tr._("Played for {hours} h {minutes}").format(hours=minutes // 60, minutes=f"{minutes % 60:02d}")
@@ -123,6 +124,8 @@ def hint_words(hint: Hint, names: Sequence[str]) -> str:
         if hint.may_challenge is not None:
             return tr._("Play a card, draw, or challenge {name}").format(name=names[hint.may_challenge])
         return tr._("Play a card naming a spice, or draw")
+    if not hint.claims:  # an empty hand can only pass; while a challenge waits, nothing is played
+        return tr._("No card to play: pass") if hint.may_pass else tr._("once the challenge is decided")
     if hint.any_claim:
         return tr._("1, 2 or 3 of any spice, or pass") if hint.may_pass else tr._("1, 2 or 3 of any spice")
     words = [

@@ -25,7 +25,7 @@ from companion.ui.screens.replay import ReplayScreen
 from companion.ui.widgets.claim_pad import NumberButton
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.toast import Toast
-from table_helpers import Table, within
+from table_helpers import Table, on_screen, overlap, within
 
 START = datetime(2026, 9, 1, 18, tzinfo=UTC)
 STEPS = 30
@@ -258,3 +258,25 @@ def test_saved_games_then_a_game_then_replay_by_touch(ui) -> None:
     ui.until(lambda: app.root.current == "replay")
     screen = app.screen("replay")
     assert screen.view.replay.saved.id == int(row.game_id) and screen.view.position == 0
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_standing_a_last_card_in_a_replay_is_told_clear_of_the_replays_controls(ui, size) -> None:
+    """The banner took the top bar's title place, which the replay's controls cover: its words ran into
+    "action 30 of 41"."""
+    app = ui.start(size=size)
+    fill(app.store)
+    found = app.store.query("SELECT id FROM games WHERE profile = 'spicy' AND ended_at IS NOT NULL")
+    screen = None
+    for (game_id,) in found:
+        screen = open_replay(ui, game_id)
+        while not screen.view.last_card and screen.view.position < screen.view.last:
+            ui.tap(screen.ids.forward)
+        if screen.view.last_card:
+            break
+    assert screen is not None and screen.view.last_card
+    ui.step(3)
+    banner = screen.table.ids.banner
+    assert banner.opacity == 1 and banner.width > 100
+    assert not overlap(on_screen(banner), on_screen(screen.ids.controls))
+    assert banner.ids.near_side.ids.title.text == f"{screen.view.last_card}: last card!"  # the name whole

@@ -9,6 +9,8 @@ from datetime import datetime, UTC
 from pathlib import Path
 
 import pytest
+from kivy.metrics import dp
+from kivy.uix.label import Label
 
 from companion.rules import ProfileId, replay_transcript
 from companion.seating import Seating
@@ -20,6 +22,7 @@ from companion.cli import main
 from companion.config import UiConfig
 from companion.ui.keyboard import BACKSPACE, ENTER, HIDE
 from keyboard_helpers import keys, type_on_screen
+from table_helpers import on_screen
 from companion.errors import CompanionError
 from companion.store.ratings import ratings
 from companion.buzzers import format_delay
@@ -138,6 +141,72 @@ def test_a_six_seat_game_page_keeps_why_it_ended_under_its_tabs_at_800x480(ui, f
     assert page.ids.log_play.top <= page.ids.outcome.y  # the rows scroll between them
 
 
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_a_game_page_cuts_a_long_name_from_its_end_never_in_the_middle(ui, tmp_path: Path, size) -> None:
+    """Kivy's own shortening drew "Bar...ew" in the breakdown and "Barth...mew" under the race."""
+    long = "Bartholomew-Alexander Wilhelmina"
+    with Store.open(tmp_path / "games.db") as store:
+        game = replay_transcript(KNOWN.replace("Ana", long.replace(" ", "_")))
+        (game_id,) = store.save([Recorded(game, "2026-11-30T20:00:00.000+00:00", ["2026"] * len(game.log))])
+    ui.start(size=size)
+    ui.until(lambda: ui.app.store is not None)
+    page = ui.app.screen("game")
+    assert page.open(game_id)
+    ui.app.show("game")
+    ui.tap(page.ids.race_button)
+    ui.step(3)
+    name = long.replace(" ", "_")
+    shown = [label for label in ui.find_all(Label) if label.text[:4] == name[:4] and " " not in label.text]
+    assert len(shown) == 2  # its row of the breakdown, its place under the race (the timeline says more)
+    ui.app.show("players")
+    ui.step(3)
+    shown += [label for label in ui.find_all(Label) if label.text[:4] == name[:4] and " " not in label.text]
+    assert len(shown) == 3  # and its row of the Players list
+    assert shown[0].text != name  # too long for the breakdown: cut
+    for label in shown:
+        assert not label.shorten and label.texture_size[0] <= label.width
+        assert label.text == name or (label.text.endswith("…") and name.startswith(label.text[:-1]))
+
+
+def test_a_one_game_player_sees_that_game_on_the_results_chart(ui, tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        game = replay_transcript(KNOWN)
+        store.save([Recorded(game, "2026-11-30T20:00:00.000+00:00", ["2026"] * len(game.log))])
+        (score,) = store.query("SELECT score FROM scores JOIN players ON players.id = player_id WHERE name = 'Ana'")[0]
+    app = ui.start()
+    page = app.screen("player")
+    assert page.open("Ana")
+    app.show("player")
+    ui.step(3)
+    assert page.ids.chart.series == [(theme.ACCENT, [float(score)])]
+    assert [i for i in page.ids.chart.canvas.children if type(i).__name__ == "Ellipse"]  # its one point, drawn
+
+
+def test_the_retired_list_and_a_reopened_page_start_at_their_top(ui, filled: Path) -> None:
+    with Store.open(filled) as store:
+        retired = min(store.players())
+        store.retire_player(retired)
+        for name in ("Xena", "Yann", "Zora", "Walt", "Vera", "Uma", "Theo", "Sven", "Rosa"):
+            store.add_player(name)  # enough players to scroll
+    app = ui.start()
+    ui.tap(app.screen("home").ids.players)
+    ui.step(3)
+    players = app.screen("players")
+    players.ids.list.scroll_y = 0  # scrolled to the foot of the list
+    ui.step(3)
+    ui.tap(players.ids.show_retired)
+    ui.step(3)
+    (row,) = ui.find_all(PlayerRow)
+    assert row.name == retired and on_screen(players.ids.list)[3] - on_screen(row)[3] < dp(24)  # at the top
+    page, game = app.screen("player"), app.screen("game")
+    assert page.open(retired) and game.open(1)
+    scrolled = (page.ids.figures_scroll, page.ids.manage, game.ids.timeline, game.ids.final_scroll)
+    for view in scrolled:
+        view.scroll_y = 0
+    assert page.open("Xena") and game.open(2)
+    assert [view.scroll_y for view in scrolled] == [1] * len(scrolled)
+
+
 def test_the_score_race_draws_each_seat_in_the_colour_it_had_at_the_table(ui, tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with Store.open(path) as store:
@@ -241,7 +310,10 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
     for _ in name:
         ui.tap(keys(ui)[BACKSPACE])
     type_on_screen(ui, "Maximilian")
-    ui.tap(keys(ui)[ENTER])  # the keyboard's Enter renames, as the Rename button does
+    ui.tap(keys(ui)[ENTER])  # the keyboard's Enter renames, as the Rename button does, once asked
+    ui.step(2)
+    assert page.sheet.text == f"{name}'s {sum(games_before.values())} games will say Maximilian."
+    ui.tap(page.sheet.ids.yes)
     assert page.name_shown == "Maximilian"
     with Store.open(filled) as store:
         assert [line.id for line in games_page(store, Filter(player="Maximilian"), limit=1000)] == before
@@ -253,6 +325,8 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
     page.ids.manage.scroll_y = 0  # the buttons under the names
     ui.step(2)
     ui.tap(page.ids.merge_button)
+    ui.step(2)
+    ui.tap(page.sheet.ids.yes)
     assert page.name_shown == "Maximilian"
     assert {profile: int(dict(page.rows)["Games"]) for profile in page.profiles
             if not ui.tap(next(b for b in page.ids.profiles.children if b.text == profile_title(profile)))
@@ -261,12 +335,53 @@ def test_rename_merge_and_retire_by_touch_keep_every_game(ui, filled: Path) -> N
     page.ids.manage.scroll_y = 0
     ui.step(2)
     ui.tap(page.ids.retire_button)
+    ui.step(2)
+    ui.tap(page.sheet.ids.yes)
     assert page.retired
     ui.tap(page.ids.header.ids.back)
     players = ui.app.screen("players")
     assert "Maximilian" not in [row["name"] for row in players.ids.list.data]
     ui.tap(players.ids.show_retired)
     assert [row["name"] for row in players.ids.list.data] == ["Maximilian"]
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_a_merge_asks_naming_what_changes_and_is_undone_from_the_page_until_the_next_game(
+        ui, tmp_path: Path, rotation: int) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        simulate(store, 6, 4, datetime(2026, 9, 1, 18, tzinfo=UTC))
+        game = replay_transcript(KNOWN.replace("Ana", "Bartholomew").replace("Ben", "Zed"))
+        store.save([Recorded(game, "2026-10-01T20:00:00.000+00:00", ["2026-10-01T20:00:00.000+00:00"] * len(game.log))])
+        kai = next(name for name in store.players() if name not in {"Bartholomew", "Zed", "Cy"})
+        before = {name: figures(store, player=name) for name in store.players()}
+    app = ui.start(rotation=rotation)
+    page = app.screen("player")
+    assert page.open("Bartholomew")
+    app.show("player")
+    ui.step(2)
+    ui.tap(page.ids.manage_tab)
+    ui.tap(next(b for b in page.ids.merge.children if b.text == kai))
+    page.ids.manage.scroll_y = 0
+    ui.step(2)
+    ui.tap(page.ids.merge_button)
+    ui.step(2)
+    assert page.sheet.text.startswith(f"Bartholomew's 1 games become {kai}'s.")
+    ui.tap(page.sheet.ids.back)  # nothing changes
+    assert page.sheet.parent is None and "Bartholomew" in app.store.players()
+    ui.tap(page.ids.merge_button)
+    ui.step(2)
+    ui.tap(page.sheet.ids.yes)
+    assert page.name_shown == kai and "Bartholomew" not in app.store.players()
+    page.ids.manage.scroll_y = 1
+    ui.step(2)
+    assert page.ids.undo_merge.text == "Undo the merge: Bartholomew back"
+    ui.tap(page.ids.undo_merge)
+    assert page.name_shown == "Bartholomew"
+    assert {name: figures(app.store, player=name) for name in app.store.players()} == before
+    app.store.merge_players("Bartholomew", kai)
+    assert page.open(kai) and page.merged == "Bartholomew"
+    app.store.new_game(game.setup, "2026-10-02T20:00:00.000+00:00")  # the next game: the merge stands
+    assert page.open(kai) and page.merged == "" and page.ids.undo_merge.disabled
 
 
 def test_a_note_typed_by_touches_alone_is_saved_and_outlives_a_restart(ui, filled: Path) -> None:

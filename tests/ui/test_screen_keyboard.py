@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from kivy.core.window import Window
 from kivy.metrics import dp
 
 from companion.config import UiConfig
-from companion.ui.keyboard import ENTER, HIDE
+from companion.store import Store
+from companion.store.simulate import simulate
+from companion.ui.keyboard import BACKSPACE, ENTER, HIDE, LETTERS, SPACE, SYMBOLS
 from companion.ui.screens.setup import SetupScreen
 from companion.ui.widgets.keyboard import KeyboardKey, TextField
 from keyboard_helpers import keys, type_on_screen
@@ -135,3 +139,49 @@ def test_a_field_that_takes_the_focus_before_the_keyboard_is_made_ahead_still_ge
     app.notify("shown above the keys")
     ui.step()
     assert app.toast.parent is Window and app.toast.y >= keyboard.top
+
+
+def tap_letters(ui, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Each key as it shows, its layer's key first when another layer has it; shift is never tapped, so
+    every capital is the keyboard's own."""
+    for char in text:
+        action = SPACE if char == " " else char
+        if action not in keys(ui):
+            ui.tap(keys(ui)[SYMBOLS if action in ".!?" else LETTERS])
+        ui.tap(keys(ui)[action])
+
+
+@pytest.mark.parametrize("flat", [False, True], ids=["800x480", "800x480-flat"])
+def test_a_note_and_a_rename_put_the_keys_away_and_shift_only_starts_a_name_or_a_sentence(ui, flat) -> None:
+    with Store.open(ui.tmp_path / "games.db") as store:
+        simulate(store, 1, seed=1, start=datetime(2026, 1, 1, tzinfo=UTC))
+        name = store.players()[0]
+    app = ui.start(config=ui.config(ui=UiConfig(keyboard="screen", face_seats=flat)))
+    keyboard, page = app.screen_keyboard, app.screen("game")
+    assert page.open(1)
+    app.show("game")
+    ui.step(2)
+    ui.tap(page.ids.note)
+    tap_letters(ui, "zoes first win. next")
+    assert page.ids.note.text == "Zoes first win. Next"
+    ui.tap(keys(ui)[ENTER])  # the keyboard's Save note
+    assert app.store.query("SELECT note FROM games WHERE id = 1")[0][0] == "Zoes first win. Next" and keyboard.parent is None
+    assert (app.toast.text, app.toast.good) == ("Note saved", True)  # a tick, not the warning sign
+    page.ids.note.text = ""
+    ui.tap(page.ids.note)
+    tap_letters(ui, "ben won")
+    ui.tap(page.ids.keep_note)
+    assert app.store.query("SELECT note FROM games WHERE id = 1")[0][0] == "Ben won" and keyboard.parent is None
+
+    player = app.screen("player")
+    assert player.open(name)
+    app.show("player")
+    ui.step(2)
+    ui.tap(player.ids.manage_tab)
+    ui.tap(player.ids.rename)
+    for _ in name:
+        ui.tap(keys(ui)[BACKSPACE])
+    tap_letters(ui, "mary ann")
+    assert player.ids.rename.text == "Mary ann"
+    ui.tap(player.ids.rename_button)
+    assert keyboard.parent is None and player.sheet.parent is not None

@@ -29,6 +29,15 @@ def test_the_draw_pile_sheet_sets_the_count_by_touch_saved_and_undone(ui) -> Non
         table.tap(sheet.ids.minus)
     table.tap(sheet.ids.plus)
     assert sheet.ids.count.text == "53" and view.draw_pile == 55  # nothing is set before OK
+    ui.hold(sheet.ids.minus, 1.5)  # held, − keeps counting down until it is let go
+    held = int(sheet.ids.count.text)
+    assert 53 - held >= 5
+    ui.step(10)
+    assert int(sheet.ids.count.text) == held
+    ui.hold(sheet.ids.plus, 1.5)
+    assert int(sheet.ids.count.text) - held >= 5
+    while sheet.ids.count.text != "53":
+        table.tap(sheet.ids.minus if int(sheet.ids.count.text) > 53 else sheet.ids.plus)
     table.tap(sheet.ids.ok)
     assert screen.sheet_name == "" and view.draw_pile == 53
     assert view.session.game.log[-1] == AdjustDrawPile(53)

@@ -235,3 +235,19 @@ def test_lying_flat_a_trophy_takers_name_shows_whole_beside_its_trophy(ui) -> No
     assert slots[0].center_y > slots[1].center_y > slots[2].center_y  # a column, first taken first
     name = within(slots[0], Label, text="Benjamin")
     assert text_fits(name) and inside(on_screen(name), on_screen(trophies))
+
+
+def test_lying_flat_with_four_seats_the_last_card_banner_names_the_seat_whole(ui) -> None:
+    """The banner sits in a narrow tile of the hub, printed twice: the name shrank to "Bartholo…" there."""
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Bartholomew", "Dee"], first=CY), face_seats=True, gpio=False)
+    for number in range(1, 7):
+        table.declare("wasabi", number)
+        if number < 6:
+            for _ in range(3):
+                table.view.pass_turn()
+    ui.step(3)
+    banner = table.screen.ids.banner
+    assert banner.opacity == 1 and table.view.last_card == "Bartholomew"
+    titles = [label for label in ui.find_all(Label) if label.text.endswith("last card!")]
+    assert len(titles) == 2 and all(label.text == "Bartholomew: last card!" for label in titles)
+    assert all(label.font_size >= sp(14) for label in titles)

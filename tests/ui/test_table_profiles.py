@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+from kivy.core.window import Window
 from kivy.uix.label import Label
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
 from companion.ui import theme
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
-from table_helpers import Table, within
+from companion.ui.widgets.toast import Toast
+from table_helpers import Table, on_screen, overlap, within
 
 ANA, BEN, CY = 0, 1, 2
 
@@ -155,3 +158,21 @@ def panel_chip(ui, table: Table, seat: int) -> Label:
 def test_spicy_panels_count_no_universal_cards(ui) -> None:
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
     assert [panel_chip(ui, table, i).size for i in (ANA, BEN, CY)] == [[0, 0]] * 3
+
+
+@pytest.mark.parametrize("flat", [False, True], ids=["800x480", "800x480-flat"])
+def test_a_refusal_is_shown_clear_of_the_turns_buttons(ui, flat: bool) -> None:
+    """The must-play refusal lay over "Take a universal" for its 3 s: the button the starter needed next."""
+    table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA), gpio=False, face_seats=flat)
+    view, ids = table.view, table.screen.ids
+    view.declare("pepper", 2)
+    ui.hold(ui.find(SeatPanel, seat=view.seats[BEN]), 0.8)  # Ben challenges
+    table.tap(table.sheet().ids.not_number)
+    table.tap(table.sheet().ids.right)  # Ben was right: Ana draws 2 and starts the next stack
+    view.dismiss_result()
+    ui.step(3)
+    table.tap(ids.pass_button)
+    assert table.toast().startswith("Ana starts the new stack")
+    toast = next(widget for widget in Window.children if isinstance(widget, Toast))
+    for button in (ids.pass_button, ids.take_universal, ids.universal):
+        assert button.width > 1 and not overlap(on_screen(toast), on_screen(button)), button

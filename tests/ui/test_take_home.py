@@ -53,6 +53,11 @@ def test_back_up_export_and_restore_by_touch(ui, tmp_path: Path) -> None:
     ui.tap(screen.ids.add)
     ui.until(lambda: not screen.busy)
     assert screen.status == "2 games added" and len(app.store.uids()) == 3
+    ui.tap(screen.ids.restore)  # the same backup again: nothing to add, so OK, and no plus
+    ui.until(lambda: not screen.busy)
+    assert screen.plan is not None and (screen.ids.add.text, screen.ids.add.icon) == ("OK", "check")
+    ui.tap(screen.ids.add)
+    assert screen.plan is None and len(app.store.uids()) == 3
     ui.tap(screen.ids.eject)
     assert screen.status == "Eject is for a USB stick; this is a folder"
 
@@ -71,7 +76,8 @@ def test_a_stick_is_the_place_and_eject_says_when_it_can_be_pulled_out(ui, tmp_p
         app.show("takehome")
         ui.step(2)
         screen = app.screen("takehome")
-        assert (screen.folder, screen.on_stick) == (str(media / "sdz1"), True)
+        assert (screen.folder, screen.stick_chosen) == (str(media / "sdz1"), True)
+        assert not screen.ids.eject.dimmed  # a kv rule does not follow a property named on_...: it looked dimmed
         assert ui.find(ChoiceButton, text="sdz1").selected
         ui.tap(screen.ids.back_up)
         ui.until(lambda: not screen.busy)

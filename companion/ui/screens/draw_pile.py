@@ -10,10 +10,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import NumericProperty
 
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.buttons import SecondaryButton
 from companion.ui.widgets.sheet import Sheet
+
+HOLD = 0.5
+"""Seconds a − or + is held before it repeats."""
+REPEAT = 0.1
+"""Seconds between steps while it is held: a table counting twenty cards off holds, it does not tap twenty times."""
+
+
+class CountStep(SecondaryButton):
+    """− or +: a tap moves the count by ``by``; held, it keeps moving until it is let go."""
+
+    by = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.register_event_type("on_step")
+        super().__init__(**kwargs)
+        self._repeat = Clock.create_trigger(lambda _dt: self.dispatch("on_step"), REPEAT, interval=True)
+        self._hold = Clock.create_trigger(lambda _dt: self._repeat(), HOLD)
+
+    def on_press(self) -> None:
+        self.dispatch("on_step")
+        self._hold()
+
+    def on_release(self) -> None:
+        self._hold.cancel()
+        self._repeat.cancel()
+
+    def on_step(self) -> None:
+        """The sheet moves its count."""
+
 
 load_kv(__file__)
 

@@ -25,8 +25,9 @@ from companion.store.review import Moment, score_race, timeline
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr, when
 from companion.ui.words import Sentence, card_words, claim_words, end_reason_text, sentence
-from companion.ui.widgets import Icon, load_kv, short
+from companion.ui.widgets import Icon, load_kv
 from companion.ui.widgets.chart import LineChart
+from companion.ui.widgets.fit import fit_names
 from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
 from companion.ui.widgets.play_log import show_play_log
 
@@ -96,11 +97,19 @@ class MomentRow(BoxLayout):
 
 
 def cell(text: str, colour: tuple[float, ...] = theme.TEXT, bold: bool = False, name: bool = False) -> Label:
+    """A cell of the breakdown; a seat's name gives way from its end (``fit_names``), as everywhere, where
+    Kivy's own shortening cut it in the middle ("Bar...ew")."""
     label = Label(
-        text=text, color=colour, bold=bold, font_size=sp(theme.FONT_BODY), shorten=True,
+        text=text, color=colour, bold=bold, font_size=sp(theme.FONT_BODY), shorten=not name,
         halign="left" if name else "right", valign="middle", size_hint_y=None, height=dp(32),
     )
-    label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
+
+    def fit(widget: Label, size: tuple[float, float]) -> None:
+        widget.text_size = size
+        if name:
+            widget.text = fit_names("{name}", {"name": text}, size[0], widget.font_size, bold=bold)
+
+    label.bind(size=fit)
     return label
 
 
@@ -146,13 +155,15 @@ class GameScreen(Screen):
         picked = seating.colours if seating is not None else range(len(state.seats))
         colours = [theme.SEAT_COLOURS[c % len(theme.SEAT_COLOURS)] for c in picked]
         self.ids.race.series = [(colour, [scores[i] for scores in race]) for i, colour in enumerate(colours)]
-        self.legend = [(short(seat.name, 12), colour) for seat, colour in zip(state.seats, colours, strict=True)]
+        self.legend = [(seat.name, colour) for seat, colour in zip(state.seats, colours, strict=True)]
         self.ids.note.text = saved.note or ""
         self.ids.timeline.data = [
             {"depth": str(m.depth), "at": m.at[11:16], "text": said.text, "said": said,
              "kind": str(m.event.kind)}
             for m in timeline(saved, game) for said in (moment_words(m, state),)
         ]
+        for scrolled in (self.ids.timeline, self.ids.final_scroll):
+            scrolled.scroll_y = 1  # another game's page starts at its top, not where the last was left
         return True
 
     def _breakdown(self, state: State) -> None:
@@ -177,15 +188,16 @@ class GameScreen(Screen):
             box.add_widget(LegendItem(text=name, colour=colour))
 
     def keep_note(self) -> None:
-        """Save the note as typed; the list's row shows it from now on."""
+        """Save the note as typed; the list's row shows it from now on. The keys go: the note is done."""
         app = App.get_running_app()
+        self.ids.note.focus = False
         try:
             kept = app.store.set_note(int(self.game_id), self.ids.note.text)
         except CompanionError as exc:
             app.notify(say(exc.reason))
             return
         self.ids.note.text = kept or ""
-        app.notify(tr._("Note saved") if kept else tr._("Note taken away"))
+        app.notify(tr._("Note saved") if kept else tr._("Note taken away"), good=True)
 
     def resume(self) -> None:
         App.get_running_app().resume_game(int(self.game_id))

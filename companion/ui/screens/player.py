@@ -7,6 +7,7 @@ the same that ``spicy-companion stats --player`` prints.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
@@ -35,12 +36,13 @@ from companion.ui.i18n import say, tr
 from companion.ui.screens.games import choice_width, profile_title
 from companion.ui.words import spice_name
 from companion.ui.widgets import ChoiceButton, load_kv, short
+from companion.ui.widgets.layer import Layer
 from companion.ui.widgets.chart import LineChart
 from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
 
 load_kv(__file__)
 
-__all__ = ["LineChart", "PlayerScreen"]
+__all__ = ["AskSheet", "LineChart", "PlayerScreen"]
 
 
 def figure_rows(f: Figures, buzz: BuzzFigures | None = None) -> list[tuple[str, str]]:
@@ -74,6 +76,17 @@ def opponent_text(opponent: Opponent | None) -> str:
     return "–" if opponent is None else f"{short(opponent.name, 12)} ({opponent.times})"
 
 
+class AskSheet(Layer):
+    """Asked once over the player's page before a rename, a merge or a retirement, naming what changes."""
+
+    text = StringProperty("")
+    yes = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.then: Callable[[], None] = lambda: None
+
+
 class PlayerScreen(Screen):
     name_shown = StringProperty("")
     retired = BooleanProperty(False)
@@ -90,6 +103,12 @@ class PlayerScreen(Screen):
     chart_caption = StringProperty("")
     merge_target = StringProperty("")
     """The player this profile is about to be merged into."""
+    merged = StringProperty("")
+    """The player last merged into this one, while the merge can be undone (until the next game starts)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.sheet = AskSheet()
 
     def open(self, name: str) -> bool:
         app = App.get_running_app()
@@ -110,10 +129,14 @@ class PlayerScreen(Screen):
         self.rival, self.nemesis = opponent_text(self._rival), opponent_text(self._nemesis)
         self.versus = ""
         self.tab = "results"
+        self.merged = app.store.merge_to_undo(name) or ""
+        self.close_sheet()
         self.ids.opponents.clear_widgets()
         self.ids.merge.clear_widgets()
         self.ids.rename.text = name
         self._fill()
+        for scrolled in ("figures_scroll", "opponents_scroll", "manage"):
+            self.ids[scrolled].scroll_y = 1  # another player's page starts at its top, not where the last was left
         return True
 
     def on_profile(self, *_args: object) -> None:
@@ -156,7 +179,7 @@ class PlayerScreen(Screen):
             self.chart_caption = tr._("Wins so far, game by game")
             before = (chosen.wins if chosen else 0) - sum(r.won for r in games)  # wins older than the chart's
             values = [float(wins) for wins in accumulate((r.won for r in games), initial=before)][1:]
-        self.ids.chart.series = [(theme.ACCENT, values)] if len(values) > 1 else []
+        self.ids.chart.series = [(theme.ACCENT, values)] if values else []
 
     @staticmethod
     def _choices(box: Any, choices: list[tuple[str, str]], current: str | None, choose: Any) -> None:
@@ -176,36 +199,78 @@ class PlayerScreen(Screen):
 
     # --- managing the profile ----------------------------------------------------
 
-    def _change(self, change: Any, then: str) -> None:
+    def _change(self, change: Callable[[], object], then: str) -> None:
         app = App.get_running_app()
+        self.close_sheet()
         try:
             change()
         except CompanionError as exc:
             app.notify(say(exc.reason))
             return
-        if then:
-            self.open(then)
-        else:
-            app.show("players")
+        if self.open(then):
+            self.tab = "manage"  # where the change was asked, and where a merge is undone
+
+    def _ask(self, text: str, yes: str, then: Callable[[], None]) -> None:
+        self.sheet.text, self.sheet.yes, self.sheet.then = text, yes, then
+        if self.sheet.parent is None:
+            self.add_widget(self.sheet)
+
+    def close_sheet(self) -> None:
+        if self.sheet.parent is not None:
+            self.remove_widget(self.sheet)
+
+    def _games(self) -> int:
+        return int(App.get_running_app().store.games_of(self.name_shown))
 
     def rename(self) -> None:
-        new = self.ids.rename.text.strip()
-        self._change(lambda: App.get_running_app().store.rename_player(self.name_shown, new), new)
+        """Asked first: every saved game and export of this player will say the new name."""
+        old, new = self.name_shown, self.ids.rename.text.strip()
+        self.ids.rename.focus = False  # the keys go: the name is typed
+        store = App.get_running_app().store
+        self._ask(
+            tr._("{name}'s {games} games will say {new}.").format(name=short(old), games=self._games(),
+                                                                  new=short(new)),
+            tr._("Rename"), lambda: self._change(lambda: store.rename_player(old, new), new))
 
     def choose_merge(self, other: str) -> None:
-        """The first tap picks whom to merge into; the Merge button then does it (it cannot be undone)."""
+        """The first tap picks whom to merge into; the Merge button then asks, naming what changes."""
         self.merge_target = other
         for button in self.ids.merge.children:
             button.selected = button.text == short(other)
 
     def merge(self) -> None:
-        other = self.merge_target
-        if other:
-            self._change(lambda: App.get_running_app().store.merge_players(self.name_shown, other), other)
+        name, other = self.name_shown, self.merge_target
+        if not other:
+            return
+        store = App.get_running_app().store
+        self._ask(
+            tr._("{name}'s {games} games become {other}'s. {other}'s page can undo it until the next game "
+                 "starts.").format(name=short(name), games=self._games(), other=short(other)),
+            tr._("Merge"), lambda: self._change(lambda: store.merge_players(name, other), other))
+
+    def undo_merge(self) -> None:
+        """The merge into this player taken back: the merged player's page opens, with their games again."""
+        app = App.get_running_app()
+        kept = self.name_shown
+        try:
+            back = app.store.undo_merge(kept)
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            return
+        self.open(back)
+        app.notify(tr._("{name} has their {games} games back").format(name=short(back), games=self._games()),
+                   good=True)
 
     def toggle_retired(self) -> None:
+        """Retiring asks first; bringing back does not (it hides nothing)."""
         name = self.name_shown
-        self._change(lambda: App.get_running_app().store.retire_player(name, not self.retired), name)
+        store = App.get_running_app().store
+        if self.retired:
+            self._change(lambda: store.retire_player(name, False), name)
+            return
+        self._ask(tr._("{name} moves to the Retired list; their {games} games and figures stay.").format(
+            name=short(name), games=self._games()),
+            tr._("Retire"), lambda: self._change(lambda: store.retire_player(name), name))
 
     def merge_choices(self) -> None:
         """Whom this profile can be merged into: every other player."""

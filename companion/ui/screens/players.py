@@ -74,6 +74,7 @@ class PlayersScreen(Screen):
             return
         self.count = len(lines)
         self.ids.list.data = ranked(lines, found)
+        self.ids.list.scroll_y = 1  # a new list starts at its top: a short one was drawn at the bottom
 
     def add(self) -> None:
         app = App.get_running_app()

@@ -502,9 +502,10 @@ class TableScreen(Screen):
         """The last-card banner never covers the claim or the draw-pile count, which the table reads as it
         decides whether to challenge. Standing, it takes the title's place in the top bar (``_place_bar``).
         Lying flat, printed head to tail, it takes the top edge between redo and the menu when no seat sits
-        there, else the place of the trophies (and the universal pile) beside the draw pile while it shows."""
+        there, else the place of the trophies (and the universal pile) beside the draw pile while it shows;
+        so does a replay's, whose controls take the top bar."""
         view, tiles, banner, awards = self.view, self.ids.tiles.__self__, self._banner, self._awards
-        in_hub = self.lying and bool(view and view.last_card) and not self._top_edge_free()
+        in_hub = bool(view and view.last_card) and (self.replaying or (self.lying and not self._top_edge_free()))
         second = banner if in_hub else awards if awards.children else None  # beside the draw pile
         for widget in (banner, awards):
             if widget is not second and widget.parent is tiles:

@@ -37,7 +37,7 @@ EJECT_WAIT = 10.0
 
 class TakehomeScreen(Screen):
     folder = StringProperty("")
-    on_stick = BooleanProperty(False)
+    stick_chosen = BooleanProperty(False)
     busy = BooleanProperty(False)
     status = StringProperty("")
     plan = ObjectProperty(None, allownone=True)
@@ -58,7 +58,7 @@ class TakehomeScreen(Screen):
         self.folder = str(folder)
         self.plan = None
         found = sticks()
-        self.on_stick = any(s.folder == folder for s in found)
+        self.stick_chosen = any(s.folder == folder for s in found)
         box = self.ids.places
         box.clear_widgets()
         for stick in found:
@@ -66,7 +66,7 @@ class TakehomeScreen(Screen):
                                   size_hint_y=None, height=56)
             button.bind(on_release=lambda _b, f=stick.folder: self.choose(f))
             box.add_widget(button)
-        if not found or not self.on_stick:
+        if not found or not self.stick_chosen:
             if folder.parent != folder:
                 up = ChoiceButton(text=tr._("Up: {folder}").format(folder=short(folder.parent.name or "/", 20)),
                                   icon="undo", size_hint_y=None, height=56)

@@ -14,8 +14,8 @@ from kivy.uix.boxlayout import BoxLayout
 
 
 class KeptClear:
-    """A button no toast may cover (``Toast``): the challenge buttons, which the table must reach at a glance.
-    A kv rule mixes it in by name: ``<ChallengeTurnButton@TurnButton+KeptClear>``."""
+    """A button no toast may cover (``Toast``): the challenge buttons and the seat to play's, which the table
+    must reach at a glance. A kv rule mixes it in by name: ``<TurnButton@SecondaryButton+KeptClear>``."""
 
 
 Factory.register("KeptClear", cls=KeptClear)

@@ -15,7 +15,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.metrics import dp, sp
 from kivy.properties import ListProperty
 from kivy.uix.widget import Widget
@@ -80,6 +80,10 @@ class LineChart(Widget):
                 Rectangle(texture=texture, size=texture.size, pos=(left - dp(6) - texture.width, y - texture.height / 2))
             for colour, line in self.series:
                 Color(*colour)
+                if points == 1:  # one game so far: its point, in the middle, where a line would start
+                    radius = dp(6)
+                    Ellipse(pos=((left + right) / 2 - radius, y_of(line[0]) - radius), size=(2 * radius, 2 * radius))
+                    continue
                 Line(points=self._points(line, points, left, right, y_of), width=dp(2.5), joint="round", cap="round")
 
     @staticmethod

@@ -25,7 +25,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior, FocusBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -36,7 +36,7 @@ from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
 from companion.ui.keyboard import (
-    ACCENTS, BACKSPACE, ENTER, HIDE, LETTERS, SHIFT, SPACE, SYMBOLS, Key, cased, rows, starts_word,
+    ACCENTS, BACKSPACE, ENTER, HIDE, LETTERS, SHIFT, SPACE, SYMBOLS, Key, cased, rows, shifts_by_itself,
 )
 
 
@@ -76,7 +76,7 @@ class ScreenKeyboard(BoxLayout):
             return
         self.target = field
         self.layer = LETTERS
-        self.shift = starts_word(field.text)
+        self.shift = self._shifts(field)
         self._build()
         if self.parent is None:
             Window.add_widget(self)
@@ -160,7 +160,7 @@ class ScreenKeyboard(BoxLayout):
             self.layer = action
         elif action == BACKSPACE:
             field.do_backspace()
-            self.shift = starts_word(field.text)
+            self.shift = self._shifts(field)
         elif action == ENTER:
             if field.multiline:
                 field.insert_text("\n")
@@ -168,14 +168,20 @@ class ScreenKeyboard(BoxLayout):
                 field.focus = False  # nothing more to enter: the keys make way for Next
             else:
                 field.dispatch("on_text_validate")
-                self.shift = starts_word(field.text)
+                self.shift = self._shifts(field)
+                if field.text_validate_unfocus:
+                    field.focus = False  # the field's one action is done (Save note, Rename): the keys go
         elif action == HIDE:
             field.focus = False
         else:
             field.insert_text(" " if action == SPACE else cased(action, self.shift))
-            self.shift = starts_word(field.text)
+            self.shift = self._shifts(field)
             if self.layer == ACCENTS:
                 self.layer = LETTERS  # one accented letter, then back to the letters
+
+    @staticmethod
+    def _shifts(field: TextInput) -> bool:
+        return shifts_by_itself(field.text, getattr(field, "capitals", "name") == "sentence")
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
@@ -200,6 +206,8 @@ class TextField(TextInput):
 
     enter_text = StringProperty("")
     """The word on the on-screen keyboard's Enter key (the screen's action: "Add")."""
+    capitals = OptionProperty("name", options=["name", "sentence"])
+    """Where shift comes on by itself: a name's first letter, or each sentence's (a note)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

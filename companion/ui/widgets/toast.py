@@ -32,6 +32,8 @@ class Toast(BoxLayout):
     """The height kept clear at the bottom of the window: the on-screen keyboard's, while it shows."""
     at_top = BooleanProperty(False)
     """Shown at the top, clear of the button a refused save is retried with (Play again, Start)."""
+    good = BooleanProperty(False)
+    """Good news (a note saved), with a tick: the warning sign is for what went wrong or needs a look."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -40,12 +42,13 @@ class Toast(BoxLayout):
         self.bind(height=self._place, above=self._place, at_top=self._place)
 
     def show(self, text: str, seconds: float = 3.0, at_top: bool = False,
-             ends_with: tuple[EventDispatcher, Sequence[str]] | None = None) -> None:
+             ends_with: tuple[EventDispatcher, Sequence[str]] | None = None, good: bool = False) -> None:
         """``ends_with``: what the message speaks of, as an object and the properties that change with it
         (the table's turn, say); the toast ends as soon as one of them changes."""
         self._forget_topic()
         self.text = text
         self.at_top = at_top
+        self.good = good
         if self.parent is None:
             Window.add_widget(self)
         self._hide.cancel()
