@@ -12,6 +12,7 @@ from kivy.properties import BooleanProperty, ColorProperty, DictProperty, Numeri
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from companion.ui.i18n import tr
 from companion.ui.view import Buzz, TableView
@@ -53,6 +54,23 @@ class ChallengeSheet(Sheet):
     """The buzz drawn: the view's, or for a frame a stand-in that lays the sheet out ahead (``prepare``)."""
     standing = BooleanProperty(False)
     """The stand-in buzz is drawn: the sheet shows all it can show, the offer to move the challenge too."""
+
+    def on_kv_post(self, _base_widget: Any) -> None:
+        self._places = {place.children[0]: place for place in (self.ids.pad_place, self.ids.move_place)}
+        """The parts shown only now and then, and where each goes; kept here while out of the sheet (by the
+        widget itself: ``ids`` keeps only a weak proxy)."""
+        for part in self._places:
+            part.bind(height=self._place)
+            self._place(part, part.height)
+
+    def _place(self, part: Widget, height: float) -> None:
+        """A part folded away (no height) leaves the sheet: Kivy would still draw each of its keys, transparent
+        (tests/ui/test_drawing.py), and take touches on them."""
+        place = self._places[part]
+        if height and part.parent is None:
+            place.add_widget(part)
+        elif not height and part.parent is not None:
+            place.remove_widget(part)
 
     def on_view(self, _sheet: ChallengeSheet, view: TableView | None) -> None:
         if view is not None:
