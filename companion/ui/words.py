@@ -77,6 +77,34 @@ def sentence(template: str, names: Mapping[str, str], **words: object) -> Senten
     return Sentence(template.format(**words, **{field: "{" + field + "}" for field in names}), dict(names))
 
 
+def literal(text: str) -> str:
+    """``text`` as a template's fixed words: its braces are not fields."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def joined(words: Sequence[str], separator: str, last: Sentence) -> Sentence:
+    """Fixed words, then a sentence, one after another: one sentence whose names are ``last``'s.
+
+    >>> joined(["20:00", "Spicy {x}"], " · ", Sentence("{w} won", {"w": "Ana"}))
+    Sentence(template='20:00 · Spicy {{x}} · {w} won', names={'w': 'Ana'})
+    """
+    if not last.names:
+        return Sentence(separator.join([*words, last.template]), {})
+    return Sentence(separator.join([*map(literal, words), last.template]), last.names)
+
+
+def listing(items: Sequence[tuple[str, str]], separator: str) -> Sentence:
+    """Names, each followed by its words ("Ana +12", "Ben −3"), in a row: a sentence whose names give way.
+
+    >>> listing([("Ana", " +12"), ("Ben", "")], ", ")
+    Sentence(template='{name0} +12, {name1}', names={'name0': 'Ana', 'name1': 'Ben'})
+    """
+    names = {f"name{i}": name for i, (name, _words) in enumerate(items)}
+    return Sentence(separator.join("{" + field + "}" + literal(words) for field, (_n, words) in zip(names, items,
+                                                                                                     strict=True)),
+                    names)
+
+
 def choose_spice_words(name: str) -> str:
     """A number tapped on a new stack before any spice: the seat names the spice first (a toast wraps,
     so the name stays whole)."""

@@ -8,6 +8,9 @@ from typing import Any
 from scenes import scene
 from scenes_setup import goto, save_games
 
+from companion.rules import SPICY, EndCardDrawn, Play, new_setup
+from companion.session import Session
+
 from companion.store.simulate import simulate
 
 START = datetime(2026, 10, 20, 19, tzinfo=UTC)
@@ -30,6 +33,23 @@ def longest_spicy(ui: Any) -> int:
 @scene("games")
 def games(ui: Any) -> None:
     simulated(ui)
+    goto(ui, "games")
+
+
+@scene("games-edges")
+def games_edges(ui: Any) -> None:
+    """Long names, an abandoned game and a note: the rows that have the most to fit."""
+    simulated(ui, 3)
+    store = ui.app.store
+    names = ["Bartholomew-Alexander", "Anastasia Konstantinopoulou", "Zoë", "Maximiliane"]
+    long = Session.new(store, new_setup(SPICY, names))
+    for action in (Play(0, "chili", 2), Play(1, "chili", 5)):
+        long.apply(action)
+    store.abandon(long.game_id, START.isoformat())
+    won = Session.new(store, new_setup(SPICY, names[:3], end_card=27))
+    for action in (Play(0, "chili", 2), Play(1, "chili", 5), EndCardDrawn()):
+        won.apply(action)
+    store.set_note(won.game_id, "Zoë's first win, after a long evening of bluffs and challenges")
     goto(ui, "games")
 
 

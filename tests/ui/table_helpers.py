@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 import time
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from buzzers_fixtures import timed_factory
@@ -15,6 +19,7 @@ from companion.rules import Setup
 from companion.ui.screens.table import TableScreen
 from companion.ui.view import TableView
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
+from companion.ui.widgets.fit import ELLIPSIS
 from companion.ui.widgets.toast import Toast
 
 W = TypeVar("W", bound=Widget)
@@ -145,3 +150,21 @@ class Table:
     def toast(self) -> str:
         toasts = [w for w in Window.children if isinstance(w, Toast)]
         return toasts[-1].text if toasts else ""
+
+
+def shows(label: Label, template: str, names: Mapping[str, str], **words: object) -> None:
+    """``label`` reads ``template`` with every fixed word whole, each name whole or its start and an
+    ellipsis, and its text fits the label (on one line, or wrapped within its height)."""
+    pieces = re.split(r"\{(" + "|".join(names) + r")\}", template.format(
+        **words, **{field: "{" + field + "}" for field in names}))
+    pattern = "".join(
+        "(" + re.escape(names[piece]) + "|" + "|".join(
+            re.escape(names[piece][:n].rstrip(" -") + ELLIPSIS) for n in range(1, len(names[piece]))) + ")"
+        if i % 2 else re.escape(piece)
+        for i, piece in enumerate(pieces))
+    assert re.fullmatch(pattern, label.text, re.DOTALL), (label.text, template)
+    wrapped = label.text_size[1] is not None and label.height > 1.6 * label.font_size
+    core = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold,
+                     text_size=(label.width, None) if wrapped else (None, None))
+    width, height = core.render()
+    assert (height <= label.height + 1) if wrapped else (width <= label.width + 1), (label.text, label.size)

@@ -304,7 +304,7 @@ def test_saved_games_newest_first_and_a_tap_opens_the_game(ui, tmp_path: Path) -
     ui.step(3)
     games = app.screen("games")
     rows = sorted(ui.find_all(GameRow), key=lambda row: -row.y)
-    assert [(row.title, row.names) for row in rows] == [
+    assert [(row.title.text, row.names.text) for row in rows] == [
         ("2025-03-01 20:00 · Spicy · 0 moves · unfinished", "Cy, Dee, Eve"),
         ("2025-01-01 20:00 · Spicy · 2 moves · 0 min · Ana won", "Ana −5,  Ben −6"),
     ]

@@ -60,7 +60,7 @@ def test_a_new_game_while_one_is_unfinished_asks_first_and_an_abandoned_game_sta
     app.show("games")
     ui.step(2)
     (row,) = ui.find_all(GameRow)
-    assert row.title.startswith("2026-11-30 20:14 · ") and row.title.endswith(" · abandoned")
+    assert row.title.text.startswith("2026-11-30 20:14 · ") and row.title.text.endswith(" · abandoned")
     ui.tap(row)
     page = app.screen("game")
     assert app.root.current == "game"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from kivy.metrics import dp
+from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
 
 from companion.rules import ProfileId, replay_transcript
@@ -22,7 +23,7 @@ from companion.cli import main
 from companion.config import UiConfig
 from companion.ui.keyboard import BACKSPACE, ENTER, HIDE
 from keyboard_helpers import keys, type_on_screen
-from table_helpers import on_screen
+from table_helpers import on_screen, shows
 from companion.errors import CompanionError
 from companion.store.ratings import ratings
 from companion.buzzers import format_delay
@@ -45,6 +46,7 @@ from companion.store.simulate import simulate
 from companion.ui.i18n import tr
 from companion.ui.screens.games import PAGE, GameRow, profile_title, row_data
 from companion.ui.screens.players import PlayerRow
+from companion.ui.widgets.forms import Header
 
 GAMES = 130
 
@@ -95,7 +97,7 @@ def test_filters_are_chosen_by_touch_and_the_list_keeps_what_the_store_counts(ui
     ui.tap(games.ids.show_button)
     assert not games.filtering
     assert [row["game_id"] for row in games.ids.list.data] == [line.id for line in first]
-    assert all("Five Spices" in row["title"] for row in games.ids.list.data)
+    assert all("Five Spices" in row["title"].text for row in games.ids.list.data)
     ui.tap(games.ids.filters)
     games.ids.panel.scroll_y = 0
     ui.step(2)
@@ -105,7 +107,7 @@ def test_filters_are_chosen_by_touch_and_the_list_keeps_what_the_store_counts(ui
 
 def test_a_game_page_shows_the_store_breakdown_timeline_and_race(ui, filled: Path) -> None:
     games = open_games(ui)
-    row = next(r for r in sorted(ui.find_all(GameRow), key=lambda r: -r.y) if "Five Spices" not in r.title)
+    row = next(r for r in sorted(ui.find_all(GameRow), key=lambda r: -r.y) if "Five Spices" not in r.title.text)
     ui.tap(row)
     ui.until(lambda: ui.app.root.current == "game")
     page = ui.app.screen("game")
@@ -166,6 +168,28 @@ def test_a_game_page_cuts_a_long_name_from_its_end_never_in_the_middle(ui, tmp_p
     for label in shown:
         assert not label.shorten and label.texture_size[0] <= label.width
         assert label.text == name or (label.text.endswith("…") and name.startswith(label.text[:-1]))
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_a_saved_games_row_cuts_its_names_from_their_ends_and_its_words_never(ui, tmp_path: Path, french,
+                                                                               size) -> None:
+    """Kivy's own shortening drew "3 coups ·...oire : Bartholomew…" in a row, "Parties...istrées" above."""
+    long = ["Bartholomew-Alexander", "Anastasia Konstantinopoulou", "Zoë"]
+    with Store.open(tmp_path / "games.db") as store:
+        game = replay_transcript(KNOWN.replace("Ana", long[0].replace(" ", "_")).replace("Ben", "Anastasia"))
+        store.save([Recorded(game, "2026-11-30T20:00:00.000+00:00", ["2026"] * len(game.log))])
+    app = ui.start(size=size, config=ui.config(ui=UiConfig(language="fr")))
+    app.show("games")
+    ui.step(3)
+    header = ui.find(Header).ids.title
+    drawn = CoreLabel(font_size=header.font_size, bold=True).get_extents(header.text)[0]
+    assert header.text == "Parties enregistrées" and drawn <= header.width - header.padding[0] * 2
+    (row,) = ui.find_all(GameRow)
+    title, names, _note = reversed(row.children)
+    for label, sentence in ((title, row.title), (names, row.names)):
+        assert label.texture_size[0] <= label.width + 1, label.text  # drawn whole: no shortening needed
+        shows(label, sentence.template, sentence.names)
+    assert title.text.startswith("2026-11-30 20:00 · Spicy · ") and "victoire" in title.text
 
 
 def test_a_one_game_player_sees_that_game_on_the_results_chart(ui, tmp_path: Path) -> None:

@@ -6,13 +6,10 @@ and never covers the challenge buttons.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
 
 import pytest
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
-from kivy.uix.label import Label
 
 from companion.rules import SPICY, Card, new_setup
 from companion.ui.i18n import tr
@@ -23,31 +20,13 @@ from companion.ui.widgets.claim_pad import NumberButton
 from companion.ui.widgets.fit import ELLIPSIS
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.toast import Toast
-from table_helpers import Table, on_screen, overlap, within
+from table_helpers import Table, on_screen, overlap, shows, within
 
 MAX = "Maximilian-Alexander von Hohenzollern"
 ANNE = "Anne-Charlotte-Sophie de Villeneuve"
 NAMES = [MAX, "Ben", ANNE, "Dee"]
 LAYOUTS = [((800, 480), False), ((720, 1280), False), ((1280, 720), False), ((800, 480), True)]
 LAYOUT_IDS = ["800x480", "720x1280", "1280x720", "800x480-flat"]
-
-
-def shows(label: Label, template: str, names: Mapping[str, str], **words: object) -> None:
-    """``label`` reads ``template`` with every fixed word whole, each name whole or its start and an
-    ellipsis, and its text fits the label (on one line, or wrapped within its height)."""
-    pieces = re.split(r"\{(" + "|".join(names) + r")\}", template.format(
-        **words, **{field: "{" + field + "}" for field in names}))
-    pattern = "".join(
-        "(" + re.escape(names[piece]) + "|" + "|".join(
-            re.escape(names[piece][:n].rstrip(" -") + ELLIPSIS) for n in range(1, len(names[piece]))) + ")"
-        if i % 2 else re.escape(piece)
-        for i, piece in enumerate(pieces))
-    assert re.fullmatch(pattern, label.text, re.DOTALL), (label.text, template)
-    wrapped = label.text_size[1] is not None and label.height > 1.6 * label.font_size
-    core = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold,
-                     text_size=(label.width, None) if wrapped else (None, None))
-    width, height = core.render()
-    assert (height <= label.height + 1) if wrapped else (width <= label.width + 1), (label.text, label.size)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -15,7 +15,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
@@ -28,6 +28,7 @@ from companion.store.review import Filter, GameLine, Status, count_games, games_
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr, when
 from companion.ui.widgets import ChoiceButton, load_kv, short
+from companion.ui.words import Sentence, joined, listing
 
 load_kv(__file__)
 
@@ -37,12 +38,14 @@ MORE_WHEN = 0.2
 """Read the next page when less than this share of the list is left below the view."""
 
 
-def result_text(game: GameLine) -> str:
+def result_text(game: GameLine) -> Sentence:
+    """The game's outcome; a winner's name gives way to fit, never "won"."""
     if game.abandoned_at:
-        return tr._("abandoned")
+        return Sentence(tr._("abandoned"), {})
     if game.ended_at is None:
-        return tr._("unfinished")
-    return tr._("{winners} won").format(winners=" & ".join(short(name, 12) for name in game.winners))
+        return Sentence(tr._("unfinished"), {})
+    fields = {f"winner{i}": name for i, name in enumerate(game.winners)}
+    return Sentence(tr._("{winners} won").format(winners=" & ".join("{" + field + "}" for field in fields)), fields)
 
 
 def profile_title(profile: str) -> str:
@@ -51,19 +54,22 @@ def profile_title(profile: str) -> str:
 
 
 def row_data(game: GameLine) -> dict[str, Any]:
-    """What a row shows of one game: when, the rules, how long and who won; who sat down with their scores."""
+    """What a row shows of one game: when, the rules, how long and who won; who sat down with their scores.
+
+    Both lines are sentences whose names give way (``fit_names``), from their ends, as everywhere."""
     if game.problem:
-        return {"game_id": game.id, "title": f"#{game.id} · {when(game.started_at)}",
-                "names": say(game.problem), "note": "", "height": row_height(False)}
+        return {"game_id": game.id, "title": Sentence(f"#{game.id} · {when(game.started_at)}", {}),
+                "names": Sentence(say(game.problem), {}), "note": "", "height": row_height(False)}
     length = tr.ngettext("{n} move", "{n} moves", game.actions).format(n=game.actions)
     if game.minutes is not None:
         length += " · " + tr._("{n} min").format(n=game.minutes)
-    title = " · ".join((when(game.started_at), profile_title(game.profile), length, result_text(game)))
+    result = result_text(game)
+    title = joined((when(game.started_at), profile_title(game.profile), length), " · ", result)
     if game.scores and any(score is not None for score in game.scores):
-        names = ",  ".join(f"{short(name, 12)} {theme.signed(score or 0)}"
-                           for name, score in zip(game.names, game.scores, strict=True))
+        names = listing([(name, " " + theme.signed(score or 0)) for name, score in zip(game.names, game.scores,
+                                                                                      strict=True)], ",  ")
     else:
-        names = ", ".join(short(name, 12) for name in game.names)
+        names = listing([(name, "") for name in game.names], ", ")
     return {"game_id": game.id, "title": title, "names": names, "note": game.note or "",
             "height": row_height(bool(game.note))}
 
@@ -77,8 +83,8 @@ class GameRow(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
     """One saved game: when, rules, length and result on the first line, seats and scores on the second."""
 
     game_id = NumericProperty(0)
-    title = StringProperty("")
-    names = StringProperty("")
+    title = ObjectProperty(Sentence("", {}))
+    names = ObjectProperty(Sentence("", {}))
     note = StringProperty("")
 
     def on_release(self) -> None:

@@ -6,10 +6,13 @@ card): the chosen look is the accent, like the claim pad's selected spice.
 
 from __future__ import annotations
 
+from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui import theme
 from companion.ui.widgets.buttons import SecondaryButton
+from companion.ui.widgets.fit import one_line_size
 
 
 class ChoiceButton(SecondaryButton):
@@ -22,6 +25,11 @@ class Header(BoxLayout):
     title = StringProperty("")
     back = StringProperty("home")
     """The screen the back button shows."""
+
+    @staticmethod
+    def title_size(title: str, width: float) -> float:
+        """The title's type size: smaller when it is wider than its room, never cut ("Parties...istrées")."""
+        return one_line_size(title, sp(theme.FONT_TITLE), width)
 
 
 class Tile(BoxLayout):
