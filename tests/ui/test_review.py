@@ -13,7 +13,8 @@ from kivy.metrics import dp
 from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
 
-from companion.rules import ProfileId, replay_transcript
+from companion.rules import SPICY, Play, ProfileId, new_setup, replay_transcript
+from companion.session import Session
 from companion.seating import Seating
 from companion.store.db import Recorded
 from companion.ui import theme
@@ -190,6 +191,23 @@ def test_a_saved_games_row_cuts_its_names_from_their_ends_and_its_words_never(ui
         assert label.texture_size[0] <= label.width + 1, label.text  # drawn whole: no shortening needed
         shows(label, sentence.template, sentence.names)
     assert title.text.startswith("2026-11-30 20:00 · Spicy · ") and "victoire" in title.text
+
+
+def test_a_game_page_with_nothing_to_remember_says_so_rather_than_an_empty_timeline(ui, tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        quiet = Session.new(store, new_setup(SPICY, ["Ana", "Ben", "Cy"]))
+        quiet.apply(Play(0, "chili", 2))
+        store.abandon(quiet.game_id, "2026-11-30T20:00:00.000+00:00")
+        busy = replay_transcript(KNOWN)
+        (busy_id,) = store.save([Recorded(busy, "2026-11-30T21:00:00.000+00:00", ["2026"] * len(busy.log))])
+    ui.start()
+    ui.until(lambda: ui.app.store is not None)
+    page = ui.app.screen("game")
+    for game_id, said in ((quiet.game_id, "No challenge, trophy or last card in this game"), (busy_id, "")):
+        assert page.open(game_id)
+        ui.app.show("game")
+        ui.step(3)
+        assert page.ids.no_moments.text == said and bool(page.ids.timeline.data) == (not said)
 
 
 def test_a_one_game_player_sees_that_game_on_the_results_chart(ui, tmp_path: Path) -> None:
