@@ -10,7 +10,7 @@ import sqlite3
 from datetime import datetime, UTC
 from pathlib import Path
 
-from store_helpers import spoil
+from store_helpers import spoil, undo_migrations_from
 
 from companion.cli import main
 from companion.rules import replay_transcript
@@ -159,6 +159,28 @@ def test_a_dry_run_writes_no_database_and_names_an_abandoned_game(tmp_path: Path
     assert lines[1] == "new players: Ana, Ben, Cy"
     assert lines[2].endswith("Ana, Ben, Cy  (abandoned)") and lines[3].endswith("Ana, Ben, Cy  (unfinished)")
     assert sorted(tmp_path.iterdir()) == sorted([tmp_path / "pi.db", written])
+
+
+def test_a_dry_run_leaves_an_older_database_as_it_was_and_plans_as_the_upgraded_one_would(
+        tmp_path: Path, capsys) -> None:
+    """A dry run upgraded an older file before printing its plan: the app it came from could no longer open it."""
+    with Store.open(tmp_path / "pi.db") as pi:
+        simulate(pi, 3, seed=5, start=datetime(2026, 11, 1, 18, 0, tzinfo=UTC))
+        written = backup(pi, tmp_path)
+    older = tmp_path / "older.db"
+    with Store.open(older) as store:
+        simulate(store, 2, seed=6, start=datetime(2026, 10, 1, 18, 0, tzinfo=UTC))
+    raw = sqlite3.connect(older)
+    undo_migrations_from(raw, "m014_game_arrived")
+    raw.close()
+    before = older.read_bytes()
+    assert main(["restore", str(written), "--dry-run", "--db", str(older)]) == 0
+    said = capsys.readouterr().out.splitlines()[0]
+    assert said.endswith(": 3 games to add, 0 already here")
+    assert older.read_bytes() == before and not (tmp_path / "older.db-wal").exists()
+    raw = sqlite3.connect(older)
+    assert raw.execute("SELECT count(*) FROM _sqlite_migrations WHERE name = 'm014_game_arrived'").fetchone() == (0,)
+    raw.close()
 
 
 def test_a_backup_with_rows_that_cannot_be_read_restores_the_others_and_names_those(tmp_path: Path, capsys) -> None:

@@ -55,9 +55,12 @@ def run_backup(store: Store, args: argparse.Namespace) -> int:
 
 
 def _restore_handler(args: argparse.Namespace) -> int:
-    """A dry run against a database not made yet plans against an empty one in memory: it writes no file."""
-    if args.dry_run and not Path(args.db or load_config(args.config).store.db).exists():
-        with Store.memory() as store:
+    """A dry run plans against a copy in memory (an empty one for a database not made yet): it writes no
+    file, and an older database is not upgraded by it."""
+    if args.dry_run:
+        config = load_config(args.config).store
+        path = Path(args.db or config.db)
+        with Store.copy_in_memory(path, config.busy_timeout) if path.exists() else Store.memory() as store:
             return run_restore(store, args)
     return int(_handler(run_restore)(args))
 

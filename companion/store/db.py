@@ -228,6 +228,30 @@ class Store:
         return cls(db, path, notice, newer or read_only, busy_timeout)
 
     @classmethod
+    def copy_in_memory(cls, path: Path, busy_timeout: float = 2.0) -> Store:
+        """The database at ``path`` as it is, copied into memory and brought up to date there: what a dry
+        run plans against, so that it writes nothing to the file, not even the upgrade an older one gets."""
+        path = _usable(Path(path))
+        theirs = _not_ours(_header(path), path)
+        if theirs:
+            raise StoreError("{problem}: check the path; nothing was changed", problem=theirs)
+        found = _damage_found(path)
+        if found:
+            raise _damaged(path, found)
+        copy = _connect(Path(":memory:"), 0.0, writable=True)
+        try:
+            source = _connect(path, busy_timeout, writable=False)
+            try:
+                source.conn.backup(copy.conn)
+            finally:
+                source.close()
+            _prepare(copy, Path(":memory:"), writable=True)
+        except sqlite3.Error as exc:
+            copy.close()
+            raise _opening_failed(exc, path) from None
+        return cls(copy, Path(":memory:"))
+
+    @classmethod
     def memory(cls) -> Store:
         """A fresh database that lives in memory, like sqlite-utils' ``Database(memory=True)``: for fast tests."""
         path = Path(":memory:")
