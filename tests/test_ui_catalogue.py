@@ -1,4 +1,5 @@
-"""Every text on screen has its French, and the compiled catalogue is the one its source gives."""
+"""Every text on screen has its translation in every language the table offers, and each compiled catalogue
+is the one its source gives."""
 
 from __future__ import annotations
 
@@ -6,17 +7,43 @@ import gettext
 import re
 from pathlib import Path
 
-from companion.ui.catalogue import LOCALE, compiled, po_path, texts, untranslated
+import pytest
+
+from companion.languages import Language, translated
+from companion.ui.catalogue import LOCALE, compiled, po_path, texts, untranslated, update
+
+OFFERED = pytest.mark.parametrize("language", translated(), ids=lambda language: language.code)
 
 
-def test_every_text_on_screen_has_a_french_translation() -> None:
-    missing = untranslated("fr")
+@OFFERED
+def test_every_text_on_screen_has_a_translation(language: Language) -> None:
+    missing = untranslated(language.code)
     listing = "\n".join(f"  {text!r} at {', '.join(places)}" for text, places in missing.items())
-    assert not missing, f"{len(missing)} texts have no French (run scripts/translations, then translate):\n{listing}"
+    assert not missing, (f"{len(missing)} texts have no {language.name} (run scripts/translations, then translate):"
+                         f"\n{listing}")
 
 
-def test_the_compiled_catalogue_is_not_stale() -> None:
-    assert po_path("fr").with_suffix(".mo").read_bytes() == compiled("fr"), "run scripts/translations"
+@OFFERED
+def test_the_compiled_catalogue_is_not_stale(language: Language) -> None:
+    assert po_path(language.code).with_suffix(".mo").read_bytes() == compiled(language.code), "run scripts/translations"
+
+
+def test_a_new_language_gets_a_catalogue_with_its_plural_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from babel.messages.pofile import read_po
+
+    import companion.ui.catalogue as catalogue
+
+    monkeypatch.setattr(catalogue, "LOCALE", tmp_path / "locale")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "c.py").write_text('tr._("New game")\n')
+    assert update("ru", package) == ["New game"]
+    with po_path("ru").open("rb") as po:
+        made = read_po(po)
+    assert made.num_plurals == 3 and made.get("New game").string == ""
+    assert "n%10==1" in made.plural_expr.replace(" ", "")
+    with po_path("ru").with_suffix(".mo").open("rb") as mo:
+        assert gettext.GNUTranslations(mo).ngettext("a", "b", 5) == "b"
 
 
 def test_texts_are_found_in_python_and_kv_with_their_places(tmp_path: Path) -> None:

@@ -1,10 +1,11 @@
-"""The French catalogue's upkeep: which texts the code and kv files show, and the compiled ``.mo``.
+"""The catalogues' upkeep, one per language of ``companion.languages``: which texts the code and kv files
+show, each language's ``.po`` (made when it has none) and its compiled ``.mo``.
 
 Texts are found where they are written, in every ``.py`` and ``.kv`` under
 ``companion/``: ``tr._`` called on a literal, and the English templates of the
 messages that come from outside the screens (``Reason("...")``, and the rules',
 the store's, the buzzers' and the config's errors built as one), which the screen translates
-through the same catalogue. The tests fail when one has no French,
+through the same catalogue. The tests fail when one has no translation in a language the table offers,
 and when the committed ``.mo`` is not what the ``.po`` compiles to. Needs babel
 (a test extra), so nothing at run time imports this.
 """
@@ -15,6 +16,8 @@ import ast
 import re
 from io import BytesIO
 from pathlib import Path
+
+from companion import languages
 
 PACKAGE = Path(__file__).resolve().parent.parent
 LOCALE = Path(__file__).resolve().parent / "locale"
@@ -108,14 +111,21 @@ def compiled(language: str) -> bytes:
 
 
 def update(language: str, root: Path = PACKAGE) -> list[str]:
-    """Add every new text to the ``.po`` (untranslated), then compile the ``.mo``; returns what was added."""
+    """Add every new text to the ``.po`` (untranslated; a new language's ``.po`` is made with its plural
+    rule from CLDR), then compile the ``.mo``; returns what was added."""
+    from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
     path = po_path(language)
-    with path.open("rb") as po:
-        catalogue = read_po(po)
+    if path.exists():
+        with path.open("rb") as po:
+            catalogue = read_po(po)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        name = languages.language(language).name
+        catalogue = Catalog(locale=language, project="spicy-companion", header_comment=f"# {name} for Spicy Companion.")
     added = []
-    if language == "fr":
+    if languages.language(language).spaced_punctuation:
         for message in catalogue:
             if message.id and isinstance(message.string, str):
                 message.string = french_spacing(message.string)
