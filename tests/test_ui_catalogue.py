@@ -54,6 +54,36 @@ def test_texts_are_found_in_python_and_kv_with_their_places(tmp_path: Path) -> N
     assert texts(package) == {"Hello {name}": ["pkg/a.py:1", "pkg/b.kv:2"], "It's": ["pkg/a.py:2"]}
 
 
+def test_plural_messages_are_found_with_both_forms(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text('x = tr.ngettext("{n} game", "{n} games", n)\ny = tr.ngettext(one, many, n)\n')
+    assert texts(package) == {("{n} game", "{n} games"): ["pkg/a.py:1"]}
+
+
+def test_a_plural_is_untranslated_until_every_form_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Russian says 1 игра, 2 игры, 5 игр: a plural with a form missing is missing."""
+    from babel.messages.pofile import read_po, write_po
+
+    import companion.ui.catalogue as catalogue
+
+    monkeypatch.setattr(catalogue, "LOCALE", tmp_path / "locale")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text('tr.ngettext("{n} game", "{n} games", n)\ntr._("Played for {minutes} min")\n')
+    update("ru", package)
+    (package / "a.py").write_text('tr.ngettext("{n} game", "{n} games", n)\n'
+                                  'tr.ngettext("Played for {minutes} min", "Played for {minutes} min", n)\n')
+    assert update("ru", package) == [("Played for {minutes} min", "Played for {minutes} min")]  # now a plural
+    with po_path("ru").open("rb") as po:
+        made = read_po(po)
+    made.get("{n} game").string = ("{n} игра", "{n} игры", "")
+    made.get("Played for {minutes} min").string = ("{minutes} мин",) * 3
+    with po_path("ru").open("wb") as po:
+        write_po(po, made)
+    assert list(untranslated("ru", package)) == [("{n} game", "{n} games")]
+
+
 def test_the_templates_of_refusals_are_found_where_they_are_written(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()
