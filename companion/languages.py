@@ -35,6 +35,8 @@ SOURCE = "en"
 LANGUAGES: tuple[Language, ...] = (
     Language("en", "English", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")),
     Language("fr", "Français", ("azertyuiop", "qsdfghjklm", "wxcvbn'-"), spaced_punctuation=True),
+    Language("de", "Deutsch", ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß")),
+    Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")),
 )
 
 CODES = tuple(language.code for language in LANGUAGES)

@@ -14,6 +14,7 @@ from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.uix.label import Label
 
+from companion.languages import CODES
 from companion.rules import SPICY, Card, new_setup
 from companion.ui.i18n import tr
 from companion.ui.words import spice_name
@@ -50,7 +51,7 @@ def shows(label: Label, template: str, names: Mapping[str, str], **words: object
     assert (height <= label.height + 1) if wrapped else (width <= label.width + 1), (label.text, label.size)
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["800x480", "720x1280"])
 def test_long_names_give_way_in_every_sheet_sentence(ui, language: str, size: tuple[int, int]) -> None:  # type: ignore
     table = Table(ui, new_setup(SPICY, NAMES, first=1, end_card=25), gpio=False, size=size)
@@ -119,7 +120,7 @@ def test_six_narrow_result_seats_keep_every_count_whole(ui) -> None:  # type: ig
         assert drawn[1] <= counts.height + 1 and counts.y >= seat.y - 1, (counts.text, counts.size, drawn)
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 @pytest.mark.parametrize("size,flat,seats", [(*layout, 3) for layout in LAYOUTS] + [((800, 480), True, 4)],
                          ids=[*LAYOUT_IDS, "800x480-flat-top-edge-seated"])  # 4 seats: the banner in a column
 def test_the_last_card_banner_names_the_seat_and_never_covers_the_claim_or_the_count(  # type: ignore
@@ -191,7 +192,7 @@ def test_a_toast_never_covers_the_challenge_buttons(ui, size: tuple[int, int], f
     assert table.toast() == ""
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 def test_the_review_timeline_keeps_every_word_of_a_line_with_long_names(ui, language: str) -> None:  # type: ignore
     table = Table(ui, new_setup(SPICY, NAMES, first=1, end_card=25), gpio=False, size=(720, 1280))
     assert table.app.change_settings(language=language)
