@@ -23,6 +23,7 @@ import platformdirs
 
 from companion.errors import CompanionError, Reason, brief, either
 from companion.files import CONFIG, FileRefused, read_file
+from companion.languages import CODES
 
 APP_NAME = "spicy-companion"
 
@@ -246,7 +247,6 @@ class DisplayConfig:
                 )
 
 
-LANGUAGES = ("en", "fr")
 KEYBOARDS = ("auto", "screen", "physical")
 
 
@@ -254,7 +254,7 @@ KEYBOARDS = ("auto", "screen", "physical")
 class UiConfig:
     """How the table looks and sounds; the settings screen can change these while playing."""
 
-    language: str = "en"  # en | fr
+    language: str = "en"  # a code of companion/languages.py
     sounds: bool = True
     face_seats: bool = False  # turn each seat panel to face its edge, for a screen lying flat
     keyboard: str = "auto"  # auto | screen | physical: where names are typed (companion/ui/keyboard.py)
@@ -265,9 +265,10 @@ class UiConfig:
             raise ConfigError(
                 "[ui] keyboard must be {choices}, not {value}", choices=either([*KEYBOARDS]), value=shown(self.keyboard)
             )
-        if self.language not in LANGUAGES:
+        if self.language not in CODES:
             raise ConfigError(
-                "[ui] language must be one of {languages}, not {value}", languages=LANGUAGES, value=shown(self.language)
+                "[ui] language must be one of {languages}, not {value}", languages=", ".join(CODES),
+                value=shown(self.language),
             )
 
 

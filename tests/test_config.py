@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.languages import CODES
 from companion.cli import main
 from companion.config import Config, ConfigError, load_config
 from companion.ui.i18n import say
@@ -40,7 +41,7 @@ def test_display_and_ui_sections_are_read(tmp_path: Path) -> None:
         ("[display]\nwidth = 10\n", "[display] width must be a whole number of pixels from 320 to 7680, not 10"),
         ("[display]\nfullscreen = 1\n", "[display] fullscreen must be true or false, not 1"),
         ("[display]\ntouch = 'both'\n", "[display] touch must be sdl or hidinput, not 'both'"),
-        ("[ui]\nlanguage = 'de'\n", "[ui] language must be one of en, fr, not 'de'"),
+        ("[ui]\nlanguage = 'tlh'\n", f"[ui] language must be one of {', '.join(CODES)}, not 'tlh'"),
         ("[ui]\nsounds = 'yes'\n", "[ui] sounds must be true or false, not 'yes'"),
         # Accepted before: a file named "5" was created, and a timeout that silently meant "fail at once".
         ("[store]\ndb = 5\n", "[store] db must be a file path in quotes, not 5"),

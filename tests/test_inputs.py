@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import COMMAND, run
 
+from companion.languages import CODES
 from companion.errors import LINE
 from companion.rules import MAX_ACTIONS
 from companion.store import Store
@@ -128,4 +129,4 @@ def test_a_long_value_is_quoted_only_a_lines_worth(tmp_path: Path, capsys: pytes
     config.write_text(f'[ui]\nlanguage = "{"x" * 500_000}"\n', encoding="utf-8")
     code, _, err = run(capsys, "--config", str(config), "games", "--db", str(tmp_path / "games.db"))
     assert code == 2
-    assert err == f"spicy-companion: {config}: [ui] language must be one of en, fr, not '{'x' * (LINE - 1)}…\n"
+    assert err == f"spicy-companion: {config}: [ui] language must be one of {', '.join(CODES)}, not '{'x' * (LINE - 1)}…\n"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.languages import CODES
 from companion.cli import main
 
 
@@ -21,7 +22,7 @@ def test_help_lists_the_commands_and_says_no_command_opens_the_table(capsys: pyt
 
 def test_a_bad_config_is_one_line_before_any_window_opens(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "config.toml"
-    config.write_text('[ui]\nlanguage = "de"\n')
+    config.write_text('[ui]\nlanguage = "tlh"\n')
     assert main(["--config", str(config)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "language must be one of en, fr, not 'de'" in err
+    assert err.count("\n") == 1 and f"language must be one of {', '.join(CODES)}, not 'tlh'" in err

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.languages import CODES
 from companion.config import ConfigError, UiConfig
 from companion.ui.prefs import Prefs, default_prefs_path
 
@@ -30,8 +31,8 @@ def test_changes_are_kept_and_layered_over_the_config(tmp_path: Path) -> None:
 
 def test_a_bad_value_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     prefs = Prefs(tmp_path / "ui.json", UiConfig())
-    with pytest.raises(ConfigError, match="language must be one of en, fr"):
-        prefs.change(language="de")
+    with pytest.raises(ConfigError, match=f"language must be one of {', '.join(CODES)}, not 'tlh'"):
+        prefs.change(language="tlh")
     assert prefs.ui == UiConfig()
     assert not (tmp_path / "ui.json").exists()
 

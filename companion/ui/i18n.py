@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable
+from datetime import date, datetime
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -150,6 +151,53 @@ def table_words() -> dict[str, str]:
     }
 
 
+# Dates and numbers by the language, from CLDR through Babel (imported here, not at the top: the first
+# frame shows none).
+
 def when(stamp: str) -> str:
-    """A saved time stamp as the table reads it: ``2026-11-30T20:14:03.000+00:00`` as ``2026-11-30 20:14``."""
-    return stamp[:16].replace("T", " ")
+    """A saved time stamp as the table reads it, to the minute, the clock time as it was saved.
+
+    >>> when("2026-11-30T20:14:03.000+00:00")
+    'Nov 30, 2026, 8:14\u202fPM'
+    """
+    from babel.dates import format_skeleton, format_time, get_datetime_format
+
+    moment = datetime.fromisoformat(stamp[:16])
+    date = format_skeleton("yMMMd", moment, locale=tr.language)
+    time = format_time(moment, "short", locale=tr.language)
+    return str(get_datetime_format("medium", locale=tr.language)).replace("{1}", date).replace("{0}", time)
+
+
+def period_words(period: str) -> str:
+    """A filter's period, a year (``2026``) or a month (``2026-11``), as the language names it.
+
+    >>> period_words("2026"), period_words("2026-11")
+    ('2026', 'November 2026')
+    """
+    if len(period) == 4:
+        return period
+    from babel.dates import format_skeleton
+
+    return str(format_skeleton("yMMMM", date.fromisoformat(period + "-01"), locale=tr.language))
+
+
+def number(value: float, digits: int = 0) -> str:
+    """A count or a figure as the language writes it, its thousands grouped.
+
+    >>> number(12345), number(12.345, 1)
+    ('12,345', '12.3')
+    """
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, "#,##0" + ("." + "0" * digits if digits else ""), locale=tr.language))
+
+
+def percent(fraction: float) -> str:
+    """``0.5`` as ``50%`` (``50 %`` in French).
+
+    >>> percent(0.456)
+    '46%'
+    """
+    from babel.numbers import format_percent
+
+    return str(format_percent(fraction, locale=tr.language))

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion import languages
+
 SHIFT, BACKSPACE, ENTER, SPACE, HIDE = "shift", "backspace", "enter", "space", "hide"
 """Keys that do something other than type their own letter."""
 LETTERS, ACCENTS, SYMBOLS = "letters", "accents", "symbols"
@@ -57,25 +59,21 @@ def screen_keyboard_wanted(setting: str, fullscreen: bool, sys_dir: Path = Path(
     return fullscreen or not physical_keyboard(sys_dir)
 
 
-_TOP_ROWS = {
-    "en": ("qwertyuiop", "asdfghjkl'", "zxcvbnm-"),
-    "fr": ("azertyuiop", "qsdfghjklm", "wxcvbn'-"),
-}
-"""QWERTY for English, AZERTY for French: the layout a hand already knows."""
 _ACCENT_ROWS = ("éèêëàâäçôö", "îïìíûüùúÿñ", "áåãæœóøß")
 """The letters names need beyond a-z: French first, then the neighbours' (Zoë, José, Björn, Søren)."""
 _SYMBOL_ROWS = ("1234567890", "-'.&()_!?@", ",:;\"/#+*")
 
 
 def rows(layer: str, language: str) -> list[list[Key]]:
-    """The keys of a layer, row by row; every row is 10 to 11 keys wide, so keys keep one size.
+    """The keys of a layer, row by row, the letters in the language's layout (``companion.languages``);
+    every row is 10 to 11 keys wide, so keys keep one size.
 
     >>> [key.action for key in rows(LETTERS, "fr")[0]][:3]
     ['a', 'z', 'e']
     >>> [len(row) for row in rows(ACCENTS, "en")]
     [10, 10, 10, 5]
     """
-    top, middle, bottom = {LETTERS: _TOP_ROWS.get(language, _TOP_ROWS["en"]), ACCENTS: _ACCENT_ROWS,
+    top, middle, bottom = {LETTERS: languages.language(language).letters, ACCENTS: _ACCENT_ROWS,
                            SYMBOLS: _SYMBOL_ROWS}[layer]
     other = (SYMBOLS, ACCENTS) if layer == LETTERS else (LETTERS, SYMBOLS if layer == ACCENTS else ACCENTS)
     return [

@@ -119,7 +119,7 @@ def length_words(length: timedelta) -> str:
     """
     minutes = minutes_played(length)
     if minutes < 60:
-        return tr._("Played for {minutes} min").format(minutes=minutes)
+        return tr.ngettext("Played for {minutes} min", "Played for {minutes} min", minutes).format(minutes=minutes)
     return tr._("Played for {hours} h {minutes}").format(hours=minutes // 60, minutes=f"{minutes % 60:02d}")
 
 
@@ -194,14 +194,20 @@ def result_title(outcome: Outcome) -> str:
         return tr._("A universal card: it always survives.")
     if card is None:
         words = tr._("the challenger was right.") if right else tr._("the challenger was wrong.")
-        return f"{claim_words(outcome.spice, outcome.number)}: {words}"
+        return verdict(claim_words(outcome.spice, outcome.number), words)
     if outcome.attribute == "spice":
         words = tr._("the spice was a lie.") if right else tr._("the spice was true.")
     elif outcome.attribute == "number":
         words = tr._("the number was a lie.") if right else tr._("the number was true.")
     else:
         words = tr._("the claim was a lie.") if right else tr._("the claim was true.")
-    return f"{card_words(card)}: {words}"
+    return verdict(card_words(card), words)
+
+
+def verdict(claim: str, words: str) -> str:
+    """The card or the claim, then what it turned out to be; the catalogue holds the colon and its spacing
+    (French puts a narrow no-break space before it)."""
+    return tr._("{claim}: {verdict}").format(claim=claim, verdict=words)
 
 
 def result_detail(outcome: Outcome, names: Sequence[str]) -> Sentence:
@@ -226,7 +232,7 @@ def result_detail(outcome: Outcome, names: Sequence[str]) -> Sentence:
         parts.append(sentence(tr._("{loser} takes the card into hand and draws {n}"), said, n=drawn))
         if starter is not None and not ended:
             parts.append(sentence(tr._("{name} plays next"), {"name": names[starter]}))
-    text = "; ".join(part.template for part in parts) + "."
+    text = tr._("{clauses}.").format(clauses=tr._("; ").join(part.template for part in parts))
     if ended:
         text += " " + tr._("The game is over.")
     return Sentence(text, {field: name for part in parts for field, name in part.names.items()})

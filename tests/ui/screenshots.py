@@ -35,7 +35,7 @@ WIDE_FLAT_SIZE = ("1280x720-flat", (1280, 720), True)
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=HERE.parent.parent / "docs" / "screenshots")
-    parser.add_argument("--language", default="en", help="en (default) or fr; French files end in -fr")
+    parser.add_argument("--language", default="en", help="a code of companion/languages.py, en by default; other languages' files end in -<code>")
     parser.add_argument("names", nargs="*", help="only these scenes (default: all)")
     args = parser.parse_args()
     for module in sorted(HERE.glob("scenes_*.py")):

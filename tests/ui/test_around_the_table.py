@@ -331,11 +331,11 @@ def test_settings_apply_at_once_and_outlive_a_restart(ui) -> None:
     app.show("settings")
     ui.step(2)
     settings = app.screen("settings")
-    ui.tap(settings.ids.french)
+    ui.tap(settings.ids.languages.buttons["fr"])
     ui.tap(settings.ids.sounds_off)
     ui.tap(settings.ids.face_on)
     assert tr.language == "fr" and tr._("Settings") == "Réglages"
-    assert settings.ids.french.selected and not settings.ids.english.selected
+    assert settings.ids.languages.buttons["fr"].selected and not settings.ids.languages.buttons["en"].selected
     assert not app.sounds.enabled and not app.sounds.play("buzz")
     assert app.face_seats
     ui.stop()

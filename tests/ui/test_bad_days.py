@@ -33,7 +33,7 @@ def test_start_up_says_which_game_it_reopened(ui, tmp_path: Path) -> None:
     ui.start()
     assert table_shows(ui, ("Ana", "Ben", "Cy"))
     # the text said, not whether it still shows: a clock idle since the last test times a toast out at once
-    assert ui.app.toast.text == "Reopened the game of 2026-11-30 20:14 with Ana, Ben, Cy"
+    assert ui.app.toast.text == "Reopened the game of Nov 30, 2026, 8:14\u202fPM with Ana, Ben, Cy"
 
 
 def test_a_new_game_while_one_is_unfinished_asks_first_and_an_abandoned_game_stays_marked(ui, tmp_path: Path) -> None:
@@ -44,7 +44,7 @@ def test_a_new_game_while_one_is_unfinished_asks_first_and_an_abandoned_game_sta
     home = app.screen("home")
     ui.tap(home.ids.new_game)
     sheet = ui.find(LeftGameSheet)
-    assert sheet.text == "The game of 2026-11-30 20:14 with Ana, Ben, Cy is not finished."
+    assert sheet.text == "The game of Nov 30, 2026, 8:14\u202fPM with Ana, Ben, Cy is not finished."
     assert app.root.current == "home"
     ui.tap(sheet.ids.back)
     assert not ui.find_all(LeftGameSheet) and app.root.current == "home"
@@ -60,7 +60,7 @@ def test_a_new_game_while_one_is_unfinished_asks_first_and_an_abandoned_game_sta
     app.show("games")
     ui.step(2)
     (row,) = ui.find_all(GameRow)
-    assert row.title.text.startswith("2026-11-30 20:14 · ") and row.title.text.endswith(" · abandoned")
+    assert row.title.text.startswith("Nov 30, 2026, 8:14\u202fPM · ") and row.title.text.endswith(" · abandoned")
     ui.tap(row)
     page = app.screen("game")
     assert app.root.current == "game"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.languages import CODES
 from companion import __version__
 from companion.config import BuzzerConfig, StoreConfig, UiConfig
 from companion.rules import SPICY, new_setup
@@ -117,7 +118,7 @@ def french_settings(ui) -> None:  # type: ignore[no-untyped-def]
     ui.start()
     ui.app.show("settings")
     ui.until(lambda: not ui.app.root.transition.is_active)
-    ui.tap(ui.app.screen("settings").ids.french)
+    ui.tap(ui.app.screen("settings").ids.languages.buttons["fr"])
     assert tr.language == "fr"
 
 
@@ -128,9 +129,9 @@ def shown_toast(ui) -> str:  # type: ignore[no-untyped-def]
 
 def test_a_value_the_config_refuses_is_refused_in_french_with_the_value_as_typed(ui) -> None:  # type: ignore
     french_settings(ui)
-    assert ui.app.change_settings(language="de") is False
-    refused = f("[ui] language must be one of {languages}, not {value}").format(languages="en, fr", value="'de'")
-    assert shown_toast(ui) == refused == "[ui] language doit être l’une des langues en, fr, pas 'de'"
+    assert ui.app.change_settings(language="tlh") is False
+    refused = f("[ui] language must be one of {languages}, not {value}").format(languages=", ".join(CODES), value="'tlh'")
+    assert shown_toast(ui) == refused == f"[ui] language doit être l’une des langues {', '.join(CODES)}, pas 'tlh'"
     assert ui.app.change_settings(sounds="yes") is False
     kind = f("[{section}] {key} must be {expected}, not {value}").format(
         section="ui", key="sounds", expected=f("true or false"), value="'yes'")

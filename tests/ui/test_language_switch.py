@@ -19,7 +19,7 @@ f = gettext.translation("companion", LOCALE, languages=["fr"]).gettext
 def to_french_in_settings(ui) -> None:  # type: ignore[no-untyped-def]
     ui.app.show("settings")
     ui.until(lambda: not ui.app.root.transition.is_active)
-    ui.tap(ui.app.screen("settings").ids.french)
+    ui.tap(ui.app.screen("settings").ids.languages.buttons["fr"])
     ui.app.show("table")
     ui.until(lambda: not ui.app.root.transition.is_active)
 

@@ -86,13 +86,13 @@ def test_filters_are_chosen_by_touch_and_the_list_keeps_what_the_store_counts(ui
     ui.tap(games.ids.filters)
     assert games.filtering
     ui.tap(next(b for b in games.ids.profile.children if b.text == "Five Spices"))
-    month = next(b for b in games.ids.period.children if b.text == "2026-09")
+    month = next(b for b in games.ids.period.children if b.text == "September 2026")
     ui.tap(month)
     with Store.open(filled) as store:
         chosen = Filter(profile=ProfileId.FIVE_SPICES, period="2026-09")
         expected = count_games(store, chosen)
         first = games_page(store, chosen, limit=PAGE)
-    assert games.total == expected > 0 and games.summary == f"{expected} games · Five Spices · 2026-09"
+    assert games.total == expected > 0 and games.summary == f"{expected} games · Five Spices · September 2026"
     games.ids.panel.scroll_y = 0  # the buttons under the choices
     ui.step(2)
     ui.tap(games.ids.show_button)
@@ -468,4 +468,4 @@ def test_tonight_shows_the_store_leaderboard_and_awards(ui, tmp_path: Path) -> N
           "quickest-hand": "Quickest hand", "most-trophies": "Most trophies"}[a.kind], a.name, a.figure)
         for a in evening.awards]
     assert "quickest-hand" in [a.kind for a in evening.awards]  # simulated games have buzz times
-    assert screen.since.startswith("Since 2026-05-02 19:00 · 6 games")
+    assert screen.since.startswith("Since May 2, 2026, 7:00\u202fPM · 6 games")

@@ -11,6 +11,7 @@ from kivy.uix.label import Label
 
 from kivy.metrics import sp
 
+from companion.languages import CODES
 from companion.rules import SPICY, SWEET_SPICY, new_setup
 from companion.ui.words import spice_name
 from companion.ui.widgets.buttons import BaseButton
@@ -172,7 +173,7 @@ def buttons_fit(screen: Any) -> list[str]:
     return wrong
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 def test_lying_flat_with_six_seats_every_name_and_every_button_fits_whole(ui, language: str) -> None:
     """Sweet & Spicy at 800x480 with six seats: each seat in turn to play (names on the long edges
     never shrink), then the turn with the most buttons (Pass, Universal and Take a universal)."""
@@ -192,7 +193,7 @@ def test_lying_flat_with_six_seats_every_name_and_every_button_fits_whole(ui, la
         table.declare("chili", seat + 1)
 
 
-@pytest.mark.parametrize(("seats", "language"), [(4, "en"), (4, "fr"), (5, "en"), (5, "fr")])
+@pytest.mark.parametrize(("seats", "language"), [(seats, code) for seats in (4, 5) for code in CODES])
 def test_lying_flat_the_turn_with_the_most_buttons_keeps_them_whole_and_off_the_pad(
     ui, seats: int, language: str
 ) -> None:

@@ -11,6 +11,7 @@ import pytest
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
+from companion.languages import CODES
 from companion.rules import SPICY, Card, new_setup
 from companion.ui.i18n import tr
 from companion.ui.words import spice_name
@@ -29,7 +30,7 @@ LAYOUTS = [((800, 480), False), ((720, 1280), False), ((1280, 720), False), ((80
 LAYOUT_IDS = ["800x480", "720x1280", "1280x720", "800x480-flat"]
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["800x480", "720x1280"])
 def test_long_names_give_way_in_every_sheet_sentence(ui, language: str, size: tuple[int, int]) -> None:  # type: ignore
     table = Table(ui, new_setup(SPICY, NAMES, first=1, end_card=25), gpio=False, size=size)
@@ -98,7 +99,7 @@ def test_six_narrow_result_seats_keep_every_count_whole(ui) -> None:  # type: ig
         assert drawn[1] <= counts.height + 1 and counts.y >= seat.y - 1, (counts.text, counts.size, drawn)
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 @pytest.mark.parametrize("size,flat,seats", [(*layout, 3) for layout in LAYOUTS] + [((800, 480), True, 4)],
                          ids=[*LAYOUT_IDS, "800x480-flat-top-edge-seated"])  # 4 seats: the banner in a column
 def test_the_last_card_banner_names_the_seat_and_never_covers_the_claim_or_the_count(  # type: ignore
@@ -170,7 +171,7 @@ def test_a_toast_never_covers_the_challenge_buttons(ui, size: tuple[int, int], f
     assert table.toast() == ""
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 def test_the_review_timeline_keeps_every_word_of_a_line_with_long_names(ui, language: str) -> None:  # type: ignore
     table = Table(ui, new_setup(SPICY, NAMES, first=1, end_card=25), gpio=False, size=(720, 1280))
     assert table.app.change_settings(language=language)

@@ -26,7 +26,7 @@ from companion.errors import CompanionError
 from companion.rules import PROFILES, ProfileId
 from companion.store.review import Filter, GameLine, Status, count_games, games_page, periods
 from companion.ui import theme
-from companion.ui.i18n import say, table_word, tr, when
+from companion.ui.i18n import number, period_words, say, table_word, tr, when
 from companion.ui.widgets import ChoiceButton, load_kv, short
 from companion.ui.words import Sentence, joined, listing
 
@@ -152,12 +152,12 @@ class GamesScreen(Screen):
             Clock.schedule_once(lambda _dt: self.read_more(), 0)
 
     def _summary(self) -> str:
-        count = tr.ngettext("{n} game", "{n} games", self.total).format(n=f"{self.total:,}")
+        count = tr.ngettext("{n} game", "{n} games", self.total).format(n=number(self.total))
         chosen = self.chosen
         words = [
             status_text(chosen.status) if chosen.status else None,
             profile_title(chosen.profile) if chosen.profile else None,
-            chosen.period,
+            period_words(chosen.period) if chosen.period else None,
             chosen.player,
         ]
         return " · ".join([count, *(word for word in words if word)])
@@ -176,7 +176,7 @@ class GamesScreen(Screen):
         groups: Sequence[tuple[str, Sequence[tuple[str, Any]], Callable[[Any], Filter]]] = (
             ("status", [(status_text(s), s) for s in Status], lambda v: replace(self.chosen, status=v)),
             ("profile", [(profile_title(p), ProfileId(p)) for p in PROFILES], lambda v: replace(self.chosen, profile=v)),
-            ("period", [(p, p) for p in years + months], lambda v: replace(self.chosen, period=v)),
+            ("period", [(period_words(p), p) for p in years + months], lambda v: replace(self.chosen, period=v)),
             ("player", [(short(name), name) for name in (store.recent_players(retired=True) if store else [])],
              lambda v: replace(self.chosen, player=v)),
         )

@@ -32,7 +32,7 @@ from companion.store.review import (
     rival,
 )
 from companion.ui import theme
-from companion.ui.i18n import say, tr
+from companion.ui.i18n import number, percent, say, tr
 from companion.ui.screens.games import choice_width, profile_title
 from companion.ui.words import spice_name
 from companion.ui.widgets import ChoiceButton, load_kv, short
@@ -51,7 +51,7 @@ def figure_rows(f: Figures, buzz: BuzzFigures | None = None) -> list[tuple[str, 
     quickest = "–" if buzz is None or buzz.quickest_ms is None else format_delay(buzz.quickest_ms)
     margin = "–" if buzz is None or buzz.median_margin_ms is None else format_delay(buzz.median_margin_ms)
     early = [(tr._("Buzzed before the tap"), str(buzz.before_tap))] if buzz is not None and buzz.before_tap else []
-    average = "–" if f.average_score is None else f"{f.average_score:.1f}"
+    average = "–" if f.average_score is None else number(f.average_score, 1)
     best = "–" if f.best_score is None else theme.signed(f.best_score)
     return [
         (tr._("Challenges made"), str(f.challenges_made)),
@@ -64,7 +64,7 @@ def figure_rows(f: Figures, buzz: BuzzFigures | None = None) -> list[tuple[str, 
         *early,
         (tr._("Median buzz margin"), margin),
         (tr._("Games"), str(f.games)),
-        (tr._("Wins"), f"{f.wins} · {100 * f.win_rate:.0f}%"),
+        (tr._("Wins"), f"{f.wins} · {percent(f.win_rate)}"),
         (tr._("Average score"), average),
         (tr._("Best score"), best),
         (tr._("Trophies"), str(f.trophies)),
@@ -192,7 +192,8 @@ class PlayerScreen(Screen):
 
     def against(self, other: str) -> None:
         h = next(h for h in self._against if h.other == other)
-        self.versus = tr._("{games} games together: {name} won {wins}, {other} won {losses}").format(
+        self.versus = tr.ngettext("{games} game together: {name} won {wins}, {other} won {losses}",
+                                  "{games} games together: {name} won {wins}, {other} won {losses}", h.games).format(
             games=h.games, name=short(self.name_shown), wins=h.wins, other=short(other), losses=h.losses)
         for button in self.ids.opponents.children:
             button.selected = button.text == short(other)

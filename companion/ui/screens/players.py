@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.store.ratings import Rating, ratings
 from companion.store.review import PlayerLine, player_lines
-from companion.ui.i18n import say, tr
+from companion.ui.i18n import number, percent, say, tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
 
@@ -26,11 +26,10 @@ load_kv(__file__)
 
 def player_data(line: PlayerLine, rank: int | None = None, rating: Rating | None = None) -> dict[str, Any]:
     """A row: the name, the ranking's place with the skill and its uncertainty, then games, wins and win %."""
-    rate = round(100 * line.wins / line.games) if line.games else 0
     games = tr.ngettext("{n} game", "{n} games", line.games).format(n=line.games)
     wins = tr.ngettext("{n} win", "{n} wins", line.wins).format(n=line.wins)
-    skill = "" if rating is None else f"#{rank}  {rating.mu:.1f} ± {rating.sigma:.1f}"
-    return {"name": line.name, "figures": f"{games} · {wins} · {rate}%", "skill": skill}
+    skill = "" if rating is None else f"#{rank}  {number(rating.mu, 1)} ± {number(rating.sigma, 1)}"
+    return {"name": line.name, "figures": f"{games} · {wins} · {percent(line.wins / line.games if line.games else 0)}", "skill": skill}
 
 
 def ranked(lines: list[PlayerLine], found: list[Rating]) -> list[dict[str, Any]]:

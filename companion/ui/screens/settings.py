@@ -5,12 +5,51 @@ Each change applies at once and is kept across restarts (``companion.ui.prefs``)
 
 from __future__ import annotations
 
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.properties import DictProperty, StringProperty
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.languages import LANGUAGES
+from companion.ui import theme
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.forms import ChoiceButton
 
 load_kv(__file__)
+
+LANGUAGE_WIDTH = 160
+"""The narrowest a language's button gets (dp): its own name whole, in the longest ("Nederlands")."""
 
 
 class SettingsScreen(Screen):
     pass
+
+
+class LanguageChoices(GridLayout):
+    """One button per row of ``companion.languages``, each name in its own font, in as many columns as
+    the row has room for: the eighth language is one more button, not a new layout."""
+
+    chosen = StringProperty("")
+    buttons = DictProperty()
+    """Each language's button, by its code."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.spacing = dp(theme.GAP)
+        self.size_hint_y = None
+        self.bind(minimum_height=self.setter("height"), width=self._columns)
+        for row in LANGUAGES:
+            button = ChoiceButton(text=row.name, font_name=row.font, size_hint_y=None, height=dp(56))
+            button.bind(on_release=lambda _button, code=row.code: App.get_running_app().change_settings(language=code))
+            self.buttons[row.code] = button
+            self.add_widget(button)
+        self.cols = 1
+
+    def on_chosen(self, _instance: object, code: str) -> None:
+        for each, button in self.buttons.items():
+            button.selected = each == code
+
+    def _columns(self, _instance: object, width: float) -> None:
+        gap = self.spacing[0]
+        self.cols = max(1, min(len(self.buttons), int((width + gap) // (dp(LANGUAGE_WIDTH) + gap))))

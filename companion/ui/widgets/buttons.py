@@ -12,6 +12,8 @@ from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, Str
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.fit import one_line_size
+
 
 class KeptClear:
     """A button no toast may cover (``Toast``): the challenge buttons and the seat to play's, which the table
@@ -35,7 +37,17 @@ class BaseButton(ButtonBehavior, BoxLayout):
     border_width = NumericProperty(2)
     radius = NumericProperty()
     font_size = NumericProperty()
+    font_name = StringProperty("Roboto")
+    """Kivy's own font, unless the words need another (a language's own name in Settings)."""
     icon_size = NumericProperty()
+
+
+    def words_size(self, size: float, *_deps: object) -> float:
+        """``size``, or less when the words would not fit between the padding, the icon and the gaps: a
+        button of a fixed width ("Rückgängig" in the undo pill) draws its word smaller, never cut."""
+        left, _top, right, _bottom = self.padding
+        icon = self.icon_size if self.icon else 0.0
+        return one_line_size(self.text, size, self.width - left - right - icon - 3 * self.spacing) if self.text else size
 
 
 class PrimaryButton(BaseButton):

@@ -1,0 +1,56 @@
+"""The languages the table can speak: one row each, read by the config, Settings, the on-screen keyboard,
+the catalogue's upkeep and the tests.
+
+A language is offered here once its catalogue (``companion/ui/locale/<code>``) is complete and its font
+draws every word of it; ``tests/test_ui_catalogue.py`` fails otherwise. Adding one is a row here, then
+``scripts/translations`` (which makes its ``.po``), then its translations. Plain Python: the config
+checks a language without Kivy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language as the table meets it."""
+
+    code: str
+    """The gettext and CLDR code (``companion/ui/locale/<code>``; Babel's locale for dates and plurals)."""
+    name: str
+    """Its own name, as its speakers look for it in Settings."""
+    letters: tuple[str, str, str]
+    """The keyboard's three rows of letters, in the layout a hand of that language already knows."""
+    direction: str = "ltr"
+    font: str = "Roboto"
+    """The font its words are drawn in, as Kivy registers it (``Roboto`` is Kivy's own)."""
+    spaced_punctuation: bool = False
+    """French typography: a narrow no-break space before ; : ! ? » and after «, put in by the catalogue."""
+
+
+SOURCE = "en"
+"""The language the code is written in: its catalogue is the text itself."""
+
+LANGUAGES: tuple[Language, ...] = (
+    Language("en", "English", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")),
+    Language("fr", "Français", ("azertyuiop", "qsdfghjklm", "wxcvbn'-"), spaced_punctuation=True),
+    Language("de", "Deutsch", ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß")),
+    Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")),
+)
+
+CODES = tuple(language.code for language in LANGUAGES)
+
+
+def language(code: str) -> Language:
+    """The row of ``code``; the source language's for a code no row has.
+
+    >>> language("fr").name, language("xx").code
+    ('Français', 'en')
+    """
+    return next((row for row in LANGUAGES if row.code == code), LANGUAGES[0])
+
+
+def translated() -> tuple[Language, ...]:
+    """The languages with a catalogue to keep: all but the source."""
+    return tuple(row for row in LANGUAGES if row.code != SOURCE)
