@@ -175,10 +175,10 @@ def test_a_game_page_cuts_a_long_name_from_its_end_never_in_the_middle(ui, tmp_p
 def test_a_saved_games_row_cuts_its_names_from_their_ends_and_its_words_never(ui, tmp_path: Path, french,
                                                                                size) -> None:
     """Kivy's own shortening drew "3 coups ·...oire : Bartholomew…" in a row, "Parties...istrées" above."""
-    long = ["Bartholomew-Alexander", "Anastasia Konstantinopoulou", "Zoë"]
     with Store.open(tmp_path / "games.db") as store:
-        game = replay_transcript(KNOWN.replace("Ana", long[0].replace(" ", "_")).replace("Ben", "Anastasia"))
-        store.save([Recorded(game, "2026-11-30T20:00:00.000+00:00", ["2026"] * len(game.log))])
+        game = replay_transcript(KNOWN.replace("Cy", "Bartholomew-Alexander").replace("Ana", "Anastasia_Konstantin"))
+        stamps = [f"2026-11-30T20:{minute:02d}:00.000+00:00" for minute in range(1, len(game.log) + 1)]
+        store.save([Recorded(game, "2026-11-30T20:00:00.000+00:00", stamps)])
     app = ui.start(size=size, config=ui.config(ui=UiConfig(language="fr")))
     app.show("games")
     ui.step(3)
@@ -190,7 +190,8 @@ def test_a_saved_games_row_cuts_its_names_from_their_ends_and_its_words_never(ui
     for label, sentence in ((title, row.title), (names, row.names)):
         assert label.texture_size[0] <= label.width + 1, label.text  # drawn whole: no shortening needed
         shows(label, sentence.template, sentence.names)
-    assert title.text.startswith("2026-11-30 20:00 · Spicy · ") and "victoire" in title.text
+    assert title.text.startswith("30 nov. 2026, 20:00 · Spicy · ") and "victoire" in title.text
+    assert row.title.names == {"winner0": "Bartholomew-Alexander"}
 
 
 def test_a_game_page_with_nothing_to_remember_says_so_rather_than_an_empty_timeline(ui, tmp_path: Path) -> None:
