@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import subprocess
 import sys
@@ -12,11 +13,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlite_utils import Database
 from store_helpers import KNOWN, undo_migrations_from
 
 from companion.cli import main
-from companion.rules import Game, Undo, replay_transcript
+from companion.random_play import random_game, random_setup
+from companion.rules import Game, Undo, replay_transcript, write_transcript
 from companion.session import Session
 from companion.store import Recorded, Store
 from companion.store.backup import backup, plan_restore, restore
@@ -373,3 +377,111 @@ def test_a_file_that_cannot_be_written_gives_the_ratings_without_keeping_them(tm
         assert ratings(store) == expected
         assert kept_through(store) == kept
 
+
+# --- random sequences of changes ------------------------------------------------------------------------
+
+OLDEST = datetime(2023, 6, 1, tzinfo=UTC)
+
+
+def stamp(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds")
+
+
+def newest(store: Store) -> datetime:
+    return datetime.fromisoformat(store.query("SELECT max(started_at) FROM games")[0][0])
+
+
+def sometime(store: Store, rng: random.Random) -> str:
+    """Any moment from before every game to an hour after the newest."""
+    span = (newest(store) - OLDEST).total_seconds() + 3600
+    return stamp(OLDEST + timedelta(seconds=rng.uniform(0, span)))
+
+
+def random_recorded(store: Store, rng: random.Random, started_at: str) -> Recorded:
+    """A random game among the players here and two newcomers."""
+    names = tuple(store.players()) + (f"New{rng.randrange(100)}", f"Other{rng.randrange(100)}")
+    game = random_game(rng, random_setup(rng, tuple(dict.fromkeys(names))))
+    return Recorded(game, started_at, [started_at] * len(game.log))
+
+
+def step_new_game(store: Store, rng: random.Random, _folder: Path) -> None:
+    store.save([random_recorded(store, rng, stamp(newest(store) + timedelta(hours=1)))])
+
+
+def step_older_game(store: Store, rng: random.Random, _folder: Path) -> None:
+    store.save([random_recorded(store, rng, sometime(store, rng))])
+
+
+def step_rename(store: Store, rng: random.Random, _folder: Path) -> None:
+    store.rename_player(rng.choice(store.players()), f"Renamed{uuid.UUID(int=rng.getrandbits(128)).hex[:6]}")
+
+
+def step_merge(store: Store, rng: random.Random, _folder: Path) -> None:
+    apart = store.query(
+        "SELECT one.name, two.name FROM players AS one, players AS two WHERE one.id != two.id AND NOT EXISTS"
+        " (SELECT 1 FROM game_seats AS a JOIN game_seats AS b ON b.game_id = a.game_id"
+        " WHERE a.player_id = one.id AND b.player_id = two.id) ORDER BY 1, 2")
+    if apart:
+        store.merge_players(*rng.choice(apart))
+
+
+def step_undo_merge(store: Store, _rng: random.Random, _folder: Path) -> None:
+    for name in store.players():
+        if store.merge_to_undo(name):
+            store.undo_merge(name)
+
+
+def step_retire(store: Store, rng: random.Random, _folder: Path) -> None:
+    name = rng.choice(store.players())
+    store.retire_player(name, retired=name not in store.recent_players(retired=False))
+
+
+def step_import(store: Store, rng: random.Random, folder: Path) -> None:
+    game = random_recorded(store, rng, sometime(store, rng))
+    path = folder / "import.txt"
+    path.write_text(f"# spicy-companion game {uuid.UUID(int=rng.getrandbits(128))} started {game.started_at}\n"
+                    + write_transcript(game.game.setup, game.game.log))
+    assert main(["games", "import", str(path), "--db", str(store.path)]) == 0
+
+
+def step_restore(store: Store, rng: random.Random, folder: Path) -> None:
+    """Another table's games at any time, under names of ours and of its own."""
+    with Store.open(folder / "other.db") as other:
+        other.save([random_recorded(store, rng, sometime(store, rng)) for _ in range(3)])
+        stick = folder / "stick"
+        stick.mkdir(exist_ok=True)
+        copy = backup(other, stick)
+    restore(store, plan_restore(store, copy))
+
+
+def step_end_undone(store: Store, rng: random.Random, _folder: Path) -> None:
+    ended = store.query("SELECT id FROM games WHERE ended_at IS NOT NULL ORDER BY id")
+    session = Session.resume(store, rng.choice(ended)[0])
+    assert session is not None
+    session.apply(Undo())
+
+
+def step_edit_by_hand(store: Store, rng: random.Random, _folder: Path) -> None:
+    (game_id, seat) = rng.choice(store.query("SELECT game_id, seat FROM scores ORDER BY 1, 2"))
+    by_hand(f"UPDATE scores SET winner = 1 - winner, score = score + 3 WHERE game_id = {game_id} AND seat = {seat}")(
+        store, Path())
+
+
+STEPS = {
+    "new game": step_new_game, "older game": step_older_game, "rename": step_rename, "merge": step_merge,
+    "merge undone": step_undo_merge, "retire": step_retire, "import": step_import, "restore": step_restore,
+    "end undone": step_end_undone, "edit by hand": step_edit_by_hand,
+}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(sorted(STEPS)), st.integers(0, 2**32)), min_size=1, max_size=8))
+def test_the_kept_ratings_equal_a_full_rebuild_after_every_step_of_any_sequence(
+        tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]]) -> None:
+    folder = tmp_path_factory.mktemp("steps")
+    with Store.open(folder / "games.db") as store:
+        simulate(store, 8, seed=1, start=START)
+        for name, seed in steps:
+            ratings(store)  # kept before each step
+            STEPS[name](store, random.Random(seed), folder)
+            assert ratings(store) == rebuilt(store), name
