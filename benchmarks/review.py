@@ -1,6 +1,6 @@
 """The review screens at 10,000 and 100,000 saved games, each against the store's own queries in the same run.
 
-Run: python benchmarks/review.py [--games 10000 100000] [--runs 5]. Needs a
+Run: python benchmarks/review.py [--games 10000 100000] [--baseline 1000] [--runs 5]. Needs a
 display; without one it starts Xvfb (as benchmarks/ui.py does).
 
 A database of that many games is made by playing 200 random games
@@ -16,7 +16,13 @@ as games of their own. In one process with the real app in a real window
 - open a game's page with its chart and timeline, against ``Store.load`` and the replay;
 - frame times while the list scrolls from top to bottom over 300 frames
   (rows read a page at a time as it goes), against frames with nothing moving;
-- rebuild every rating (and the CPU time it took), against reading the scores it uses.
+- open the Players list, a game finished since each open (its rating folded into the kept ones): wall
+  time and the UI thread's CPU time, against the same at ``--baseline`` games (1,000), in turn in the
+  same app;
+- rate every game again, as the first open after a change of the past does (and the CPU time it took),
+  against reading the scores it uses.
+
+The load average (1 minute) over the run is printed after the figures.
 """
 
 from __future__ import annotations
@@ -28,11 +34,11 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import datetime, UTC
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from ui import size_window, with_display  # noqa: E402  (the same window set-up as the UI figures)
+from ui import Load, size_window, with_display  # noqa: E402  (the same window set-up as the UI figures)
 
 from companion.store import Store  # noqa: E402
 from companion.store.ratings import ratings  # noqa: E402
@@ -49,7 +55,7 @@ from companion.store.review import (  # noqa: E402
     score_race,
     timeline,
 )
-from companion.store.simulate import simulate  # noqa: E402
+from companion.store.simulate import recorded_games, simulate  # noqa: E402
 
 SEED_GAMES = 200
 TABLES = ("games", "game_seats", "actions", "scores", "challenge_buzz")
@@ -70,6 +76,13 @@ def median_of(fn: Callable[[], object], runs: int, clock: Callable[[], float] = 
         fn()
         times.append(clock() - start)
     return statistics.median(times)
+
+
+def made(path: Path, games: int) -> None:
+    """``filled``, saying how long it took."""
+    started = time.perf_counter()
+    filled(path, games)
+    print(f"  ({games:,} games made in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
 
 
 def filled(path: Path, games: int) -> None:
@@ -119,24 +132,60 @@ class Review:
             times.append(time.perf_counter() - start)
         return times
 
-    def shown(self, act: Callable[[], object], done: Callable[[], bool]) -> float:
-        """Seconds from ``act`` to the end of the first frame after which ``done()`` holds."""
+    def shown(self, act: Callable[[], object], done: Callable[[], bool],
+              clock: Callable[[], float] = time.perf_counter) -> float:
+        """Seconds from ``act`` to the end of the first frame after which ``done()`` holds; with
+        ``clock=time.thread_time`` the CPU the UI thread spent meanwhile."""
         self.app.show("home")
         self.step(3)
-        start = time.perf_counter()
+        start = clock()
         act()
         for _ in range(300):
             self.step()
             if done():
-                return time.perf_counter() - start
+                return clock() - start
         raise RuntimeError("the screen never showed it")
 
 
-def figures_for(games: int, runs: int, folder: Path) -> list[tuple[str, str, str, str]]:
+def players_open(review: Review, runs: int, baseline: Path) -> list[tuple[float, float]]:
+    """Median seconds from the tap to the Players list drawn, and the UI thread's CPU seconds, with a game
+    finished since each open (its rating folded into the kept ones as the list opens): on this file, then
+    on ``baseline``'s, in turn.
+
+    Both in this one app, its store swapped while Home shows: the same window, screens and heap, so only
+    the games differ (an app started later in the same process carries what the earlier ones left).
+    """
+    app, here = review.app, review.app.store
+    assert here is not None
+    with Store.open(baseline) as other:
+        stores = (here, other)
+        played = [recorded_games(2 * runs + 1, 11, _newest(store) + timedelta(hours=1)) for store in stores]
+
+        def one(which: int, clock: Callable[[], float]) -> float:
+            app.store = stores[which]
+            stores[which].save([next(played[which])])
+            return review.shown(lambda: app.show("players"), lambda: app.root.current == "players", clock=clock)
+
+        for which in (0, 1):
+            one(which, time.perf_counter)  # the first open rates every game of a new file: see the row after
+        walls: list[list[float]] = [[], []]
+        cpus: list[list[float]] = [[], []]
+        for _ in range(runs):
+            for which in (0, 1):
+                walls[which].append(one(which, time.perf_counter))
+                cpus[which].append(one(which, time.thread_time))
+        app.store = here
+    return [(statistics.median(walls[which]), statistics.median(cpus[which])) for which in (0, 1)]
+
+
+def _newest(store: Store) -> datetime:
+    return datetime.fromisoformat(store.query("SELECT max(started_at) FROM games")[0][0])
+
+
+def figures_for(games: int, runs: int, folder: Path, baseline: int) -> list[tuple[str, str, str, str]]:
+    """Every figure at ``games`` games, the Players list's beside the same at ``baseline`` games (made already)."""
     path = folder / f"review-{games}.db"
-    started = time.perf_counter()
-    filled(path, games)
-    print(f"  ({games:,} games made in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    made(path, games)
     review = Review(path)
     app, store = review.app, review.app.store
     assert store is not None, "the app could not open the database"
@@ -198,11 +247,20 @@ def figures_for(games: int, runs: int, folder: Path) -> list[tuple[str, str, str
                  f"p99 {ms(statistics.quantiles(frames, n=100)[98])}, median {ms(statistics.median(frames))}",
                  f"nothing moving: p99 {ms(statistics.quantiles(still, n=100)[98])}", "p99 < 20 ms"))
 
-    rebuild = median_of(lambda: ratings(store), max(1, runs // 2))
-    cpu = median_of(lambda: ratings(store), max(1, runs // 2), clock=time.process_time)
+    (wall, cpu), (base_wall, base_cpu) = players_open(review, runs, folder / f"review-{baseline}.db")
+    rows.append(("open the Players list, a game finished since", f"{ms(wall)} (UI thread CPU {ms(cpu)})",
+                 f"at {baseline:,} games: {ms(base_wall)} (CPU {ms(base_cpu)});"
+                 f" {wall / base_wall:.2f}× wall, {cpu / base_cpu:.2f}× CPU", "≤ 1.5×"))
+
+    def again() -> None:
+        store.db.execute("DELETE FROM rating_state")  # what a change of the past does (schema.PAST_CHANGED)
+        ratings(store)
+
+    rebuild = median_of(again, max(1, runs // 2))
+    cpu = median_of(again, max(1, runs // 2), clock=time.process_time)
     read = median_of(lambda: store.query("SELECT game_id, player_id, winner, score FROM scores"), runs)
-    rows.append(("rebuild every rating", f"{rebuild:.2f} s (CPU {cpu:.2f} s)", f"reading the scores it uses: {ms(read)}",
-                 "< 5 s"))
+    rows.append(("rate every game again (after a change of the past)", f"{rebuild:.2f} s (CPU {cpu:.2f} s)",
+                 f"reading the scores it uses: {ms(read)}", "< 5 s"))
     app.stop()
     return rows
 
@@ -210,6 +268,8 @@ def figures_for(games: int, runs: int, folder: Path) -> list[tuple[str, str, str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--baseline", type=int, default=1_000,
+                        help="the games the Players list is compared with, in the same run")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     with_display()
@@ -221,9 +281,13 @@ def main() -> None:
     print("| saved games | figure | median | baseline in the same run | target |")
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
+        load = Load()
+        made(Path(folder) / f"review-{args.baseline}.db", args.baseline)
         for games in args.games:
-            for row in figures_for(games, args.runs, Path(folder)):
+            for row in figures_for(games, args.runs, Path(folder), args.baseline):
                 print(f"| {games:,} | " + " | ".join(row) + " |", flush=True)
+            load.sample()
+    print(f"\nThe load average (1 minute) over the run: {load} ({os.cpu_count()} cores).")
 
 
 if __name__ == "__main__":

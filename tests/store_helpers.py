@@ -15,7 +15,7 @@ from companion.rules import FIVE_SPICES, Game, Setup, action_from_dict, new_setu
 from companion.session import Session
 from companion.store import Store
 from companion.store.schema import KNOWN as MIGRATION_NAMES
-from companion.store.schema import PAGE_TOTALS, TRIGGER_PHASES, _totals_trigger
+from companion.store.schema import PAGE_TOTALS, PAST_CHANGES, TRIGGER_PHASES, _totals_trigger
 
 # Cy catches Ben bluffing, Ben survives Ana's challenge, Ben's challenge on Ana is
 # undone, then the World's End card shows.
@@ -136,6 +136,8 @@ UNDO_MIGRATION = {
     ],
     "m014_game_arrived": ["ALTER TABLE games DROP COLUMN arrived_at"],
     "m015_merge_undo": ["DROP TABLE merge_undo"],
+    "m016_kept_ratings": [*(f"DROP TRIGGER kept_ratings_{name}" for name in PAST_CHANGES),
+                          "DROP TABLE player_ratings", "DROP TABLE rating_state"],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

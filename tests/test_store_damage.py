@@ -8,8 +8,10 @@ import resource
 import signal
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,9 @@ from companion.random_play import long_game
 from companion.rules import SPICY, Play, new_setup
 from companion.session import Session
 from companion.store import Recorded, Store, StoreError
+from companion.store.ratings import ratings, rebuilt
 from companion.store.schema import MIGRATIONS
+from companion.store.simulate import simulate
 
 MIGRATION_NAMES = [m.name for m in MIGRATIONS.pending(Database(memory=True))]
 
@@ -268,6 +272,35 @@ def test_writing_commands_in_a_read_only_folder_say_why_they_cannot(read_only_db
     assert files(read_only_db.parent) == before
 
 
+RATINGS_READ_ONLY = """
+import sys
+from pathlib import Path
+from companion.store import Store
+from companion.store.ratings import ratings, rebuilt
+
+with Store.open(Path(sys.argv[1])) as store:
+    found = ratings(store)
+    assert store.cannot_save and found and found == rebuilt(store)
+    print(len(found))
+"""
+
+
+def test_the_players_ratings_are_worked_out_in_a_read_only_folder_and_not_kept(tmp_path: Path) -> None:
+    """Kept for the games up to a point, then more games: the ratings fold those in, and cannot keep them."""
+    with read_only_folder(tmp_path) as folder:
+        folder.chmod(0o755)
+        with Store.open(folder / "games.db") as store:
+            simulate(store, 10, seed=1, start=datetime(2024, 1, 1, tzinfo=UTC))
+            ratings(store)
+            simulate(store, 3, seed=2, start=datetime(2025, 1, 1, tzinfo=UTC))
+            expected = len(rebuilt(store))
+        folder.chmod(0o555)
+        before = files(folder)
+        done = as_unprivileged("-c", RATINGS_READ_ONLY, str(folder / "games.db"), command=sys.executable)
+        assert (done.returncode, done.stderr, done.stdout) == (0, "", f"{expected}\n")
+        assert files(folder) == before
+
+
 @contextmanager
 def read_only_folder(parent: Path) -> Iterator[Path]:
     folder = parent / "read-only"
@@ -278,7 +311,7 @@ def read_only_folder(parent: Path) -> Iterator[Path]:
         folder.chmod(0o755)
 
 
-def as_unprivileged(*argv: str) -> subprocess.CompletedProcess[str]:
+def as_unprivileged(*argv: str, command: str = COMMAND) -> subprocess.CompletedProcess[str]:
     """Run the command so that file permissions hold: root drops the capabilities that override them."""
 
     def drop() -> None:
@@ -287,7 +320,7 @@ def as_unprivileged(*argv: str) -> subprocess.CompletedProcess[str]:
             for capability in (1, 2, 3):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
                 libc.prctl(24, capability, 0, 0, 0)  # PR_CAPBSET_DROP: gone after exec
 
-    return subprocess.run([COMMAND, *argv], preexec_fn=drop, capture_output=True, text=True, timeout=60)
+    return subprocess.run([command, *argv], preexec_fn=drop, capture_output=True, text=True, timeout=60)
 
 
 # --- paths ----------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
@@ -55,6 +55,7 @@ APPLICATION_ID = 0x53504359
 SQLITE_HEADER = b"SQLite format 3\x00"
 NOTE_LENGTH = 200
 """A game's note is a line, not a diary: it shows in the list's row."""
+Found = TypeVar("Found")
 
 
 class StoreError(CompanionError):
@@ -286,6 +287,40 @@ class Store:
                 yield conn
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
+
+    def read_then_keep(
+        self, read: Callable[[sqlite3.Connection], Found], keep: Callable[[sqlite3.Connection, Found], None]
+    ) -> Found:
+        """``read`` in one read transaction, then ``keep`` what was worked out from it in that same transaction:
+        for figures kept only to save working them out again (the kept ratings).
+
+        What ``read`` sees is the database at one moment, whoever writes meanwhile (WAL), and SQLite refuses
+        at once a write in a transaction that began before another program's commit: so what is kept always
+        matches the rows it was worked out from, and a crash leaves it as it was or wholly written. When it
+        cannot be kept (the file read-only, busy, written since the read, full), what was read is returned
+        all the same and nothing is raised: the next call works it out again. Damage is said, as on any read.
+        """
+        if not self.cannot_save:
+            with suppress(StoreError):  # a file put in its place: cannot_save says so now, and nothing is kept
+                self.follow_the_file()
+        conn = self.db.conn
+        try:
+            try:
+                conn.execute("BEGIN")
+                found = read(conn)
+            except sqlite3.Error as exc:
+                raise self._failed(exc) from None
+            try:
+                if not self.cannot_save:
+                    keep(conn, found)
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if _is_damage(exc):
+                    raise self._failed(exc) from None
+            return found
+        finally:
+            if conn.in_transaction:
+                conn.rollback()
 
     def follow_the_file(self) -> None:
         """Before a write, and before another connection opens ``path`` (a worker's own store): is the file

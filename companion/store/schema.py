@@ -366,6 +366,25 @@ def m015_merge_undo(db: Database) -> None:
         not_null={"gone_name", "gone_created_at", "kept_id", "games"},
     )
 
+
+@MIGRATIONS()
+def m016_kept_ratings(db: Database) -> None:
+    """Each player's skill rating kept with the last game it includes (``companion.store.ratings``), so the
+    Players list folds in only the games after it instead of every game at each open.
+
+    ``rating_state`` is one row: that last game (its start and number, the order games are rated in) and a
+    checksum of every kept rating with it. Triggers on ``scores`` and ``games`` empty both tables as soon as
+    anything at or before that game changes (``PAST_CHANGED``): the next open rates every game again. Empty
+    here: the first open fills them.
+    """
+    db.execute("CREATE TABLE player_ratings (player_id INTEGER PRIMARY KEY, mu REAL NOT NULL, sigma REAL NOT NULL,"
+               " games INTEGER NOT NULL)")
+    db.execute("CREATE TABLE rating_state (through_started_at TEXT NOT NULL, through_id INTEGER NOT NULL,"
+               " checksum TEXT NOT NULL)")
+    for statement in PAST_CHANGED:
+        db.execute(statement)
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 
@@ -584,3 +603,38 @@ BUZZ_TRIGGERS = (
 )
 """``player_buzzes`` follows ``challenge_buzz``: a buzz counts once its game ends with its challenge standing
 (``standing``), and leaves when the end is undone; a merge moves it with the seat."""
+
+
+THROUGH = "(SELECT through_started_at, through_id FROM rating_state)"
+"""Where the kept ratings stop: the last game they include, as (started_at, id); NULL when none are kept."""
+
+
+def _at_or_before(game: str) -> str:
+    """Whether the game ``game`` (a row value of its start and number) is one the kept ratings include."""
+    return f"{game} <= {THROUGH}"
+
+
+def _game(row: str) -> str:
+    return f"(SELECT started_at, id FROM games WHERE id = {row}.game_id)"
+
+
+FORGET_RATINGS = "DELETE FROM rating_state; DELETE FROM player_ratings;"
+
+PAST_CHANGES = {
+    "score_added": ("INSERT ON scores", _at_or_before(_game("NEW"))),
+    "score_taken_back": ("DELETE ON scores", _at_or_before(_game("OLD"))),
+    "score_edited": ("UPDATE OF game_id, seat, player_id, score, winner ON scores",
+                     f"{_at_or_before(_game('OLD'))} OR {_at_or_before(_game('NEW'))}"),
+    "game_moved": ("UPDATE OF id, started_at ON games",
+                   f"{_at_or_before('(OLD.started_at, OLD.id)')} OR {_at_or_before('(NEW.started_at, NEW.id)')}"),
+    "game_deleted": ("DELETE ON games", _at_or_before("(OLD.started_at, OLD.id)")),
+    "game_inserted": ("INSERT ON games", f"{_at_or_before('(NEW.started_at, NEW.id)')}"
+                      " AND EXISTS (SELECT 1 FROM scores WHERE game_id = NEW.id)"),
+}
+PAST_CHANGED = tuple(f"CREATE TRIGGER kept_ratings_{name} AFTER {event} WHEN {when} BEGIN {FORGET_RATINGS} END"
+                     for name, (event, when) in PAST_CHANGES.items())
+"""What the kept ratings come from changed at or before their last game: they are forgotten, and the next open
+of the Players list rates every finished game again. Row by row on ``scores`` (a game's end at or before it,
+an undo of such an end, a merge or its undo moving seats, a hand edit of who won or a score) and on ``games``
+(a start moved, a game deleted, or inserted over scores already there, with foreign keys off). A game ended
+after the last one kept changes nothing kept: it is folded in at the next open. Whatever program writes."""
