@@ -110,6 +110,18 @@ def test_a_long_game_resumes_from_its_last_snapshot_with_its_whole_past(tmp_path
     assert timeline(again) == timeline(game)
 
 
+def test_a_replay_reads_the_same_log_and_snapshots_as_resuming(tmp_path: Path) -> None:
+    game = random_long_game(5, 60)
+    path = tmp_path / "games.db"
+    played(path, game)
+    with Store.open(path) as store:
+        saved, log = store.load(1), store.load_log(1)
+    assert (log.id, log.setup, log.started_at) == (saved.id, saved.setup, saved.started_at)
+    assert log.actions == tuple(entry.action for entry in saved.log) == tuple(game.log)
+    assert log.stamps == tuple(entry.at for entry in saved.log)
+    assert (log.texts, log.snapshots) == (saved.texts, saved.snapshots) and len(log.snapshots) == 60 // EVERY
+
+
 @pytest.mark.parametrize("damage", [
     "UPDATE snapshots SET payload = substr(payload, 1, 40) WHERE upto = 70",  # cut short: not JSON
     "UPDATE snapshots SET payload = payload || ' ' WHERE upto = 70",  # still JSON, but its checksum disagrees
