@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import random
 import sqlite3
 from pathlib import Path
 
@@ -11,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.random_play import WEIGHTS, endless_game, random_action, random_setup
-from companion.rules import Game, Redo, Undo
+from companion.random_play import endless_game
+from companion.rules import Game, Undo
 from companion.session import Session
 from companion.store import Store, snapshots
+from store_helpers import edit, missing_field, played, random_long_game, rewrite_snapshot
 
 EVERY = 7
 """Snapshots this often in these tests, so short games have many of them."""
@@ -36,14 +35,6 @@ def timeline(game: Game) -> tuple[object, ...]:
     return (game.setup, list(game.log), [step(s) for s in game.steps()], [step(s) for s in game.redoable()])
 
 
-def played(path: Path, game: Game, upto: int | None = None) -> Session:
-    with Store.open(path) as store:
-        session = Session.new(store, game.setup)
-        for action in list(game.log)[:upto]:
-            session.apply(action)
-    return session
-
-
 def resumed(path: Path) -> tuple[Game, int]:
     with Store.open(path) as store:
         session = Session.resume(store, 1)
@@ -56,23 +47,6 @@ def snapshot_rows(path: Path) -> list[tuple[int, int]]:
     rows = conn.execute("SELECT since, upto FROM snapshots ORDER BY upto").fetchall()
     conn.close()
     return rows
-
-
-def edit(path: Path, sql: str, params: tuple[object, ...] = ()) -> None:
-    conn = sqlite3.connect(path)
-    conn.execute(sql, params)
-    conn.commit()
-    conn.close()
-
-
-def random_long_game(seed: int, length: int) -> Game:
-    """Any profile, undo and redo included, going on past its end by undoing it."""
-    rng = random.Random(seed)
-    game = Game.start(random_setup(rng))
-    weights = dict(WEIGHTS) | {Undo: 0.6, Redo: 0.3}  # often enough to leave redoable steps at a snapshot
-    while len(game.log) < length:
-        game = game.apply(Undo() if game.state.ended else random_action(game, rng, weights))
-    return game
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -146,15 +120,7 @@ def test_a_checksum_that_matches_a_payload_edited_by_hand_is_still_refused_if_it
     game = endless_game(30, seed=1)
     path = tmp_path / "games.db"
     played(path, game)
-    conn = sqlite3.connect(path)
-    (payload,) = conn.execute("SELECT payload FROM snapshots WHERE upto = 14").fetchone()
-    data = json.loads(payload)
-    data["steps"][0][2] = data["steps"][0][2][:-1]  # a state missing a field
-    broken = json.dumps(data)
-    conn.execute("UPDATE snapshots SET payload = ?, checksum = ? WHERE upto = 14",
-                 [broken, snapshots._checksum(broken)])
-    conn.commit()
-    conn.close()
+    rewrite_snapshot(path, 14, missing_field)
     again, upto = resumed(path)
     assert upto == 7
     assert timeline(again) == timeline(game)

@@ -1,11 +1,12 @@
 """A saved game replayed on the real table, read-only: step back and forward, jump from challenge to challenge.
 
-The game's page opens it. The saved log is replayed by the rules once
-(``companion.replay.Replay``); the table here is a second ``TableScreen`` in
-its read-only mode, drawing the table model of the step shown, so nothing of
-the running game (its table, its session, the buzzers) is touched and nothing
-is saved. The replay's controls take the place of Undo, Redo and the menu:
-standing, in the table's top bar; lying flat, in a strip along the bottom edge.
+The game's page opens it. The replay (``companion.replay.Replay``) makes each
+step's state as it is shown, from the store's snapshots; the table here is a
+second ``TableScreen`` in its read-only mode, drawing the table model of the
+step shown, so nothing of the running game (its table, its session, the
+buzzers) is touched and nothing is saved. The replay's controls take the place
+of Undo, Redo and the menu: standing, in the table's top bar; lying flat, in a
+strip along the bottom edge.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.replay import Replay
-from companion.store.review import Moment, timeline
 from companion.ui import theme
 from companion.ui.i18n import say, tr
 from companion.ui.screens.game import moment_words
@@ -31,6 +31,11 @@ from companion.ui.widgets import load_kv
 load_kv(__file__)
 
 __all__ = ["ReplayScreen", "ReplayView"]
+
+
+def cannot_replay(error: CompanionError) -> str:
+    """One line, the same whether the log stops replaying at the opening or at a step."""
+    return tr._("This game cannot be replayed: {reason}").format(reason=say(error.reason))
 
 
 class ReplayView(TableView):
@@ -47,15 +52,15 @@ class ReplayView(TableView):
         self.replay = replay
         super().__init__(replay)
         self.last = replay.last
-        moments: dict[int, list[Moment]] = {}
-        for moment in timeline(replay.saved, replay.whole):
-            moments.setdefault(moment.depth, []).append(moment)
-        self.moments = moments
-        """The timeline's lines by the move that made them: what the step shown says in words."""
         self._moved()
 
     def go(self, position: int) -> None:
-        self.replay.go(position)
+        """One line, and the table as it was, when the log no longer replays there."""
+        try:
+            self.replay.go(position)
+        except CompanionError as exc:
+            self.dispatch("on_notice", cannot_replay(exc))
+            return
         self._refresh()
         self._moved()
 
@@ -93,8 +98,8 @@ class ReplayView(TableView):
     def step_words(self, position: int, *_deps: Any) -> str:
         """What the move at ``position`` did, as the game's timeline says it; for a plain play or pass,
         the direction of play when a card can turn it (the table's title says it, which a replay hides)."""
-        names = self.replay.whole.state
-        said = "  ·  ".join(moment_words(moment, names).text for moment in self.moments.get(position, ()))
+        names = self.replay.state
+        said = "  ·  ".join(moment_words(moment, names).text for moment in self.replay.moments(position))
         return said or (direction_words(self.direction) if self.direction else "")
 
     def _moved(self) -> None:
@@ -134,10 +139,9 @@ class ReplayScreen(Screen):
         """Replay the saved game from its deal; False, and one line saying why, when its log no longer replays."""
         app = App.get_running_app()
         try:
-            saved = app.store.load(game_id)
-            replay = Replay(saved, app.store.seating(game_id))
+            replay = Replay(app.store.load_log(game_id), app.store.seating(game_id))
         except CompanionError as exc:
-            app.notify(tr._("This game cannot be replayed: {reason}").format(reason=say(exc.reason)))
+            app.notify(cannot_replay(exc))
             return False
         self.view = ReplayView(replay)
         self.table.replay(self.view)
