@@ -11,9 +11,11 @@ strip along the bottom edge.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
@@ -21,6 +23,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.replay import Replay
+from companion.seating import Seating
+from companion.store import SavedGame, SavedLog
 from companion.ui import theme
 from companion.ui.i18n import say, tr
 from companion.ui.screens.game import moment_words
@@ -117,7 +121,7 @@ class ReplayScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.table = TableScreen(name="replay-table", size_hint=(None, None))
+        self.table = TableScreen(name="replay-table", size_hint=(None, None), replaying=True)
         """Made here, not in the kv: a table screen's own rule must have run when it is made."""
         self.add_widget(self.table, index=len(self.children))  # under the controls
         self.bind(size=self._fit)
@@ -135,6 +139,27 @@ class ReplayScreen(Screen):
             controls.pos, controls.size = (0, 0), (w, strip)
             table.pos, table.size = (0, strip), (w, h - strip)
 
+    def prepare(self, saved: SavedGame, seating: Seating | None) -> None:
+        """While a game's page is read, ahead of its Replay button, one step a frame from the next (this
+        screen may have been made in this one): the claim pad's keys, each seat's panel, then the table laid
+        out on the game's deal at the window's size. The tap then reads the log and changes only what differs
+        (docs/PERFORMANCE.md)."""
+        profile, seats = saved.setup.profile, len(saved.setup.names)
+        deal = SavedLog(saved.id, saved.setup, saved.started_at, (), (), ())
+        self._ahead([
+            lambda: self.table.ids.pad.make_keys(profile.spices, profile.numbered),
+            *[lambda: self.table.make_panel(seats)] * seats,
+            lambda: self._show(Replay(deal, seating)) if self.manager.current != self.name else None,
+        ])
+
+    def _ahead(self, steps: list[Callable[[], object]]) -> None:
+        def step(_dt: float) -> None:
+            steps[0]()
+            self._ahead(steps[1:])
+
+        if steps:
+            Clock.schedule_once(step)
+
     def open(self, game_id: int) -> bool:
         """Replay the saved game from its deal; False, and one line saying why, when its log no longer replays."""
         app = App.get_running_app()
@@ -143,10 +168,14 @@ class ReplayScreen(Screen):
         except CompanionError as exc:
             app.notify(cannot_replay(exc))
             return False
+        self._show(replay)
+        return True
+
+    def _show(self, replay: Replay) -> None:
+        self.size = self.manager.size  # ahead of being shown too
         self.view = ReplayView(replay)
         self.table.replay(self.view)
         self._fit()  # the controls' place follows the setting, lying flat or standing
-        return True
 
     def position_text(self, view: ReplayView | None, *_deps: Any) -> str:
         if view is None:

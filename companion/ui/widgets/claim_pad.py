@@ -10,6 +10,7 @@ plays at once; undo is the safety net.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
@@ -45,6 +46,8 @@ class ClaimPad(BoxLayout):
     """Both larger in portrait: a standing screen is read from further away."""
 
     def on_kv_post(self, _base_widget: Any) -> None:
+        self._keys: tuple[tuple[str, ...], bool] | None = None
+        """The spices and whether numbers: what the keys on the pad were made for."""
         self.bind(spice=self._dim, number_font=self._size_numbers)
         self.on_view(self, self.view)
 
@@ -59,21 +62,30 @@ class ClaimPad(BoxLayout):
             self._build()
 
     def _build(self, *_args: Any) -> None:
+        """The keys of the game's spices and numbers; kept when the next game has the same (a replay opened
+        again, the next game of the evening): making them costs more than the rest of a table's opening."""
+        self.make_keys(self.view.spices, self.view.numbered)
+        self._pick_default()
+        self._dim()
+
+    def make_keys(self, spices: Sequence[str], numbered: bool) -> None:
+        """The keys for a game of these spices, numbered or not, unless the pad has them (also ahead of one)."""
+        if self._keys == (tuple(spices), numbered):
+            return
+        self._keys = (tuple(spices), numbered)
         grid = self.ids.spices
         grid.clear_widgets()
-        for spice in self.view.spices:
+        for spice in spices:
             button = SpiceButton(spice=spice, icon=spice_icon(spice))
             button.bind(on_release=self.tap_spice)
             grid.add_widget(button)
         numbers = self.ids.numbers
         numbers.clear_widgets()  # five-spices has no numbers: no hidden keys left to catch a touch
-        if self.view.numbered:
+        if numbered:
             for number in range(1, 11):
                 key = NumberButton(number=number, font_size=self.number_font)
                 key.bind(on_release=self.tap_number)
                 numbers.add_widget(key)
-        self._pick_default()
-        self._dim()
 
     def _reset(self, *_args: Any) -> None:
         self.universal = False
