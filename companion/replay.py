@@ -46,6 +46,8 @@ class Replay:
         """The states made so far, by the log entry of the move that made them."""
         self._snapshots = snapshots.agreeing(saved.texts, saved.snapshots)
         """The snapshots that may be read, each covering the entries from its ``since`` to its ``upto``."""
+        self._stopped: IllegalAction | None = None
+        """Why the log stopped replaying, once a fold met an action it no longer takes."""
         self._fold(self._covered, len(saved.actions))
         self.seating = seating or Seating.default(len(saved.setup.names))
         self.position = 0
@@ -131,17 +133,23 @@ class Replay:
     def _fold(self, since: int, upto: int) -> None:
         """Every move of the log from ``since`` to ``upto``, applied to the state of the step it was made on."""
         actions, made_on, states = self.saved.actions, self._made_on, self._states
-        for entry in range(since, upto):
-            before = made_on.get(entry)
-            if before is not None:  # not an undo or a redo
-                states[entry] = engine.apply(self._state(before), actions[entry])
+        try:
+            for entry in range(since, upto):
+                before = made_on.get(entry)
+                if before is not None:  # not an undo or a redo
+                    states[entry] = engine.apply(self._state(before), actions[entry])
+        except IllegalAction as exc:
+            self._stopped = exc
+            raise
 
     def _read(self, entry: int) -> None:
         """The states of the snapshot that covers ``entry``. One that does not read back as the steps this
         log makes ends the chain there: the moves it and the later ones covered are folded instead."""
         chain = self._snapshots
         at = bisect_right([snapshot.upto for snapshot in chain], entry)
-        assert at < len(chain), "the moves after the snapshots are folded as the replay opens"
+        if at == len(chain):  # the moves after the snapshots were folded, unless the fold stopped before this one
+            assert self._stopped is not None
+            raise self._stopped
         try:
             held = snapshots.read(self.setup, self.saved.actions, chain[at]).steps
             if entry not in held:
