@@ -8,11 +8,12 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from typing import Any
 from contextlib import contextmanager
 from pathlib import Path
 
 from companion.random_play import WEIGHTS, random_action, random_setup
-from companion.rules import FIVE_SPICES, Game, Redo, Setup, Undo, action_from_dict, new_setup
+from companion.rules import FIVE_SPICES, Game, Redo, Setup, Undo, action_from_dict, engine, new_setup
 from companion.session import Session
 from companion.store import Store, snapshots
 from companion.store.schema import KNOWN as MIGRATION_NAMES
@@ -195,3 +196,20 @@ def rewrite_snapshot(path: Path, upto: int, change: Callable[[dict], None]) -> N
 def missing_field(data: dict) -> None:
     """A snapshot's first state missing a field."""
     data["steps"][0][2] = data["steps"][0][2][:-1]
+
+
+class StatesMade:
+    """Counts the states made from now on: each ``engine.apply`` and each state read back from a snapshot."""
+
+    def __init__(self, patch: Any) -> None:
+        """``patch``: the test's ``MonkeyPatch``, which puts both back."""
+        self.count = 0
+        for owner, name in ((engine, "apply"), (snapshots._Decoder, "state")):
+            patch.setattr(owner, name, self._counting(getattr(owner, name)))
+
+    def _counting(self, make: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any) -> Any:
+            self.count += 1
+            return make(*args)
+
+        return counted

@@ -6,17 +6,16 @@ import random
 from datetime import datetime, timedelta, UTC
 from functools import reduce
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.random_play import endless_game, random_game, random_setup
 from companion.replay import Replay
-from companion.rules import Challenge, Game, IllegalAction, Pass, apply, engine, start
+from companion.rules import Challenge, Game, IllegalAction, Pass, apply, start
 from companion.store import Recorded, Store, snapshots
 from companion.table_model import table_model
-from store_helpers import edit, missing_field, played, random_long_game, rewrite_snapshot
+from store_helpers import StatesMade, edit, missing_field, played, random_long_game, rewrite_snapshot
 
 AT = datetime(2026, 9, 1, 18, tzinfo=UTC)
 
@@ -136,22 +135,6 @@ def test_every_position_from_the_snapshots_is_the_fold_in_any_order(
         assert table_model(replay.game) == table_model(Game(folded.setup, steps[n], None, folded.log))
 
 
-class Made:
-    """Counts the states made: each ``engine.apply`` and each state read back from a snapshot."""
-
-    def __init__(self, patch: pytest.MonkeyPatch) -> None:
-        self.count = 0
-        for owner, name in ((engine, "apply"), (snapshots._Decoder, "state")):
-            patch.setattr(owner, name, self._counting(getattr(owner, name)))
-
-    def _counting(self, make: Any) -> Any:
-        def counted(*args: Any) -> Any:
-            self.count += 1
-            return make(*args)
-
-        return counted
-
-
 def test_a_replay_opens_from_the_last_snapshot_not_from_a_fold_of_the_whole_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A 1,700-action game with its snapshots every 500 actions: the replay's opening makes the states after
@@ -162,7 +145,7 @@ def test_a_replay_opens_from_the_last_snapshot_not_from_a_fold_of_the_whole_game
     with Store.open(path) as store:
         saved = store.load_log(1)
         assert [snapshot.upto for snapshot in saved.snapshots] == [500, 1000, 1500]
-        made = Made(monkeypatch)
+        made = StatesMade(monkeypatch)
         replay = Replay(saved)
     assert replay.state == start(game.setup) and replay.last == len(game.steps()) - 1
     assert made.count <= snapshots.EVERY + 200  # the whole game's fold, or its resume, makes 1,700
