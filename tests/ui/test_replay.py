@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from kivy.core.window import Window
+from kivy.uix.behaviors import ButtonBehavior
 
 from companion.random_play import endless_game, random_game
 from companion.rules import SPICY, Challenge, Game, State, apply, new_setup, start
@@ -393,3 +394,31 @@ def test_a_log_that_stops_replaying_at_a_step_says_so_and_the_table_stays(ui, mo
         check_drawn(screen, steps[-1].state, len(steps) - 1, len(steps) - 1)  # where it was
     ui.tap(screen.ids.back)  # the steps it has are still there
     check_drawn(screen, steps[-2].state, len(steps) - 2, len(steps) - 1)
+
+
+# --- a second tap ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("size", "flat"), [((800, 480), False), ((1280, 720), False), ((720, 1280), False),
+                                            ((800, 480), True)], ids=["800x480", "1280x720", "720x1280", "flat"])
+def test_a_second_tap_where_replay_was_finds_nothing_to_tap(ui, size: tuple[int, int], flat: bool) -> None:
+    """Issue 23: "Challenge ›" came up where the Replay button had been, so an impatient second tap jumped to
+    the first challenge. Nothing of the replay's that takes a tap lies there, and a second tap does nothing."""
+    from companion.config import UiConfig
+
+    app = ui.start(size=size, config=ui.config(ui=UiConfig(face_seats=flat)))
+    fill(app.store)
+    page = app.screen("game")
+    assert page.open(longest(app.store, "spicy"))
+    app.show("game")
+    ui.step(3)
+    button = page.ids.replay
+    where, (x, y) = on_screen(button), button.to_window(*button.center)
+    ui.tap_at(x, y)
+    ui.until(lambda: app.root.current == "replay")
+    screen = app.screen("replay")
+    assert screen.table.replaying  # the table under the controls takes no tap
+    under = [w for w in screen.ids.controls.walk(restrict=True)
+             if isinstance(w, ButtonBehavior) and overlap(on_screen(w), where)]
+    assert not under, [getattr(w, "text", w) for w in under]
+    ui.tap_at(x, y)
+    assert app.root.current == "replay" and screen.view.position == 0 and toast_text() == ""
