@@ -24,7 +24,7 @@ from companion.store import Recorded, Store, snapshots
 from companion.store.simulate import simulate
 from companion.ui.screens.games import GameRow
 from companion.ui.screens.replay import ReplayScreen
-from companion.ui.widgets.claim_pad import NumberButton
+from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.toast import Toast
 from store_helpers import StatesMade, missing_field, rewrite_snapshot
@@ -422,3 +422,19 @@ def test_a_second_tap_where_replay_was_finds_nothing_to_tap(ui, size: tuple[int,
     assert not under, [getattr(w, "text", w) for w in under]
     ui.tap_at(x, y)
     assert app.root.current == "replay" and screen.view.position == 0 and toast_text() == ""
+
+
+def test_the_replay_made_ahead_lays_its_claim_pad_out_as_a_table_does(ui) -> None:
+    """The keys made while the page was read sit as a live table's do: in the pad, none over another nor over
+    the turn's buttons (made before the replay had a game, the second row of numbers once lay under Pass)."""
+    app = ui.start()
+    fill(app.store)
+    screen = open_replay(ui, longest(app.store, "spicy"))
+    ui.step(2)
+    pad = screen.table.ids.pad
+    keys = [on_screen(w) for w in pad.walk(restrict=True) if isinstance(w, (NumberButton, SpiceButton))]
+    turn = [on_screen(button) for button in screen.table.ids.turn_row.children]
+    assert len(keys) == 3 + 10 and turn
+    assert not any(overlap(a, b) for i, a in enumerate(keys) for b in keys[i + 1:])
+    # at 800x480 the pad's three rows take 8 px more than it has, as on a live table: a key may touch Pass
+    assert not any(overlap(key, (left, bottom, right, top - 3)) for key in keys for left, bottom, right, top in turn)

@@ -141,13 +141,12 @@ class ReplayScreen(Screen):
 
     def prepare(self, saved: SavedGame, seating: Seating | None) -> None:
         """While a game's page is read, ahead of its Replay button, one step a frame from the next (this
-        screen may have been made in this one): the claim pad's keys, each seat's panel, then the table laid
-        out on the game's deal at the window's size. The tap then reads the log and changes only what differs
-        (docs/PERFORMANCE.md)."""
-        profile, seats = saved.setup.profile, len(saved.setup.names)
+        screen may have been made in this one): each seat's panel, then the table laid out on the game's deal
+        at the window's size, its claim pad's keys made. The tap then reads the log and changes only what
+        differs (docs/PERFORMANCE.md)."""
+        seats = len(saved.setup.names)
         deal = SavedLog(saved.id, saved.setup, saved.started_at, (), (), ())
         self._ahead([
-            lambda: self.table.ids.pad.make_keys(profile.spices, profile.numbered),
             *[lambda: self.table.make_panel(seats)] * seats,
             lambda: self._show(Replay(deal, seating)) if self.manager.current != self.name else None,
         ])

@@ -10,7 +10,6 @@ plays at once; undo is the safety net.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
@@ -64,24 +63,23 @@ class ClaimPad(BoxLayout):
     def _build(self, *_args: Any) -> None:
         """The keys of the game's spices and numbers; kept when the next game has the same (a replay opened
         again, the next game of the evening): making them costs more than the rest of a table's opening."""
-        self.make_keys(self.view.spices, self.view.numbered)
+        keys = (tuple(self.view.spices), self.view.numbered)
+        if keys != self._keys:
+            self._keys = keys
+            self._make_keys()
         self._pick_default()
         self._dim()
 
-    def make_keys(self, spices: Sequence[str], numbered: bool) -> None:
-        """The keys for a game of these spices, numbered or not, unless the pad has them (also ahead of one)."""
-        if self._keys == (tuple(spices), numbered):
-            return
-        self._keys = (tuple(spices), numbered)
+    def _make_keys(self) -> None:
         grid = self.ids.spices
         grid.clear_widgets()
-        for spice in spices:
+        for spice in self.view.spices:
             button = SpiceButton(spice=spice, icon=spice_icon(spice))
             button.bind(on_release=self.tap_spice)
             grid.add_widget(button)
         numbers = self.ids.numbers
         numbers.clear_widgets()  # five-spices has no numbers: no hidden keys left to catch a touch
-        if numbered:
+        if self.view.numbered:
             for number in range(1, 11):
                 key = NumberButton(number=number, font_size=self.number_font)
                 key.bind(on_release=self.tap_number)
