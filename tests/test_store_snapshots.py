@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -82,6 +83,14 @@ def test_a_long_game_resumes_from_its_last_snapshot_with_its_whole_past(tmp_path
     again, upto = resumed(path)
     assert upto == 294
     assert timeline(again) == timeline(game)
+
+
+def test_the_log_hash_is_of_each_row_ended_by_a_newline() -> None:
+    """Pinned: the snapshots already saved in people's files were checked against it."""
+    rows = ['{"action":"undo"}', '{"action":"play","seat":0,"name":"Zoë"}']
+    assert snapshots.log_hash(rows) == hashlib.sha256("".join(f"{row}\n" for row in rows).encode()).hexdigest()
+    assert snapshots.log_hash([]) == hashlib.sha256(b"").hexdigest()
+    assert snapshots.log_hash([""]) == hashlib.sha256(b"\n").hexdigest()
 
 
 def test_a_replay_reads_the_same_log_and_snapshots_as_resuming(tmp_path: Path) -> None:

@@ -69,12 +69,11 @@ def rules_hash() -> str:
     return digest.hexdigest()
 
 
-def log_hash(texts: Iterable[str]) -> str:
-    """Of the action rows as the database holds them (their JSON text), in order."""
-    digest = hashlib.sha256()
-    for text in texts:
-        digest.update(text.encode() + b"\n")
-    return digest.hexdigest()
+def log_hash(texts: Sequence[str]) -> str:
+    """Of the action rows as the database holds them (their JSON text), in order, each ended by a newline:
+    joined into one string first, a third of the time of one update a row (a replay checks them all as it
+    opens)."""
+    return hashlib.sha256(("\n".join(texts) + "\n" if texts else "").encode()).hexdigest()
 
 
 def due(length: int) -> bool:
