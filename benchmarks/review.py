@@ -1,7 +1,7 @@
 """The review screens at 10,000 and 100,000 saved games, each against the store's own queries in the same run.
 
-Run: python benchmarks/review.py [--games 10000 100000] [--baseline 1000] [--runs 5]. Needs a
-display; without one it starts Xvfb (as benchmarks/ui.py does).
+Run: python benchmarks/review.py [--games 10000 100000] [--baseline 1000] [--runs 5] [--replay-actions 20000].
+Needs a display; without one it starts Xvfb (as benchmarks/ui.py does).
 
 A database of that many games is made by playing 200 random games
 (``simulate``) and copying their rows, a day apart, until the count is reached:
@@ -14,6 +14,11 @@ as games of their own. In one process with the real app in a real window
 - open a player's page (the player with the most games), against the page's queries (its kept
   figures and the newest games of its chart);
 - open a game's page with its chart and timeline, against ``Store.load`` and the replay;
+- Replay, from its tap on a game's page to the first step drawn, wall time and the UI thread's CPU time,
+  for the longest Spicy game of the newest 100 (about 100 actions) and for a 20,000-action game played
+  at a table (so saved with its snapshots), each against the same game's page opening, measured in
+  turn with it; then a step forward, a step back and a jump to the next challenge, each to the end of
+  its frame, against a frame with nothing moving;
 - frame times while the list scrolls from top to bottom over 300 frames
   (rows read a page at a time as it goes), against frames with nothing moving;
 - open the Players list, a game finished since each open (its rating folded into the kept ones): wall
@@ -40,6 +45,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from ui import Load, size_window, with_display  # noqa: E402  (the same window set-up as the UI figures)
 
+from companion.random_play import endless_game  # noqa: E402
+from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.store.ratings import ratings  # noqa: E402
 from companion.store.review import (  # noqa: E402
@@ -132,18 +139,21 @@ class Review:
             times.append(time.perf_counter() - start)
         return times
 
-    def shown(self, act: Callable[[], object], done: Callable[[], bool],
-              clock: Callable[[], float] = time.perf_counter) -> float:
-        """Seconds from ``act`` to the end of the first frame after which ``done()`` holds; with
-        ``clock=time.thread_time`` the CPU the UI thread spent meanwhile."""
+    def shown(self, act: Callable[[], object], done: Callable[[], bool]) -> tuple[float, float]:
+        """``timed`` from Home: a screen opened as a table opens it."""
         self.app.show("home")
         self.step(3)
-        start = clock()
+        return self.timed(act, done)
+
+    def timed(self, act: Callable[[], object], done: Callable[[], bool]) -> tuple[float, float]:
+        """Seconds on the wall and of the UI thread's CPU from ``act`` to the end of the first frame after which
+        ``done()`` holds: the CPU is what a Pi's slower cores multiply, and what other jobs here add nothing to."""
+        wall, cpu = time.perf_counter(), time.thread_time()
         act()
         for _ in range(300):
             self.step()
             if done():
-                return clock() - start
+                return time.perf_counter() - wall, time.thread_time() - cpu
         raise RuntimeError("the screen never showed it")
 
 
@@ -161,31 +171,95 @@ def players_open(review: Review, runs: int, baseline: Path) -> list[tuple[float,
         stores = (here, other)
         played = [recorded_games(2 * runs + 1, 11, _newest(store) + timedelta(hours=1)) for store in stores]
 
-        def one(which: int, clock: Callable[[], float]) -> float:
+        def one(which: int) -> tuple[float, float]:
             app.store = stores[which]
             stores[which].save([next(played[which])])
-            return review.shown(lambda: app.show("players"), lambda: app.root.current == "players", clock=clock)
+            return review.shown(lambda: app.show("players"), lambda: app.root.current == "players")
 
         for which in (0, 1):
-            one(which, time.perf_counter)  # the first open rates every game of a new file: see the row after
-        walls: list[list[float]] = [[], []]
-        cpus: list[list[float]] = [[], []]
+            one(which)  # the first open rates every game of a new file: see the row after
+        opened: list[list[tuple[float, float]]] = [[], []]
         for _ in range(runs):
             for which in (0, 1):
-                walls[which].append(one(which, time.perf_counter))
-                cpus[which].append(one(which, time.thread_time))
+                opened[which].append(one(which))
         app.store = here
-    return [(statistics.median(walls[which]), statistics.median(cpus[which])) for which in (0, 1)]
+    return [medians(opened[which]) for which in (0, 1)]
 
 
 def _newest(store: Store) -> datetime:
     return datetime.fromisoformat(store.query("SELECT max(started_at) FROM games")[0][0])
 
 
-def figures_for(games: int, runs: int, folder: Path, baseline: int) -> list[tuple[str, str, str, str]]:
+def played_at_a_table(path: Path, actions: int) -> int:
+    """A five-spices game of ``actions`` actions (its end undone to go on) saved as a table saves it, one action
+    at a time with a snapshot every 500: the game's number."""
+    game = endless_game(actions)
+    with Store.open(path) as store:
+        session = Session.new(store, game.setup)
+        for action in game.log:
+            session.apply(action)
+        return session.game_id
+
+
+def replay_rows(review: Review, games: dict[str, int], runs: int) -> list[tuple[str, str, str, str]]:
+    """Replay's opening against its game's page, in turn; then its steps against a still frame."""
+    app = review.app
+    page = app.screen("game")
+    rows = []
+    for label, game_id in games.items():
+        opened, replayed, load = [], [], Load()
+
+        def open_page(game: int = game_id) -> None:
+            page.open(game)
+            app.show("game")
+
+        for _ in range(runs):
+            app.show("home")
+            review.step(3)
+            opened.append(review.timed(open_page, lambda: app.root.current == "game"))
+            review.step(10)  # the page read a moment: the replay's screen laid out ahead
+            replayed.append(review.timed(page.replay, lambda: app.root.current == "replay"))
+            load.sample()
+        (wall, cpu), (page_wall, page_cpu) = medians(replayed), medians(opened)
+        actions = len(app.screen("replay").view.replay.saved.texts)
+        rows.append((f"Replay from its tap to the first step drawn, {label} ({actions:,} actions; load {load})",
+                     f"{ms(wall)}, CPU {ms(cpu)} (the first: {ms(replayed[0][0])}, CPU {ms(replayed[0][1])})",
+                     f"the game's page opening: {ms(page_wall)}, CPU {ms(page_cpu)}; ratio {wall / page_wall:.2f}, "
+                     f"CPU {cpu / page_cpu:.2f}", "< 100 ms and at most the page"))
+        rows.append(steps_row(review, label))
+    return rows
+
+
+def steps_row(review: Review, label: str) -> tuple[str, str, str, str]:
+    """A step forward, a step back and a jump to the next challenge, 20 of each in turn from the middle of the
+    game, each from its call to the end of its frame."""
+    view = review.app.screen("replay").view
+    still, load = medians([review.timed(lambda: None, lambda: True) for _ in range(60)]), Load()
+    view.go(view.last // 2)
+    review.step(3)
+    times: dict[str, list[tuple[float, float]]] = {"forward": [], "back": [], "next challenge": []}
+    for _ in range(20):
+        for name, act in (("forward", view.forward), ("back", view.back), ("next challenge", view.next_challenge)):
+            times[name].append(review.timed(act, lambda: True))
+        load.sample()
+    figures = "; ".join(f"{name} {ms(wall)}, CPU {ms(cpu)}" for name, (wall, cpu) in
+                        ((name, medians(each)) for name, each in times.items()))
+    worst = max(wall for each in times.values() for wall, _ in each)
+    return (f"a replay's steps, {label} (load {load})", f"{figures}; the slowest {ms(worst)}",
+            f"a frame with nothing moving: {ms(still[0])}, CPU {ms(still[1])}", "one frame (16.7 ms)")
+
+
+def medians(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(wall for wall, _ in pairs), statistics.median(cpu for _, cpu in pairs)
+
+
+def figures_for(games: int, runs: int, folder: Path, baseline: int, replay_actions: int) -> list[tuple[str, str, str, str]]:
     """Every figure at ``games`` games, the Players list's beside the same at ``baseline`` games (made already)."""
     path = folder / f"review-{games}.db"
     made(path, games)
+    started = time.perf_counter()
+    long_id = played_at_a_table(path, replay_actions)
+    print(f"  (a {replay_actions:,}-action game played in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
     review = Review(path)
     app, store = review.app, review.app.store
     assert store is not None, "the app could not open the database"
@@ -195,7 +269,7 @@ def figures_for(games: int, runs: int, folder: Path, baseline: int) -> list[tupl
     rows = []
 
     games_screen = app.screen("games")
-    list_open = statistics.median(review.shown(lambda: app.show("games"), lambda: bool(games_screen.ids.list.data))
+    list_open = statistics.median(review.shown(lambda: app.show("games"), lambda: bool(games_screen.ids.list.data))[0]
                                   for _ in range(runs))
     list_query = median_of(lambda: (count_games(store), games_page(store, limit=40)), runs)
     rows.append(("open the list", ms(list_open), f"the store's queries: {ms(list_query)}", "< 300 ms"))
@@ -206,7 +280,7 @@ def figures_for(games: int, runs: int, folder: Path, baseline: int) -> list[tupl
         page.open(player)
         app.show("player")
 
-    player_open = statistics.median(review.shown(open_player, lambda: app.root.current == "player")
+    player_open = statistics.median(review.shown(open_player, lambda: app.root.current == "player")[0]
                                     for _ in range(runs))
     shown = max(figures(store, player=player), key=lambda f: f.games).profile  # the rules the page opens on
 
@@ -224,7 +298,7 @@ def figures_for(games: int, runs: int, folder: Path, baseline: int) -> list[tupl
         game_page.open(game_id)
         app.show("game")
 
-    game_open = statistics.median(review.shown(open_game, lambda: app.root.current == "game") for _ in range(runs))
+    game_open = statistics.median(review.shown(open_game, lambda: app.root.current == "game")[0] for _ in range(runs))
 
     def game_query() -> None:
         saved = store.load(game_id)
@@ -246,6 +320,8 @@ def figures_for(games: int, runs: int, folder: Path, baseline: int) -> list[tupl
     rows.append((f"frame times while the list scrolls ({len(rows_view.data)} rows read in 300 frames)",
                  f"p99 {ms(statistics.quantiles(frames, n=100)[98])}, median {ms(statistics.median(frames))}",
                  f"nothing moving: p99 {ms(statistics.quantiles(still, n=100)[98])}", "p99 < 20 ms"))
+
+    rows += replay_rows(review, {"the longest Spicy game of the newest 100": game_id, "a long game": long_id}, runs)
 
     (wall, cpu), (base_wall, base_cpu) = players_open(review, runs, folder / f"review-{baseline}.db")
     rows.append(("open the Players list, a game finished since", f"{ms(wall)} (UI thread CPU {ms(cpu)})",
@@ -271,6 +347,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=int, default=1_000,
                         help="the games the Players list is compared with, in the same run")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--replay-actions", type=int, default=20_000, help="the long game replayed (default 20000)")
     args = parser.parse_args()
     with_display()
     home = tempfile.mkdtemp(prefix="review-bench-")
@@ -284,7 +361,7 @@ def main() -> None:
         load = Load()
         made(Path(folder) / f"review-{args.baseline}.db", args.baseline)
         for games in args.games:
-            for row in figures_for(games, args.runs, Path(folder), args.baseline):
+            for row in figures_for(games, args.runs, Path(folder), args.baseline, args.replay_actions):
                 print(f"| {games:,} | " + " | ".join(row) + " |", flush=True)
             load.sample()
     print(f"\nThe load average (1 minute) over the run: {load} ({os.cpu_count()} cores).")

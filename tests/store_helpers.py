@@ -7,13 +7,15 @@ import random
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from contextlib import contextmanager
 from pathlib import Path
 
-from companion.rules import FIVE_SPICES, Game, Setup, action_from_dict, new_setup
+from companion.random_play import WEIGHTS, random_action, random_setup
+from companion.rules import FIVE_SPICES, Game, Redo, Setup, Undo, action_from_dict, engine, new_setup
 from companion.session import Session
-from companion.store import Store
+from companion.store import Store, snapshots
 from companion.store.schema import KNOWN as MIGRATION_NAMES
 from companion.store.schema import PAGE_TOTALS, PAST_CHANGES, TRIGGER_PHASES, _totals_trigger
 
@@ -151,3 +153,65 @@ def undo_migrations_from(db: sqlite3.Connection, name: str) -> None:
         db.execute("DELETE FROM _sqlite_migrations WHERE name = ?", [undone])
     db.execute(f"PRAGMA user_version = {len(MIGRATION_NAMES) - len(later)}")
     db.commit()
+
+
+def played(path: Path, game: Game, upto: int | None = None) -> Session:
+    """``game``'s log (up to ``upto``) played at a table, one action at a time: saved with its snapshots."""
+    with Store.open(path) as store:
+        session = Session.new(store, game.setup)
+        for action in list(game.log)[:upto]:
+            session.apply(action)
+    return session
+
+
+def edit(path: Path, sql: str, params: tuple[object, ...] = ()) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute(sql, params)
+    conn.commit()
+    conn.close()
+
+
+def random_long_game(seed: int, length: int) -> Game:
+    """Any profile, undo and redo included, going on past its end by undoing it."""
+    rng = random.Random(seed)
+    game = Game.start(random_setup(rng))
+    weights = dict(WEIGHTS) | {Undo: 0.6, Redo: 0.3}  # often enough to leave redoable steps at a snapshot
+    while len(game.log) < length:
+        game = game.apply(Undo() if game.state.ended else random_action(game, rng, weights))
+    return game
+
+
+def rewrite_snapshot(path: Path, upto: int, change: Callable[[dict], None]) -> None:
+    """The snapshot ending at ``upto`` changed by hand, its checksum made to match: it agrees with the log
+    and with the rules, so only reading it back can tell."""
+    conn = sqlite3.connect(path)
+    (payload,) = conn.execute("SELECT payload FROM snapshots WHERE upto = ?", [upto]).fetchone()
+    data = json.loads(payload)
+    change(data)
+    changed = json.dumps(data)
+    conn.execute("UPDATE snapshots SET payload = ?, checksum = ? WHERE upto = ?",
+                 [changed, snapshots._checksum(changed), upto])
+    conn.commit()
+    conn.close()
+
+
+def missing_field(data: dict) -> None:
+    """A snapshot's first state missing a field."""
+    data["steps"][0][2] = data["steps"][0][2][:-1]
+
+
+class StatesMade:
+    """Counts the states made from now on: each ``engine.apply`` and each state read back from a snapshot."""
+
+    def __init__(self, patch: Any) -> None:
+        """``patch``: the test's ``MonkeyPatch``, which puts both back."""
+        self.count = 0
+        for owner, name in ((engine, "apply"), (snapshots._Decoder, "state")):
+            patch.setattr(owner, name, self._counting(getattr(owner, name)))
+
+    def _counting(self, make: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any) -> Any:
+            self.count += 1
+            return make(*args)
+
+        return counted

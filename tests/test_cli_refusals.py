@@ -123,7 +123,14 @@ def test_a_bad_time_stamp_is_shown_as_it_is(capsys, db: Path) -> None:
     assert code == 0 and "#2  last tuesday  Ana -6, Ben -5, Cy -4  winner: Cy" in out.splitlines()
 
 
-def test_a_bad_row_reaches_the_screen_as_a_store_error(db: Path) -> None:
-    edit(db, "UPDATE games SET seats = 'oops' WHERE id = 1")
-    with Store.open(db) as store, pytest.raises(StoreError, match=r"^game #1 cannot be read: column seats"):
-        store.load(1)
+@pytest.mark.parametrize(("sql", "problem"), [
+    ("UPDATE games SET seats = 'oops' WHERE id = 1", "column seats is not JSON"),
+    ("UPDATE actions SET action = 'play' WHERE game_id = 1 AND seq = 4", "action 4: column action is not JSON"),
+    ("UPDATE actions SET action = '{\"action\": \"play\"}' WHERE game_id = 1 AND seq = 4", "action 4: not an action record"),
+], ids=["seats", "action not JSON", "action missing fields"])
+@pytest.mark.parametrize("read", ["load", "load_log"])
+def test_a_bad_row_reaches_the_screen_as_a_store_error(db: Path, read: str, sql: str, problem: str) -> None:
+    """The game's page reads with ``load``, a replay with ``load_log``: the same words."""
+    edit(db, sql)
+    with Store.open(db) as store, pytest.raises(StoreError, match=f"^game #1 cannot be read: {problem}.*; fix the row"):
+        getattr(store, read)(1)

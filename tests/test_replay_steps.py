@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.random_play import random_game, random_setup
+from companion.random_play import endless_game, random_game, random_setup
 from companion.replay import Replay
-from companion.rules import Challenge, IllegalAction, Pass, apply, start
-from companion.store import Recorded, Store
+from companion.rules import Challenge, Game, IllegalAction, Pass, apply, start
+from companion.store import Recorded, Store, snapshots
 from companion.table_model import table_model
+from store_helpers import StatesMade, edit, missing_field, played, random_long_game, rewrite_snapshot
 
 AT = datetime(2026, 9, 1, 18, tzinfo=UTC)
 
@@ -26,7 +27,12 @@ def saved(path: Path, seed: int) -> Replay:
     stamps = [(AT + timedelta(seconds=i + 1)).isoformat(timespec="milliseconds") for i in range(len(game.log))]
     with Store.open(path) as store:
         (game_id,) = store.save([Recorded(game, AT.isoformat(timespec="milliseconds"), stamps)])
-        return Replay(store.load(game_id), store.seating(game_id))
+        return Replay(store.load_log(game_id), store.seating(game_id))
+
+
+def whole(replay: Replay) -> Game:
+    """A full fold of the saved log, as the game's page and resuming make it."""
+    return Game.replay(replay.setup, replay.saved.actions)
 
 
 @settings(max_examples=40, deadline=None)
@@ -34,13 +40,16 @@ def saved(path: Path, seed: int) -> Replay:
 def test_each_position_is_a_fresh_fold_of_that_many_standing_moves(tmp_path_factory: pytest.TempPathFactory,
                                                                    seed: int) -> None:
     replay = saved(tmp_path_factory.mktemp("replay") / "games.db", seed)
-    moves = [step.move for step in replay.whole.steps()[1:]]
+    folded = whole(replay)
+    steps = folded.steps()
+    moves = [step.move for step in steps[1:]]
     assert replay.last == len(moves) and replay.position == 0
     for n in range(replay.last + 1):
         assert replay.go(n) == n
-        assert replay.state == reduce(apply, moves[:n], start(replay.whole.setup))
+        assert replay.state == reduce(apply, moves[:n], start(replay.setup))
         model = table_model(replay.game)
         assert model.stack == replay.state.stack and not model.can_redo
+        assert model == table_model(Game(folded.setup, steps[n], None, folded.log))  # the card on top's entry too
     assert replay.challenges == tuple(n for n, move in enumerate(moves, 1) if isinstance(move, Challenge))
 
 
@@ -68,4 +77,80 @@ def test_a_replay_refuses_every_action_and_its_file_is_unchanged(tmp_path: Path)
     replay.drop_buzz()
     assert replay.state is state and replay.saved_buzz() is None
     assert path.read_bytes() == before
-    assert replay.length() == timedelta(seconds=len(replay.saved.log))
+    assert replay.length() == timedelta(seconds=len(replay.saved.actions))
+
+
+# --- from the snapshots a live game saved ---------------------------------------------------------
+
+EVERY = 7
+"""Snapshots this often in these games, so a short game has many of them."""
+
+
+def no_steps(data: dict) -> None:
+    """A snapshot holding none of the steps it covers."""
+    data["steps"] = []
+
+
+DAMAGE = {
+    "none": None,
+    "every snapshot missing": "DELETE FROM snapshots",
+    "one missing": f"DELETE FROM snapshots WHERE upto = {4 * EVERY}",
+    "another version's rules": f"UPDATE snapshots SET rules = 'other rules' WHERE upto = {3 * EVERY}",
+    "payload edited": f"UPDATE snapshots SET payload = payload || ' ' WHERE upto = {5 * EVERY}",
+    "row edited": f"UPDATE actions SET action = action || ' ' WHERE seq = {2 * EVERY + 3}",
+    "a state that does not read back": missing_field,
+    "no steps": no_steps,
+}
+"""What a file may have lived through: a snapshot that disagrees is never read, and one that agrees but
+does not read back, or lacks a step, is dropped with the later ones when it is first read."""
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), length=st.integers(6 * EVERY, 12 * EVERY), damage=st.sampled_from(list(DAMAGE)),
+       order=st.randoms(use_true_random=False))
+def test_every_position_from_the_snapshots_is_the_fold_in_any_order(
+        tmp_path_factory: pytest.TempPathFactory, seed: int, length: int, damage: str, order: random.Random) -> None:
+    """Random long games (many undos and redos) played at a table, so saved with their snapshots; the replay
+    goes to every position in a random order (a jump anywhere, back, forward) and each is the full fold's."""
+    game = random_long_game(seed, length)
+    path = tmp_path_factory.mktemp("replay") / "games.db"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(snapshots, "EVERY", EVERY)
+        played(path, game)
+    change = DAMAGE[damage]
+    if isinstance(change, str):
+        edit(path, change)
+    elif change is not None:
+        rewrite_snapshot(path, 4 * EVERY, change)
+    with Store.open(path) as store:
+        replay = Replay(store.load_log(1))
+    folded = Game.replay(game.setup, game.log)
+    steps = folded.steps()
+    assert replay.last == len(steps) - 1
+    positions = list(range(replay.last + 1))
+    order.shuffle(positions)
+    for n in positions:
+        assert replay.go(n) == n
+        assert replay.state == steps[n].state
+        assert table_model(replay.game) == table_model(Game(folded.setup, steps[n], None, folded.log))
+
+
+def test_a_replay_opens_from_the_last_snapshot_not_from_a_fold_of_the_whole_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1,700-action game with its snapshots every 500 actions: the replay's opening makes the states after
+    the last one, and those of that one, and no more; each step after that makes a handful."""
+    game = endless_game(3 * snapshots.EVERY + 200, seed=4)
+    path = tmp_path / "games.db"
+    played(path, game)
+    with Store.open(path) as store:
+        saved = store.load_log(1)
+        assert [snapshot.upto for snapshot in saved.snapshots] == [500, 1000, 1500]
+        made = StatesMade(monkeypatch)
+        replay = Replay(saved)
+    assert replay.state == start(game.setup) and replay.last == len(game.steps()) - 1
+    assert made.count <= snapshots.EVERY + 200  # the whole game's fold, or its resume, makes 1,700
+    for position in (replay.last // 2, replay.last // 2 - 1, replay.last // 2 + 1, 1, replay.last):
+        made.count = 0
+        replay.go(position)
+        assert replay.state == game.steps()[position].state
+        assert made.count <= snapshots.EVERY  # one snapshot read at the most

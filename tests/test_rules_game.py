@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from companion.rules import (
     FIVE_SPICES,
@@ -19,7 +22,9 @@ from companion.rules import (
     new_setup,
     start,
     starting_draw_pile,
+    tree,
 )
+from companion.random_play import random_game, random_setup
 
 SETUP = new_setup(SPICY, ["Ana", "Ben", "Cy"], end_card=27)
 
@@ -94,3 +99,42 @@ def test_a_game_takes_no_action_past_the_cap_however_it_is_rebuilt() -> None:
     with pytest.raises(IllegalAction, match=f"^a game has at most {MAX_ACTIONS} actions"):
         Game.restored(SETUP, [*game.log, Undo()], steps[-1], [])
     assert Game.restored(SETUP, list(game.log), steps[-1], []).log == game.log
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 100_000))
+def test_the_tree_of_a_log_is_the_steps_its_fold_makes(seed: int) -> None:
+    """Which step each move was made on and which stand at the end, from the log alone, against the fold:
+    random games with undos and redos, each action applied in turn."""
+    rng = random.Random(seed)
+    game = random_game(rng, random_setup(rng), max_actions=rng.randint(0, 150))
+    folded, made_on = Game.start(game.setup), {}
+    for entry, action in enumerate(game.log):
+        before = folded.current
+        folded = folded.apply(action)
+        if not isinstance(action, (Undo, Redo)):
+            made_on[entry] = before.entry
+    found = tree(game.log)
+    assert found.made_on == made_on
+    assert found.standing == tuple(step.entry for step in folded.steps()[1:])
+
+
+@pytest.mark.parametrize(("log", "reason"), [
+    ([Undo()], "nothing to undo: the game is at its start"),
+    ([Play(0, "chili", 1), Undo(), Undo()], "nothing to undo: the game is at its start"),
+    ([Play(0, "chili", 1), Redo()], "nothing to redo"),
+    ([Play(0, "chili", 1), Undo(), Play(0, "chili", 2), Redo()], "nothing to redo"),
+])
+def test_the_tree_refuses_what_the_fold_refuses(log: list, reason: str) -> None:
+    with pytest.raises(IllegalAction, match=f"^{reason}$"):
+        Game.replay(SETUP, log)
+    with pytest.raises(IllegalAction, match=f"^{reason}$"):
+        tree(log)
+
+
+def test_the_tree_takes_no_log_past_the_cap() -> None:
+    log = [Play(0, "chili", 1)] + [Undo(), Redo()] * (MAX_ACTIONS // 2)
+    with pytest.raises(IllegalAction, match=f"^a game has at most {MAX_ACTIONS} actions"):
+        tree(log)
+    assert tree(log[:MAX_ACTIONS]).standing == ()  # as many as a game may have, the last an undo
+    assert tree(log[:MAX_ACTIONS - 1]).standing == (0,)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import random
+import hashlib
 import sqlite3
 from pathlib import Path
 
@@ -11,10 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.random_play import WEIGHTS, endless_game, random_action, random_setup
-from companion.rules import Game, Redo, Undo
+from companion.random_play import endless_game
+from companion.rules import Game, Undo
 from companion.session import Session
 from companion.store import Store, snapshots
+from store_helpers import edit, missing_field, played, random_long_game, rewrite_snapshot
 
 EVERY = 7
 """Snapshots this often in these tests, so short games have many of them."""
@@ -36,14 +36,6 @@ def timeline(game: Game) -> tuple[object, ...]:
     return (game.setup, list(game.log), [step(s) for s in game.steps()], [step(s) for s in game.redoable()])
 
 
-def played(path: Path, game: Game, upto: int | None = None) -> Session:
-    with Store.open(path) as store:
-        session = Session.new(store, game.setup)
-        for action in list(game.log)[:upto]:
-            session.apply(action)
-    return session
-
-
 def resumed(path: Path) -> tuple[Game, int]:
     with Store.open(path) as store:
         session = Session.resume(store, 1)
@@ -56,23 +48,6 @@ def snapshot_rows(path: Path) -> list[tuple[int, int]]:
     rows = conn.execute("SELECT since, upto FROM snapshots ORDER BY upto").fetchall()
     conn.close()
     return rows
-
-
-def edit(path: Path, sql: str, params: tuple[object, ...] = ()) -> None:
-    conn = sqlite3.connect(path)
-    conn.execute(sql, params)
-    conn.commit()
-    conn.close()
-
-
-def random_long_game(seed: int, length: int) -> Game:
-    """Any profile, undo and redo included, going on past its end by undoing it."""
-    rng = random.Random(seed)
-    game = Game.start(random_setup(rng))
-    weights = dict(WEIGHTS) | {Undo: 0.6, Redo: 0.3}  # often enough to leave redoable steps at a snapshot
-    while len(game.log) < length:
-        game = game.apply(Undo() if game.state.ended else random_action(game, rng, weights))
-    return game
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -110,6 +85,26 @@ def test_a_long_game_resumes_from_its_last_snapshot_with_its_whole_past(tmp_path
     assert timeline(again) == timeline(game)
 
 
+def test_the_log_hash_is_of_each_row_ended_by_a_newline() -> None:
+    """Pinned: the snapshots already saved in people's files were checked against it."""
+    rows = ['{"action":"undo"}', '{"action":"play","seat":0,"name":"Zoë"}']
+    assert snapshots.log_hash(rows) == hashlib.sha256("".join(f"{row}\n" for row in rows).encode()).hexdigest()
+    assert snapshots.log_hash([]) == hashlib.sha256(b"").hexdigest()
+    assert snapshots.log_hash([""]) == hashlib.sha256(b"\n").hexdigest()
+
+
+def test_a_replay_reads_the_same_log_and_snapshots_as_resuming(tmp_path: Path) -> None:
+    game = random_long_game(5, 60)
+    path = tmp_path / "games.db"
+    played(path, game)
+    with Store.open(path) as store:
+        saved, log = store.load(1), store.load_log(1)
+    assert (log.id, log.setup, log.started_at) == (saved.id, saved.setup, saved.started_at)
+    assert log.actions == tuple(entry.action for entry in saved.log) == tuple(game.log)
+    assert log.stamps == tuple(entry.at for entry in saved.log)
+    assert (log.texts, log.snapshots) == (saved.texts, saved.snapshots) and len(log.snapshots) == 60 // EVERY
+
+
 @pytest.mark.parametrize("damage", [
     "UPDATE snapshots SET payload = substr(payload, 1, 40) WHERE upto = 70",  # cut short: not JSON
     "UPDATE snapshots SET payload = payload || ' ' WHERE upto = 70",  # still JSON, but its checksum disagrees
@@ -134,15 +129,7 @@ def test_a_checksum_that_matches_a_payload_edited_by_hand_is_still_refused_if_it
     game = endless_game(30, seed=1)
     path = tmp_path / "games.db"
     played(path, game)
-    conn = sqlite3.connect(path)
-    (payload,) = conn.execute("SELECT payload FROM snapshots WHERE upto = 14").fetchone()
-    data = json.loads(payload)
-    data["steps"][0][2] = data["steps"][0][2][:-1]  # a state missing a field
-    broken = json.dumps(data)
-    conn.execute("UPDATE snapshots SET payload = ?, checksum = ? WHERE upto = 14",
-                 [broken, snapshots._checksum(broken)])
-    conn.commit()
-    conn.close()
+    rewrite_snapshot(path, 14, missing_field)
     again, upto = resumed(path)
     assert upto == 7
     assert timeline(again) == timeline(game)

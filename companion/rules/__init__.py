@@ -30,7 +30,7 @@ from companion.rules.actions import (
 from companion.rules.cards import Card, Claim
 from companion.rules.engine import apply, challengers, is_legal, legal_actions, playable_claims
 from companion.rules.errors import CompanionError, IllegalAction
-from companion.rules.game import MAX_ACTIONS, Game, Step
+from companion.rules.game import MAX_ACTIONS, Game, Step, Tree, tree
 from companion.rules.numbered import legal_claims
 from companion.rules.profiles import (
     FIVE_SPICES,
@@ -61,8 +61,8 @@ __all__ = [
     "EndCardDrawn", "EndReason", "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "MAX_ACTIONS",
     "PROFILES", "Pass",
     "Play", "Profile", "ProfileId", "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat",
-    "Setup", "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Undo",
+    "Setup", "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Tree", "Undo",
     "VARIANTS", "Variant", "VariantCard", "Window", "action_from_dict", "apply", "challengers", "check_name",
     "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "playable_claims",
-    "profile_named", "read_transcript", "replay_transcript", "start", "starting_draw_pile", "write_transcript",
+    "profile_named", "read_transcript", "replay_transcript", "start", "starting_draw_pile", "tree", "write_transcript",
 ]

@@ -206,3 +206,43 @@ class Game:
 
     def __hash__(self) -> int:
         return hash((self.setup, len(self.log)))
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """The steps a log makes, as entries of the log, worked out without a single state.
+
+    Undo and redo only move along the steps; every other action makes a step on the
+    one standing. So which step each move was made on, and which moves stand at the
+    end, follow from the log alone: a replay finds any step's state from there (a
+    snapshot holds it, or one ``engine.apply`` on the state it was made on) without
+    folding the whole game first.
+    """
+
+    made_on: dict[int, int]
+    """Each move's log entry (every action but undo and redo), and the entry of the step it was made on
+    (-1: the start of the game)."""
+    standing: tuple[int, ...]
+    """The entries of the standing moves at the end, in order: ``Game.steps()[1:]`` by entry."""
+
+
+def tree(log: Sequence[Action]) -> Tree:
+    """The steps of ``log``; IllegalAction where ``Game.apply`` would refuse an undo or a redo, or the log's length."""
+    _room_for(len(log) - 1)
+    made_on: dict[int, int] = {}
+    standing: list[int] = []
+    undone: list[int] = []
+    for entry, action in enumerate(log):
+        if isinstance(action, Undo):
+            if not standing:
+                raise IllegalAction("nothing to undo: the game is at its start")
+            undone.append(standing.pop())
+        elif isinstance(action, Redo):
+            if not undone:
+                raise IllegalAction("nothing to redo")
+            standing.append(undone.pop())
+        else:
+            made_on[entry] = standing[-1] if standing else -1
+            standing.append(entry)
+            undone.clear()
+    return Tree(made_on, tuple(standing))

@@ -5,8 +5,9 @@
 """
 
 from companion.store.db import BUSY, GameSummary, PlayerStats, Recorded, Store, StoreError, now
-from companion.store.records import BuzzTime, Logged, SavedGame
+from companion.store.records import BuzzTime, Logged, SavedGame, SavedLog
 
 __all__ = [
-    "BUSY", "BuzzTime", "GameSummary", "Logged", "PlayerStats", "Recorded", "SavedGame", "Store", "StoreError", "now",
+    "BUSY", "BuzzTime", "GameSummary", "Logged", "PlayerStats", "Recorded", "SavedGame", "SavedLog", "Store",
+    "StoreError", "now",
 ]

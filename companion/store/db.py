@@ -36,6 +36,8 @@ from companion.store.records import (
     BadRow,
     BuzzTime,
     SavedGame,
+    SavedLog,
+    actions_from_rows,
     logged_from_row,
     names_from_json,
     setup_from_row,
@@ -653,6 +655,28 @@ class Store:
         return rows[0][0] if rows else None
 
     def load(self, game_id: int) -> SavedGame:
+        *setup, started_at, ended_at, kept_note, abandoned_at = self._game_row(game_id)
+        buzz_times = self.buzz_times(game_id) if "challenge_buzz" in self.db.table_names() else {}
+        with self._readable(game_id), no_cyclic_gc():
+            log = self._log_rows(game_id)
+            logged = tuple(logged_from_row(*r) for r in log)
+            return SavedGame(
+                game_id, setup_from_row(*setup), logged, started_at, ended_at,
+                tuple(text for _, _, text in log), self._snapshots(game_id), kept_note, abandoned_at, buzz_times,
+            )
+
+    def load_log(self, game_id: int) -> SavedLog:
+        """What a replay reads (``SavedLog``): ``load`` less what it does not need."""
+        *setup, started_at, _, _, _ = self._game_row(game_id)
+        with self._readable(game_id), no_cyclic_gc():
+            log = self._log_rows(game_id)
+            return SavedLog(
+                game_id, setup_from_row(*setup), started_at, actions_from_rows(log), tuple([at for _, at, _ in log]),
+                tuple([text for _, _, text in log]), self._snapshots(game_id),
+            )
+
+    def _game_row(self, game_id: int) -> tuple[Any, ...]:
+        """The set-up's columns, then when it started and ended, its note and when it was abandoned."""
         rows = self.query(
             "SELECT profile, variants, options, seats, end_card, first, started_at, ended_at, "
             f"{', '.join(_or_null(self.db, 'games', ('note', 'abandoned_at')))} FROM games WHERE id = ?",
@@ -660,22 +684,24 @@ class Store:
         )
         if not rows:
             raise StoreError("there is no game {game}", game=game_id)
-        *setup, started_at, ended_at, kept_note, abandoned_at = rows[0]
-        tables = self.db.table_names()
-        snapshots = self.query(
+        return rows[0]
+
+    def _log_rows(self, game_id: int) -> list[tuple[int, str, str]]:
+        return self.query("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
+
+    def _snapshots(self, game_id: int) -> tuple[Snapshot, ...]:
+        if "snapshots" not in self.db.table_names():  # a read-only file from before them
+            return ()
+        return tuple(Snapshot(*row) for row in self.query(
             "SELECT since, upto, rules, log_hash, checksum, payload FROM snapshots WHERE game_id = ? ORDER BY upto",
             [game_id],
-        ) if "snapshots" in tables else []  # a read-only file from before them
-        buzz_times = self.buzz_times(game_id) if "challenge_buzz" in tables else {}
+        ))
+
+    @contextmanager
+    def _readable(self, game_id: int) -> Iterator[None]:
+        """A row of the game that cannot be read, said with what to do."""
         try:
-            with no_cyclic_gc():
-                log = self.query("SELECT seq, at, action FROM actions WHERE game_id = ? ORDER BY seq", [game_id])
-                logged = tuple(logged_from_row(*r) for r in log)
-            return SavedGame(
-                game_id, setup_from_row(*setup), logged, started_at, ended_at,
-                tuple(text for _, _, text in log), tuple(Snapshot(*row) for row in snapshots), kept_note,
-                abandoned_at, buzz_times,
-            )
+            yield
         except BadRow as exc:
             raise StoreError(
                 "game #{game} cannot be read: {problem}; {fix}", game=game_id, problem=str(exc), fix=FIX_ROW

@@ -7,7 +7,7 @@ Datasette show them as people wrote them.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -96,6 +96,16 @@ def logged_from_row(seq: int, at: str, action: str) -> Logged:
         raise BadRow(f"action {seq}: {exc}") from None
 
 
+def actions_from_rows(rows: Sequence[tuple[int, str, str]]) -> tuple[Action, ...]:
+    """The action of each row (``seq``, ``at``, ``action``); BadRow naming the first that cannot be read."""
+    try:
+        return tuple([_action(text) for _, _, text in rows])
+    except (BadRow, IllegalAction):
+        for row in rows:  # which one: only once a row is bad
+            logged_from_row(*row)
+        raise
+
+
 @lru_cache(maxsize=4096)
 def _action(text: str) -> Action:
     """Equal rows give one action (actions are immutable): a long log says the same few hundred again and again."""
@@ -126,3 +136,22 @@ class SavedGame:
     def resume(self) -> tuple[Game, int]:
         """The fold over the log, from the snapshots that agree with it; and the last one used (0: none)."""
         return resume(self.setup, [entry.action for entry in self.log], self.texts, self.snapshots)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedLog:
+    """A saved game as a replay reads it: its log as actions and as rows, each row's time and the snapshots.
+
+    ``SavedGame`` less what a replay does not need at its first step (a ``Logged`` per row, the note, the
+    buzz times): read from a 20,000-action game in about half the time.
+    """
+
+    id: int
+    setup: Setup
+    started_at: str
+    actions: tuple[Action, ...]
+    stamps: tuple[str, ...]
+    """When each action came, by log entry."""
+    texts: tuple[str, ...]
+    """The log's rows as saved (JSON), which a snapshot is checked against."""
+    snapshots: tuple[Snapshot, ...] = ()

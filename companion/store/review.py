@@ -157,12 +157,16 @@ class Moment:
 def timeline(saved: SavedGame, game: Game) -> list[Moment]:
     """What ``games show`` prints and the game's page lists: ``game`` is ``saved.game()``, replayed once."""
     return [
-        Moment(saved.log[step.entry].at, step.depth, event, step.move, step.before.state)
+        moment
         for step in game.steps()[1:]
         if step.before is not None
-        for event in step.state.events
-        if event.kind in TIMELINE_KINDS
+        for moment in step_moments(saved.log[step.entry].at, step.depth, step.move, step.before.state, step.state)
     ]
+
+
+def step_moments(at: str, depth: int, move: Action | None, before: State, after: State) -> list[Moment]:
+    """The timeline's lines of one standing move, made at ``at`` on ``before``: what a replay says at that move."""
+    return [Moment(at, depth, event, move, before) for event in after.events if event.kind in TIMELINE_KINDS]
 
 
 def score_race(game: Game) -> list[tuple[int, ...]]:

@@ -15,16 +15,19 @@ from typing import Any
 
 import pytest
 from kivy.core.window import Window
+from kivy.uix.behaviors import ButtonBehavior
 
-from companion.random_play import random_game
-from companion.rules import SPICY, Challenge, State, apply, new_setup, start
-from companion.store import Recorded, Store
+from companion.random_play import endless_game, random_game
+from companion.rules import SPICY, Challenge, Game, State, apply, new_setup, start
+from companion.session import Session
+from companion.store import Recorded, Store, snapshots
 from companion.store.simulate import simulate
 from companion.ui.screens.games import GameRow
 from companion.ui.screens.replay import ReplayScreen
-from companion.ui.widgets.claim_pad import NumberButton
+from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.toast import Toast
+from store_helpers import StatesMade, missing_field, rewrite_snapshot
 from table_helpers import Table, on_screen, overlap, within
 
 START = datetime(2026, 9, 1, 18, tzinfo=UTC)
@@ -280,3 +283,158 @@ def test_standing_a_last_card_in_a_replay_is_told_clear_of_the_replays_controls(
     assert banner.opacity == 1 and banner.width > 100
     assert not overlap(on_screen(banner), on_screen(screen.ids.controls))
     assert banner.ids.near_side.ids.title.text == f"{screen.view.last_card}: last card!"  # the name whole
+
+
+# --- a long game, from the snapshots its table saved ------------------------------------------------
+
+EVERY = 40
+"""Snapshots this often in the long games here (500 at a table), so a game of a few hundred actions has many."""
+
+
+def long_game(app: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Game, int]:
+    """A five-spices game played at a table for 330 actions (its end undone to go on): saved with a snapshot
+    every ``EVERY`` actions, 10 after the last one."""
+    monkeypatch.setattr(snapshots, "EVERY", EVERY)
+    game = endless_game(8 * EVERY + 10, seed=11)
+    session = Session.new(app.store, game.setup)
+    for action in game.log:
+        session.apply(action)
+    assert app.store.query("SELECT count(*) FROM snapshots WHERE game_id = ?", [session.game_id]) == [(8,)]
+    return game, session.game_id
+
+
+DAMAGE = {
+    "kept": None,
+    "missing": "DELETE FROM snapshots",
+    "disagreeing": f"UPDATE snapshots SET payload = payload || ' ' WHERE upto = {2 * EVERY}",
+    "unreadable": missing_field,
+}
+"""Snapshots as the table saved them; gone; one no longer matching its checksum (never read); one whose
+checksum matches but which does not read back (found when the replay first needs it)."""
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_a_long_game_opens_on_its_deal_and_steps_both_ways_as_its_full_fold(ui, monkeypatch, damage: str) -> None:
+    app = ui.start()
+    game, game_id = long_game(app, monkeypatch)
+    change = DAMAGE[damage]
+    if isinstance(change, str):
+        with app.store.db.conn:
+            app.store.db.conn.execute(change)
+    elif change is not None:
+        rewrite_snapshot(app.config_.store.db, 3 * EVERY, change)
+    steps = Game.replay(game.setup, game.log).steps()  # the whole log folded, no snapshot read
+    last = len(steps) - 1
+    screen = open_replay(ui, game_id)
+    check_drawn(screen, steps[0].state, 0, last)  # at the deal
+    while screen.view.position < last // 2 and screen.view.has_next_challenge:  # on by jumps, past the middle
+        ui.tap(screen.ids.next_challenge)
+        check_drawn(screen, steps[screen.view.position].state, screen.view.position, last)
+    while screen.view.position < last // 2:
+        ui.tap(screen.ids.forward)
+    at = screen.view.position
+    for n in [*range(at - 1, at - 8, -1), *range(at - 6, at + 8)]:  # back a step at a time, then forward past it
+        ui.tap(screen.ids.back if n < screen.view.position else screen.ids.forward)
+        check_drawn(screen, steps[n].state, n, last)
+    assert toast_text() == ""
+
+
+def test_the_replay_opens_from_the_last_snapshot_not_from_a_fold_of_the_whole_game(ui, monkeypatch) -> None:
+    """The states the Replay tap makes: those of the last snapshot and the 10 actions after it (a fold of the
+    whole game, or resuming it, makes 330)."""
+    app = ui.start()
+    game, game_id = long_game(app, monkeypatch)
+    page = app.screen("game")
+    assert page.open(game_id)
+    app.show("game")
+    ui.step(12)  # the page drawn, the replay's screen made ahead
+    made = StatesMade(monkeypatch)
+    ui.tap(page.ids.replay)
+    ui.until(lambda: app.root.current == "replay")
+    assert made.count <= EVERY + 10
+    screen = app.screen("replay")
+    check_drawn(screen, start(game.setup), 0, len(game.steps()) - 1)
+
+
+def test_a_log_that_stops_replaying_at_a_step_says_so_and_the_table_stays(ui, monkeypatch) -> None:
+    """A file changed by hand under the game's page: a play in the middle names a seat nobody has, the snapshot
+    over it made to agree with that row and not to read back. The replay opens (the actions after the last
+    snapshot replay), and the jump that needs that snapshot says why it cannot go there."""
+    app = ui.start()
+    game, game_id = long_game(app, monkeypatch)
+    page = app.screen("game")
+    assert page.open(game_id)  # the page reads the whole game: it would refuse the file changed so
+    app.show("game")
+    ui.step(12)
+    conn = app.store.db.conn
+    seq = next(seq for seq, text in conn.execute(  # a play or a draw covered by the snapshot from 120 to 160
+        "SELECT seq, action FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq", [game_id, 3 * EVERY + 2])
+        if '"seat":' in text)
+    with conn:
+        conn.execute("UPDATE actions SET action = replace(action, '\"seat\":', '\"seat\":9')"
+                     " WHERE game_id = ? AND seq = ?", [game_id, seq])
+    rows = [text for (text,) in conn.execute("SELECT action FROM actions WHERE game_id = ? AND seq > ? AND seq <= ?"
+                                             " ORDER BY seq", [game_id, 3 * EVERY, 4 * EVERY])]
+    with conn:
+        conn.execute("UPDATE snapshots SET log_hash = ? WHERE upto = ?", [snapshots.log_hash(rows), 4 * EVERY])
+    rewrite_snapshot(app.config_.store.db, 4 * EVERY, missing_field)
+    ui.tap(page.ids.replay)
+    ui.until(lambda: app.root.current == "replay")
+    screen = app.screen("replay")
+    steps = game.steps()
+    check_drawn(screen, steps[0].state, 0, len(steps) - 1)
+    screen.view.go(len(steps) - 1)  # its state comes from the last snapshot, which reads back
+    check_drawn(screen, steps[-1].state, len(steps) - 1, len(steps) - 1)
+    inside = next(n for n, step in enumerate(steps) if step.entry >= seq - 1)  # made after it, from that snapshot
+    for _ in range(2):  # and so again
+        screen.view.go(inside)
+        ui.step(2)
+        said = toast_text()
+        assert said.startswith("This game cannot be replayed: there is no seat ") and "\n" not in said, said
+        check_drawn(screen, steps[-1].state, len(steps) - 1, len(steps) - 1)  # where it was
+    ui.tap(screen.ids.back)  # the steps it has are still there
+    check_drawn(screen, steps[-2].state, len(steps) - 2, len(steps) - 1)
+
+
+# --- a second tap ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("size", "flat"), [((800, 480), False), ((1280, 720), False), ((720, 1280), False),
+                                            ((800, 480), True)], ids=["800x480", "1280x720", "720x1280", "flat"])
+def test_a_second_tap_where_replay_was_finds_nothing_to_tap(ui, size: tuple[int, int], flat: bool) -> None:
+    """Issue 23: "Challenge ›" came up where the Replay button had been, so an impatient second tap jumped to
+    the first challenge. Nothing of the replay's that takes a tap lies there, and a second tap does nothing."""
+    from companion.config import UiConfig
+
+    app = ui.start(size=size, config=ui.config(ui=UiConfig(face_seats=flat)))
+    fill(app.store)
+    page = app.screen("game")
+    assert page.open(longest(app.store, "spicy"))
+    app.show("game")
+    ui.step(3)
+    button = page.ids.replay
+    where, (x, y) = on_screen(button), button.to_window(*button.center)
+    ui.tap_at(x, y)
+    ui.until(lambda: app.root.current == "replay")
+    screen = app.screen("replay")
+    assert screen.table.replaying  # the table under the controls takes no tap
+    under = [w for w in screen.ids.controls.walk(restrict=True)
+             if isinstance(w, ButtonBehavior) and overlap(on_screen(w), where)]
+    assert not under, [getattr(w, "text", w) for w in under]
+    ui.tap_at(x, y)
+    assert app.root.current == "replay" and screen.view.position == 0 and toast_text() == ""
+
+
+def test_the_replay_made_ahead_lays_its_claim_pad_out_as_a_table_does(ui) -> None:
+    """The keys made while the page was read sit as a live table's do: in the pad, none over another nor over
+    the turn's buttons (made before the replay had a game, the second row of numbers once lay under Pass)."""
+    app = ui.start()
+    fill(app.store)
+    screen = open_replay(ui, longest(app.store, "spicy"))
+    ui.step(2)
+    pad = screen.table.ids.pad
+    keys = [on_screen(w) for w in pad.walk(restrict=True) if isinstance(w, (NumberButton, SpiceButton))]
+    turn = [on_screen(button) for button in screen.table.ids.turn_row.children]
+    assert len(keys) == 3 + 10 and turn
+    assert not any(overlap(a, b) for i, a in enumerate(keys) for b in keys[i + 1:])
+    # at 800x480 the pad's three rows take 8 px more than it has, as on a live table: a key may touch Pass
+    assert not any(overlap(key, (left, bottom, right, top - 3)) for key in keys for left, bottom, right, top in turn)

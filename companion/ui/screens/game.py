@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty,
@@ -164,6 +165,7 @@ class GameScreen(Screen):
         ]
         for scrolled in (self.ids.timeline, self.ids.final_scroll):
             scrolled.scroll_y = 1  # another game's page starts at its top, not where the last was left
+        Clock.schedule_once(lambda _dt: app.screen("replay").prepare(saved, seating))  # once the page is drawn
         return True
 
     def _breakdown(self, state: State) -> None:

@@ -1,18 +1,21 @@
 """A saved game replayed on the real table, read-only: step back and forward, jump from challenge to challenge.
 
-The game's page opens it. The saved log is replayed by the rules once
-(``companion.replay.Replay``); the table here is a second ``TableScreen`` in
-its read-only mode, drawing the table model of the step shown, so nothing of
-the running game (its table, its session, the buzzers) is touched and nothing
-is saved. The replay's controls take the place of Undo, Redo and the menu:
-standing, in the table's top bar; lying flat, in a strip along the bottom edge.
+The game's page opens it. The replay (``companion.replay.Replay``) makes each
+step's state as it is shown, from the store's snapshots; the table here is a
+second ``TableScreen`` in its read-only mode, drawing the table model of the
+step shown, so nothing of the running game (its table, its session, the
+buzzers) is touched and nothing is saved. The replay's controls take the place
+of Undo, Redo and the menu: standing, in the table's top bar; lying flat, in a
+strip along the bottom edge.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
@@ -20,7 +23,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.replay import Replay
-from companion.store.review import Moment, timeline
+from companion.seating import Seating
+from companion.store import SavedGame, SavedLog
 from companion.ui import theme
 from companion.ui.i18n import say, tr
 from companion.ui.screens.game import moment_words
@@ -31,6 +35,11 @@ from companion.ui.widgets import load_kv
 load_kv(__file__)
 
 __all__ = ["ReplayScreen", "ReplayView"]
+
+
+def cannot_replay(error: CompanionError) -> str:
+    """One line, the same whether the log stops replaying at the opening or at a step."""
+    return tr._("This game cannot be replayed: {reason}").format(reason=say(error.reason))
 
 
 class ReplayView(TableView):
@@ -47,15 +56,15 @@ class ReplayView(TableView):
         self.replay = replay
         super().__init__(replay)
         self.last = replay.last
-        moments: dict[int, list[Moment]] = {}
-        for moment in timeline(replay.saved, replay.whole):
-            moments.setdefault(moment.depth, []).append(moment)
-        self.moments = moments
-        """The timeline's lines by the move that made them: what the step shown says in words."""
         self._moved()
 
     def go(self, position: int) -> None:
-        self.replay.go(position)
+        """One line, and the table as it was, when the log no longer replays there."""
+        try:
+            self.replay.go(position)
+        except CompanionError as exc:
+            self.dispatch("on_notice", cannot_replay(exc))
+            return
         self._refresh()
         self._moved()
 
@@ -93,8 +102,8 @@ class ReplayView(TableView):
     def step_words(self, position: int, *_deps: Any) -> str:
         """What the move at ``position`` did, as the game's timeline says it; for a plain play or pass,
         the direction of play when a card can turn it (the table's title says it, which a replay hides)."""
-        names = self.replay.whole.state
-        said = "  ·  ".join(moment_words(moment, names).text for moment in self.moments.get(position, ()))
+        names = self.replay.state
+        said = "  ·  ".join(moment_words(moment, names).text for moment in self.replay.moments(position))
         return said or (direction_words(self.direction) if self.direction else "")
 
     def _moved(self) -> None:
@@ -112,7 +121,7 @@ class ReplayScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.table = TableScreen(name="replay-table", size_hint=(None, None))
+        self.table = TableScreen(name="replay-table", size_hint=(None, None), replaying=True)
         """Made here, not in the kv: a table screen's own rule must have run when it is made."""
         self.add_widget(self.table, index=len(self.children))  # under the controls
         self.bind(size=self._fit)
@@ -130,19 +139,42 @@ class ReplayScreen(Screen):
             controls.pos, controls.size = (0, 0), (w, strip)
             table.pos, table.size = (0, strip), (w, h - strip)
 
+    def prepare(self, saved: SavedGame, seating: Seating | None) -> None:
+        """While a game's page is read, ahead of its Replay button, one step a frame from the next (this
+        screen may have been made in this one): each seat's panel, then the table laid out on the game's deal
+        at the window's size, its claim pad's keys made. The tap then reads the log and changes only what
+        differs (docs/PERFORMANCE.md)."""
+        seats = len(saved.setup.names)
+        deal = SavedLog(saved.id, saved.setup, saved.started_at, (), (), ())
+        self._ahead([
+            *[lambda: self.table.make_panel(seats)] * seats,
+            lambda: self._show(Replay(deal, seating)) if self.manager.current != self.name else None,
+        ])
+
+    def _ahead(self, steps: list[Callable[[], object]]) -> None:
+        def step(_dt: float) -> None:
+            steps[0]()
+            self._ahead(steps[1:])
+
+        if steps:
+            Clock.schedule_once(step)
+
     def open(self, game_id: int) -> bool:
         """Replay the saved game from its deal; False, and one line saying why, when its log no longer replays."""
         app = App.get_running_app()
         try:
-            saved = app.store.load(game_id)
-            replay = Replay(saved, app.store.seating(game_id))
+            replay = Replay(app.store.load_log(game_id), app.store.seating(game_id))
         except CompanionError as exc:
-            app.notify(tr._("This game cannot be replayed: {reason}").format(reason=say(exc.reason)))
+            app.notify(cannot_replay(exc))
             return False
+        self._show(replay)
+        return True
+
+    def _show(self, replay: Replay) -> None:
+        self.size = self.manager.size  # ahead of being shown too
         self.view = ReplayView(replay)
         self.table.replay(self.view)
         self._fit()  # the controls' place follows the setting, lying flat or standing
-        return True
 
     def position_text(self, view: ReplayView | None, *_deps: Any) -> str:
         if view is None:

@@ -113,20 +113,25 @@ class TableScreen(Screen):
     playing = ObjectProperty(None, allownone=True, rebind=True)
     """The seat to play's ``SeatView``, or None between games."""
     replaying = BooleanProperty(False)
-    """A saved game replayed (``replay``): the table is read-only."""
+    """A saved game replayed (``replay``): the table is read-only. Given when it is made, the table has no
+    sheets at all: none opens over a replay."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._slots: list[Facing] = []
+        """The seats' panels on the board, in seat order."""
+        self._made: list[Facing] = []
+        """Every seat's panel made so far: a table opened again gives them the new game's seats."""
         self._sheet_holder: Facing | None = None
         self._sheet_turned = False
         self._title_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
         """The top bar between redo and the menu, as ``_place_bar`` last left it: the banner's place standing,
         where it goes back from the hub."""
-        self._sheets = {
+        self._sheets = {} if self.replaying else {
             "challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet(), "draw_pile": DrawPileSheet(),
         }
-        self._sheets["draw_pile"].bind(on_close=lambda _sheet: self._count_done())
+        if not self.replaying:
+            self._sheets["draw_pile"].bind(on_close=lambda _sheet: self._count_done())
         self._holders = {name: Facing(sheet, size_hint=(None, None)) for name, sheet in self._sheets.items()}
         """Each sheet in its holder for good: showing one builds nothing, and it keeps its layout at the same size."""
         self._trophies = self.ids.trophies.__self__
@@ -223,18 +228,29 @@ class TableScreen(Screen):
             self.ids.tiles.remove_widget(awards)
 
     def _build_seats(self) -> None:
-        board = self.ids.board
-        for slot in self._slots:
+        """Each seat's panel: one the table already made takes the new seat (making one costs 30 ms here,
+        which a replay opened again, or the next game, would pay for each seat)."""
+        board, seats = self.ids.board, self.view.seats
+        while self.make_panel(len(seats)):
+            pass
+        for slot in self._slots[len(seats):]:
             board.remove_widget(slot)
-        self._slots = []
-        for seat in self.view.seats:
-            panel = SeatPanel(seat=seat, universals_shown=self.view.has_universals)
-            panel.bind(on_long_press=lambda p: self.view.press(p.seat.index),
-                       on_copy=lambda p: self.view.copy(p.seat.index))
-            slot = Facing(panel, size_hint=(None, None))
-            board.add_widget(slot, index=len(board.children))  # under the hub, the pad and the sheets
-            self._slots.append(slot)
+        for slot, seat in zip(self._made, seats, strict=False):
+            slot.panel.seat, slot.panel.universals_shown = seat, self.view.has_universals
+            if slot.parent is None:
+                board.add_widget(slot, index=len(board.children))  # under the hub, the pad and the sheets
+        self._slots = self._made[: len(seats)]
         self._layout()
+
+    def make_panel(self, seats: int) -> bool:
+        """One more seat's panel, ahead of a game of ``seats`` seats; False when the table has them all."""
+        if len(self._made) >= seats:
+            return False
+        panel = SeatPanel()
+        panel.bind(on_long_press=lambda p: self.view.press(p.seat.index),
+                   on_copy=lambda p: self.view.copy(p.seat.index))
+        self._made.append(Facing(panel, size_hint=(None, None)))
+        return True
 
     # --- sheets and the end ---------------------------------------------------------------
 

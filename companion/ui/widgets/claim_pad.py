@@ -45,6 +45,8 @@ class ClaimPad(BoxLayout):
     """Both larger in portrait: a standing screen is read from further away."""
 
     def on_kv_post(self, _base_widget: Any) -> None:
+        self._keys: tuple[tuple[str, ...], bool] | None = None
+        """The spices and whether numbers: what the keys on the pad were made for."""
         self.bind(spice=self._dim, number_font=self._size_numbers)
         self.on_view(self, self.view)
 
@@ -59,6 +61,16 @@ class ClaimPad(BoxLayout):
             self._build()
 
     def _build(self, *_args: Any) -> None:
+        """The keys of the game's spices and numbers; kept when the next game has the same (a replay opened
+        again, the next game of the evening): making them costs more than the rest of a table's opening."""
+        keys = (tuple(self.view.spices), self.view.numbered)
+        if keys != self._keys:
+            self._keys = keys
+            self._make_keys()
+        self._pick_default()
+        self._dim()
+
+    def _make_keys(self) -> None:
         grid = self.ids.spices
         grid.clear_widgets()
         for spice in self.view.spices:
@@ -72,8 +84,6 @@ class ClaimPad(BoxLayout):
                 key = NumberButton(number=number, font_size=self.number_font)
                 key.bind(on_release=self.tap_number)
                 numbers.add_widget(key)
-        self._pick_default()
-        self._dim()
 
     def _reset(self, *_args: Any) -> None:
         self.universal = False

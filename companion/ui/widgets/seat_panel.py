@@ -99,11 +99,15 @@ class Facing(Widget):
         self._place()
 
     def _place(self, *_args: Any) -> None:
+        """Turned and sized from upright when the angle or the size changes; only moved when the slot is
+        (each turn of a Scatter transforms its whole panel: a table's first layout paid for two a move)."""
         scatter = self._scatter
         sideways = round(self.angle) % 180 == 90
-        scatter.rotation = 0
-        scatter.size = (self.height, self.width) if sideways else self.size
-        scatter.rotation = self.angle
+        size = (self.height, self.width) if sideways else (self.width, self.height)
+        if (round(self.angle) - round(scatter.rotation)) % 360 or tuple(scatter.size) != size:
+            scatter.rotation = 0
+            scatter.size = size
+            scatter.rotation = self.angle
         scatter.center = (self.x + self.width / 2, self.y + self.height / 2)  # ``center`` may not have caught up
 
 
