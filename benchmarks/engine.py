@@ -6,8 +6,8 @@ Machines here are noisy, so every figure is a median of several runs, and each
 is set beside a baseline measured in the same run:
 - one action, beside copying one state with ``dataclasses.replace`` (the least
   any immutable step must do);
-- replay per action at 100,000 actions, beside the same at 1,000 (replay must
-  be linear: the ratio stays near 1);
+- replay per action at 50,000 actions (``MAX_ACTIONS``, the most a game may
+  log), beside the same at 1,000 (replay must be linear: the ratio stays near 1);
 - random legal play (``random_play``, what ``simulate`` does) per game, beside
   replaying the same games (finding the legal moves must cost little more than
   making them).
@@ -23,10 +23,10 @@ from dataclasses import replace
 from itertools import pairwise
 
 from companion.random_play import long_game, random_game, random_setup
-from companion.rules import Game, apply, read_transcript, replay_transcript, write_transcript
+from companion.rules import MAX_ACTIONS, Game, apply, read_transcript, replay_transcript, write_transcript
 
 ACTIONS = 1000
-LONG = 100_000
+LONG = MAX_ACTIONS
 PLAYED_GAMES = 60
 
 
