@@ -11,9 +11,9 @@ from companion.rules import EventKind, State
 from companion.rules.state import Draft
 
 
-def test_a_draft_has_every_field_of_a_state_with_its_type() -> None:
+def test_a_draft_has_the_fields_of_a_state_in_their_order_with_their_types() -> None:
     draft, state = get_type_hints(Draft), get_type_hints(State)
-    assert [(f.name, draft.get(f.name)) for f in fields(State)] == [(f.name, state[f.name]) for f in fields(State)]
+    assert [(f.name, draft[f.name]) for f in fields(Draft)] == [(f.name, state[f.name]) for f in fields(State)]
 
 
 def test_a_draft_left_alone_makes_the_state_it_came_from_with_no_events() -> None:
@@ -21,14 +21,14 @@ def test_a_draft_left_alone_makes_the_state_it_came_from_with_no_events() -> Non
     states = [step.state for seed in range(5) for step in random_game(rng, random_setup(rng)).steps()]
     assert any(state.events for state in states)
     for state in states:
-        assert Draft(state).state() == replace(state, events=())
+        assert Draft.of(state).state() == replace(state, events=())
 
 
 def test_a_draft_changes_and_the_state_it_came_from_does_not() -> None:
     rng = random.Random(4)
     state = random_game(rng, random_setup(rng), max_actions=20).state
     before = replace(state)
-    draft = Draft(state)
+    draft = Draft.of(state)
     draft.stack += 3
     draft.set_seat(1, replace(state.seats[1], hand=42))
     draft.tell(EventKind.ADJUST, 1, 42, "a test")

@@ -80,7 +80,7 @@ def is_legal(state: State, action: Action) -> bool:
 def apply(state: State, action: Action) -> State:
     """The next state after ``action``; the old state is untouched either way."""
     rule = check(state, action)
-    draft = Draft(state)
+    draft = Draft.of(state)
     if not isinstance(action, TakeUniversal):
         draft.may_take_universal = None  # the universal card may be taken only before the next action
     rule.effect(draft, action)

@@ -262,18 +262,19 @@ class State(Counts):
         }
 
 
-_FIELDS = tuple(field.name for field in fields(State))
-_values = attrgetter(*_FIELDS)
+_values = attrgetter(*(field.name for field in fields(State)))
 
 
+@dataclass(slots=True, eq=False)
 class Draft(Counts):
     """The next state while ``engine.apply`` carries out one action: the rules' steps change it in place,
     and ``state()`` makes it into the one new State.
 
     An action is several steps (a play closes the last window, may earn a trophy, lays the card and tells
     it), and a frozen state copied at each of them was most of what an action cost. A draft is made from
-    the state before the action, with no events yet, and lives only inside that one ``apply``: nobody who
-    holds a state ever sees one change. It has the fields of ``State``, with their types.
+    the state before the action (``of``), with no events yet, and lives only inside that one ``apply``:
+    nobody who holds a state ever sees one change. It has the fields of ``State``, in their order and with
+    their types (tests/test_rules_draft.py), so the values pass from one to the other by position.
     """
 
     setup: Setup
@@ -296,9 +297,11 @@ class Draft(Counts):
     winners: tuple[int, ...]
     events: tuple[Event, ...]
 
-    def __init__(self, state: State) -> None:
-        self.__dict__.update(zip(_FIELDS, _values(state), strict=True))
-        self.events = ()
+    @classmethod
+    def of(cls, state: State) -> Draft:
+        draft = cls(*_values(state))
+        draft.events = ()
+        return draft
 
     def state(self) -> State:
         return State(*_values(self))
