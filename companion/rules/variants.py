@@ -8,8 +8,9 @@ tests a card's name, so a new card is one row and its hooks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from companion.rules.actions import Action, Copy
 from companion.rules.cards import Claim
@@ -119,9 +120,16 @@ VARIANTS: dict[Variant, VariantCard] = {
 # What the numbered game asks the cards in play
 
 
-def in_play(setup: Setup) -> Iterator[VariantCard]:
-    """The cards in play, in table order."""
-    return (card for variant, card in VARIANTS.items() if variant in setup.variants)
+def in_play(setup: Setup) -> tuple[VariantCard, ...]:
+    """The cards in play, in table order: asked at almost every check of a numbered game, so found once
+    for each set of cards."""
+    return _cards(setup.variants)
+
+
+@cache
+def _cards(variants: frozenset[Variant]) -> tuple[VariantCard, ...]:
+    """Kept for every set of cards asked: 37 at most (none, one or two of the eight)."""
+    return tuple(card for variant, card in VARIANTS.items() if variant in variants)
 
 
 def restarts(setup: Setup, declared: int) -> bool:
