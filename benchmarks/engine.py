@@ -1,33 +1,51 @@
 """How fast the rules engine applies one action, replays long games and finds legal moves.
 
-Run: .venv/bin/python benchmarks/engine.py   (about a minute)
+Run: .venv/bin/python benchmarks/engine.py [--no-callgrind]   (about a minute, three more with callgrind)
 
 Machines here are noisy, so every figure is a median of several runs, and each
 is set beside a baseline measured in the same run:
 - one action, beside copying one state with ``dataclasses.replace`` (the least
   any immutable step must do);
-- replay per action at 100,000 actions, beside the same at 1,000 (replay must
-  be linear: the ratio stays near 1);
+- replay per action at 50,000 actions (``MAX_ACTIONS``, the most a game may
+  log), beside the same at 1,000 (replay must be linear: the ratio stays near 1);
 - random legal play (``random_play``, what ``simulate`` does) per game, beside
   replaying the same games (finding the legal moves must cost little more than
-  making them).
+  making them);
+- the target row: a 1,000-action transcript replayed (parse and replay, as
+  ``replay_transcript`` does) beside the engine's own parse of it, by the wall
+  clock and, where valgrind is installed, in instructions under callgrind,
+  which the machine's load does not change. Each callgrind count is a process
+  of its own (``--count``) that parses and replays the transcript once, to warm
+  up, and then does its work ``COUNTED`` times; the count of a process that does
+  no work after its warm-up is taken off both.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import pairwise
+from pathlib import Path
 
 from companion.random_play import long_game, random_game, random_setup
-from companion.rules import Game, apply, read_transcript, replay_transcript, write_transcript
+from companion.rules import MAX_ACTIONS, Game, apply, read_transcript, replay_transcript, write_transcript
 
 ACTIONS = 1000
-LONG = 100_000
+LONG = MAX_ACTIONS
 PLAYED_GAMES = 60
+COUNTED = 3
+"""Parses or replays a callgrind process counts after its warm-up."""
+TARGET = 3.0
+"""issue 26: replaying a 1,000-action transcript costs at most 3 times its parse."""
 
 
 def spicy_games(total_actions: int, seed: int = 7) -> list[Game]:
@@ -60,12 +78,75 @@ def median_seconds(run: Callable[[], object], repeat: int, number: int = 1) -> f
     return statistics.median(samples)
 
 
+def paired_medians(first: Callable[[], object], second: Callable[[], object], repeat: int,
+                   number: int = 1) -> tuple[float, float]:
+    """Medians of both, their runs taken in turn, so a change of load in the middle weighs on both alike."""
+    samples: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeat):
+        for run, found in zip((first, second), samples, strict=True):
+            found.append(median_seconds(run, repeat=1, number=number))
+    return statistics.median(samples[0]), statistics.median(samples[1])
+
+
 def play_games(seed: int, count: int) -> list[Game]:
     rng = random.Random(seed)
     return [random_game(rng, random_setup(rng)) for _ in range(count)]
 
 
+def parse(text: str) -> list[object]:
+    """The engine's own reading of a transcript, without playing it: the baseline of the target row."""
+    return list(read_transcript(text.splitlines()).actions)
+
+
+WORK: dict[str, Callable[[str], object]] = {"none": lambda text: None, "parse": parse, "replay": replay_transcript}
+
+
+def count(work: str, transcript: str) -> None:
+    """What one process under callgrind runs: a warm-up of both, then ``work`` COUNTED times."""
+    text = Path(transcript).read_text(encoding="utf-8")
+    parse(text)
+    replay_transcript(text)
+    for _ in range(COUNTED):
+        WORK[work](text)
+
+
+def instructions(work: str, transcript: Path) -> int:
+    out = transcript.with_suffix(f".{work}.callgrind")
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+         sys.executable, __file__, "--count", work, str(transcript)],
+        env={**os.environ, "PYTHONHASHSEED": "0"}, check=True, capture_output=True,
+    )
+    totals = [line for line in out.read_text().splitlines() if line.startswith("totals:")]
+    return int(totals[0].split()[1])
+
+
+def print_callgrind(text: str) -> None:
+    if shutil.which("valgrind") is None:
+        print("  in instructions (callgrind): skipped, valgrind is not installed")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        transcript = Path(folder) / "game.txt"
+        transcript.write_text(text, encoding="utf-8")
+        base = instructions("none", transcript)
+        parsed, replayed = ((instructions(work, transcript) - base) / COUNTED for work in ("parse", "replay"))
+    print(f"  in instructions (callgrind): replay {replayed / 1e6:.1f} M, parse {parsed / 1e6:.1f} M   "
+          f"replay/parse = {replayed / parsed:.2f}x   (target <= {TARGET:g}x)")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts (valgrind)")
+    parser.add_argument("--count", nargs=2, metavar=("WORK", "TRANSCRIPT"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.count:
+        count(*args.count)
+    else:
+        figures(callgrind=not args.no_callgrind)
+
+
+def figures(callgrind: bool) -> None:
+    print(f"load {os.getloadavg()[0]:.1f}")
     games = spicy_games(ACTIONS)
     steps = [(before.state, after.move) for g in games for before, after in pairwise(g.steps())]
     long = long_game(ACTIONS)
@@ -88,12 +169,13 @@ def main() -> None:
     print(f"  baseline: copy a state   median {per_copy * 1e6:8.1f} µs   apply/copy = {per_apply / per_copy:.1f}x")
 
     replay_log = median_seconds(lambda: Game.replay(long.setup, long.log), repeat=15, number=3)
-    replay_text = median_seconds(lambda: replay_transcript(text), repeat=15, number=3)
-    parse_text = median_seconds(lambda: list(read_transcript(text.splitlines()).actions), repeat=15, number=3)
+    replay_text, parse_text = paired_medians(lambda: replay_transcript(text), lambda: parse(text), repeat=21, number=3)
     print(f"replay a 1,000-action game median {replay_log * 1e3:8.1f} ms")
-    print(f"  the same from transcript median {replay_text * 1e3:8.1f} ms")
+    print(f"replay of 1,000 actions against its parse: median {replay_text * 1e3:6.1f} ms (parse and replay)")
     print(f"  baseline: parse only     median {parse_text * 1e3:8.1f} ms   "
-          f"replay/parse = {replay_text / parse_text:.1f}x")
+          f"replay/parse = {replay_text / parse_text:.2f}x   (target <= {TARGET:g}x)")
+    if callgrind:
+        print_callgrind(text)
 
     short_text, long_text = play_undo(ACTIONS), play_undo(LONG)
     per_short = median_seconds(lambda: replay_transcript(short_text), repeat=15, number=3) / ACTIONS

@@ -107,15 +107,26 @@ class CompanionError(Exception):
 
     Built like a ``Reason`` (a template and its parameters), which it keeps as
     ``exc.reason`` for a screen to translate; a message built beforehand (an
-    f-string, a ``Reason``) is kept as it is.
+    f-string, a ``Reason``) is kept as it is. The sentence is made the first
+    time it is asked for (``reason``, ``str(exc)``): the rules refuse many
+    actions whose reason nobody reads (``is_legal`` asks only whether), and
+    wording each refusal cost more than the check that made it.
     """
 
     def __init__(self, message: str, /, **params: Param) -> None:
-        super().__init__(message if isinstance(message, Reason) and not params else Reason(message, **params))
+        super().__init__(message)
+        self._params = params
 
     @property
     def reason(self) -> Reason:
-        return self.args[0]
+        message = self.args[0]
+        if not isinstance(message, Reason) or self._params:
+            message = Reason(message, **self._params)
+            self.args, self._params = (message,), {}
+        return message
+
+    def __str__(self) -> str:
+        return str(self.reason)
 
 
 class UsageError(CompanionError):

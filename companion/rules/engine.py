@@ -27,8 +27,7 @@ from companion.rules.actions import (
 )
 from companion.rules.cards import Attribute
 from companion.rules.errors import IllegalAction, Word
-from companion.rules.frozen import replace
-from companion.rules.state import State
+from companion.rules.state import Draft, State
 from companion.rules.steps import Rule, RuleTable, end_words
 
 _FAMILIES: dict[bool, RuleTable] = {True: numbered.RULES, False: five_spices.RULES}
@@ -81,9 +80,11 @@ def is_legal(state: State, action: Action) -> bool:
 def apply(state: State, action: Action) -> State:
     """The next state after ``action``; the old state is untouched either way."""
     rule = check(state, action)
-    # The universal card may be taken only before the next action.
-    offer = state.may_take_universal if isinstance(action, TakeUniversal) else None
-    return rule.effect(replace(state, events=(), may_take_universal=offer), action)
+    draft = Draft.of(state)
+    if not isinstance(action, TakeUniversal):
+        draft.may_take_universal = None  # the universal card may be taken only before the next action
+    rule.effect(draft, action)
+    return draft.state()
 
 
 def challengers(state: State) -> frozenset[int]:

@@ -10,12 +10,12 @@ from companion.rules.actions import Action, Challenge, Draw, Play, Resolve, Reve
 from companion.rules.cards import Card, Claim
 from companion.rules.errors import IllegalAction
 from companion.rules.frozen import replace
-from companion.rules.state import EndReason, EventKind, PendingChallenge, State, Window, with_seat
+from companion.rules.state import Draft, EndReason, EventKind, PendingChallenge, State, Window
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
-from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, tell
+from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending
 
 
-def _chains(state: State, seat: int) -> bool:
+def _chains(state: State | Draft, seat: int) -> bool:
     """A second play by the seat whose card still stands: the next seat has not acted."""
     return state.window is not None and state.window.player == seat
 
@@ -32,41 +32,39 @@ def check_play(state: State, action: Play) -> None:
         raise IllegalAction("{name} has no cards to play and must draw", name=state.name(seat))
 
 
-def play(state: State, action: Play) -> State:
+def play(draft: Draft, action: Play) -> None:
     seat = action.seat
-    if not _chains(state, seat):
-        state = _close_window(state)
-        if state.ended:
-            return state
-    player = state.seats[seat]
+    if not _chains(draft, seat):
+        _close_window(draft)
+        if draft.ended:
+            return
+    player = draft.seats[seat]
     claim = Claim(action.spice)
     last_card = player.hand == 1
-    state = replace(
-        state,
-        seats=with_seat(state.seats, seat, replace(player, hand=player.hand - 1)),
-        stack=state.stack + 1,
-        claim=claim,
-        window=Window(seat, claim, last_card=last_card),
-        turn=state.next_seat(seat),
-    )
-    state = tell(state, EventKind.PLAY, seat, 1, f"{player.name} plays a card as {claim}")
+    draft.set_seat(seat, replace(player, hand=player.hand - 1))
+    draft.stack += 1
+    draft.claim = claim
+    draft.window = Window(seat, claim, last_card=last_card)
+    draft.turn = draft.next_seat(seat)
+    draft.tell(EventKind.PLAY, seat, 1, f"{player.name} plays a card as {claim}")
     if last_card:
-        state = tell(state, EventKind.LAST_CARD, seat, 0, f"{player.name} plays their last card!")
-    return state
+        draft.tell(EventKind.LAST_CARD, seat, 0, f"{player.name} plays their last card!")
 
 
-def _close_window(state: State) -> State:
+def _close_window(draft: Draft) -> None:
     """The next seat acts without challenging: a last card wins, and that action is not carried out."""
-    window = state.window
+    window = draft.window
     if window is None:
-        return state
+        return
     if window.last_card:
-        return end(state, EndReason.EMPTY_HAND, (window.player,))
-    return replace(state, window=None)
+        end(draft, EndReason.EMPTY_HAND, (window.player,))
+    else:
+        draft.window = None
 
 
-def draw(state: State, action: Draw) -> State:
-    return draw_one(_close_window(state), action.seat, EventKind.DRAW, f"{state.name(action.seat)} draws")
+def draw(draft: Draft, action: Draw) -> None:
+    _close_window(draft)
+    draw_one(draft, action.seat, EventKind.DRAW, f"{draft.name(action.seat)} draws")
 
 
 def check_challenge(state: State, action: Challenge) -> None:
@@ -84,38 +82,40 @@ def check_challenge(state: State, action: Challenge) -> None:
         )
 
 
-def challenge(state: State, action: Challenge) -> State:
-    window = state.window
+def challenge(draft: Draft, action: Challenge) -> None:
+    window = draft.window
     assert window is not None
-    text = f"{state.name(action.seat)} challenges {state.name(window.player)}'s {window.claim}"
-    state = tell(state, EventKind.CHALLENGE, action.seat, 0, text)
-    return replace(state, challenge=PendingChallenge(action.seat, None))
+    text = f"{draft.name(action.seat)} challenges {draft.name(window.player)}'s {window.claim}"
+    draft.tell(EventKind.CHALLENGE, action.seat, 0, text)
+    draft.challenge = PendingChallenge(action.seat, None)
 
 
-def reveal(state: State, action: Reveal) -> State:
-    _, window = pending(state)
-    return _settle(state, action.card.spice != window.claim.spice, f"the card is {action.card}")
+def reveal(draft: Draft, action: Reveal) -> None:
+    _, window = pending(draft)
+    _settle(draft, action.card.spice != window.claim.spice, f"the card is {action.card}")
 
 
-def resolve(state: State, action: Resolve) -> State:
-    return _settle(state, action.challenger_right, "the table says so")
+def resolve(draft: Draft, action: Resolve) -> None:
+    _settle(draft, action.challenger_right, "the table says so")
 
 
-def _settle(state: State, challenger_wins: bool, how: str) -> State:
+def _settle(draft: Draft, challenger_wins: bool, how: str) -> None:
     """Claim true: the challenger takes the card and draws 1; claim false: the player takes it back and draws 2."""
-    waiting, window = pending(state)
+    waiting, window = pending(draft)
     challenger, player = waiting.challenger, window.player
-    state = replace(state, window=None, challenge=None, claim=None, stack=state.stack - 1)
+    draft.window = draft.challenge = draft.claim = None
+    draft.stack -= 1
     taker, drawn = (player, 2) if challenger_wins else (challenger, 1)
     winner = challenger if challenger_wins else player
-    state = tell(state, EventKind.CHALLENGE_WON, winner, 0, f"{state.name(winner)} wins the challenge: {how}")
-    seat = state.seats[taker]
-    state = replace(state, seats=with_seat(state.seats, taker, replace(seat, hand=seat.hand + 1)))
-    state = tell(state, EventKind.PENALTY, taker, 1, f"{seat.name} takes the card into hand")
-    state = draw_cards(state, taker, drawn, EventKind.PENALTY)
+    draft.tell(EventKind.CHALLENGE_WON, winner, 0, f"{draft.name(winner)} wins the challenge: {how}")
+    seat = draft.seats[taker]
+    draft.set_seat(taker, replace(seat, hand=seat.hand + 1))
+    draft.tell(EventKind.PENALTY, taker, 1, f"{seat.name} takes the card into hand")
+    draw_cards(draft, taker, drawn, EventKind.PENALTY)
     if window.last_card and not challenger_wins:
-        return end(state, EndReason.EMPTY_HAND, (player,))
-    return replace(state, turn=state.next_seat(challenger))
+        end(draft, EndReason.EMPTY_HAND, (player,))
+    else:
+        draft.turn = draft.next_seat(challenger)
 
 
 RULES: RuleTable = {

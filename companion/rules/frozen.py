@@ -1,14 +1,13 @@
 """``replace`` for the rules' frozen dataclasses: the same new object as ``dataclasses.replace``, cheaper.
 
-Every step of the engine makes a new state, most several (a play, then each
-event it tells), so copying a state is what replaying a game costs:
-``dataclasses.replace`` spent two thirds of a 1,000-action replay looking up
-the class's fields and passing every value by keyword again. This one reads
-the fields once per class, takes the old values in one call, and passes them
-by position to the class's own ``__init__``, so a state made here is exactly
-the one ``dataclasses.replace`` makes (tests/test_rules_frozen.py compares
-them). It serves classes whose fields all go through ``__init__``, as every
-class of the rules does.
+An action makes one new state (``state.Draft``), but most change a seat or two
+as well (a card drawn, a stack won), each a new ``Seat``. ``dataclasses.replace``
+looks up the class's fields and passes every value by keyword again at each
+copy; this one reads the fields once per class, takes the old values in one
+call, and passes them by position to the class's own ``__init__``, so an object
+made here is exactly the one ``dataclasses.replace`` makes
+(tests/test_rules_frozen.py compares them). It serves classes whose fields all
+go through ``__init__``, as every class of the rules does.
 """
 
 from __future__ import annotations

@@ -112,10 +112,14 @@ class Game:
 
     @classmethod
     def replay(cls, setup: Setup, log: Iterable[Action]) -> Game:
-        game = cls.start(setup)
+        """The game ``log`` folds to, or IllegalAction at its first refused action: the same checks as
+        ``apply`` at each action, with one ``Game`` at the end instead of one an action."""
+        current, undone = Step(start(setup), None, -1), None
+        actions: list[Action] = []
         for action in log:
-            game = game.apply(action)
-        return game
+            current, undone = _moved(current, undone, len(actions), action)
+            actions.append(action)
+        return cls(setup, current, undone, Log(actions, len(actions)))
 
     @classmethod
     def restored(cls, setup: Setup, log: Sequence[Action], current: Step, redoable: Sequence[Step]) -> Game:
@@ -186,19 +190,8 @@ class Game:
 
     def apply(self, action: Action) -> Game:
         """The game after ``action``, or IllegalAction with the reason; ``self`` never changes."""
-        _room_for(len(self.log))
-        current = self.current
-        if isinstance(action, Undo):
-            if current.before is None:
-                raise IllegalAction("nothing to undo: the game is at its start")
-            return Game(self.setup, current.before, _Undone(current, self.undone), self.log.appended(action))
-        if isinstance(action, Redo):
-            if self.undone is None:
-                raise IllegalAction("nothing to redo")
-            return Game(self.setup, self.undone.step, self.undone.rest, self.log.appended(action))
-        state = engine.apply(current.state, action)
-        step = Step(state, action, len(self.log), current, current.depth + 1)
-        return Game(self.setup, step, None, self.log.appended(action))
+        current, undone = _moved(self.current, self.undone, len(self.log), action)
+        return Game(self.setup, current, undone, self.log.appended(action))
 
     def __eq__(self, other: object) -> bool:
         """A game is its set-up and its log: the rest is a fold of them."""
@@ -246,3 +239,18 @@ def tree(log: Sequence[Action]) -> Tree:
             standing.append(entry)
             undone.clear()
     return Tree(made_on, tuple(standing))
+
+
+def _moved(current: Step, undone: _Undone | None, entry: int, action: Action) -> tuple[Step, _Undone | None]:
+    """The standing moves and the undone ones after ``action``, entry ``entry`` of the log: undo and redo
+    move along them, any other action is a new move and drops what could have been redone."""
+    _room_for(entry)
+    if isinstance(action, Undo):
+        if current.before is None:
+            raise IllegalAction("nothing to undo: the game is at its start")
+        return current.before, _Undone(current, undone)
+    if isinstance(action, Redo):
+        if undone is None:
+            raise IllegalAction("nothing to redo")
+        return undone.step, undone.rest
+    return Step(engine.apply(current.state, action), action, entry, current, current.depth + 1), None

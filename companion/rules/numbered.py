@@ -13,9 +13,9 @@ from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, C
 from companion.rules.errors import IllegalAction, Param, Reason, Word, either
 from companion.rules.frozen import replace
 from companion.rules.profiles import StartAfterChallenge
-from companion.rules.state import EndReason, EventKind, PendingChallenge, Setup, State, Window, with_seat
+from companion.rules.state import Draft, EndReason, EventKind, PendingChallenge, Setup, State, Window
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
-from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, take_trophy, tell
+from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, take_trophy
 from companion.rules.steps import win_stack
 
 PENALTY_CARDS = 2
@@ -118,8 +118,8 @@ def _check_tuck(state: State, action: Play) -> None:
         )
 
 
-def play(state: State, action: Play) -> State:
-    return _lay_card(state, action.seat, Claim(action.spice, action.number), action.universal, action.tuck)
+def play(draft: Draft, action: Play) -> None:
+    _lay_card(draft, action.seat, Claim(action.spice, action.number), action.universal, action.tuck)
 
 
 def check_copy(state: State, action: Copy) -> None:
@@ -136,57 +136,52 @@ def check_copy(state: State, action: Copy) -> None:
         raise IllegalAction("{name} has no spice card to copy with", name=state.name(seat))
 
 
-def copy_card(state: State, action: Copy) -> State:
-    assert state.window is not None
-    return _lay_card(state, action.seat, state.window.claim, False, 0)
+def copy_card(draft: Draft, action: Copy) -> None:
+    assert draft.window is not None
+    _lay_card(draft, action.seat, draft.window.claim, False, 0)
 
 
-def _lay_card(state: State, seat: int, claim: Claim, universal: bool, tuck: int) -> State:
+def _lay_card(draft: Draft, seat: int, claim: Claim, universal: bool, tuck: int) -> None:
     """A legal play or copy: close the last window, the cards in play have their say, then the card goes down."""
-    state = _close_window(state)
-    if state.ended:
-        return state
-    state = variants.on_card(state, seat, claim)
-    player = state.seats[seat]
+    _close_window(draft)
+    if draft.ended:
+        return
+    variants.on_card(draft, seat, claim)
+    player = draft.seats[seat]
     hand = player.hand - 1 - tuck
     last_card = hand == 0 and tuck == 0
-    state = replace(
-        state,
-        seats=with_seat(state.seats, seat, replace(player, hand=hand, universals=player.universals - universal)),
-        stack=state.stack + 1 + tuck,
-        stack_universals=state.stack_universals + universal,
-        claim=claim,
-        window=Window(seat, claim, universal, last_card),
-        turn=state.next_seat(seat),
-        must_play=None,
-    )
+    draft.set_seat(seat, replace(player, hand=hand, universals=player.universals - universal))
+    draft.stack += 1 + tuck
+    draft.stack_universals += universal
+    draft.claim = claim
+    draft.window = Window(seat, claim, universal, last_card)
+    draft.turn = draft.next_seat(seat)
+    draft.must_play = None
     card = "a universal card" if universal else "a card"
-    state = tell(state, EventKind.PLAY, seat, 1 + tuck, f"{player.name} plays {card} as {claim}")
+    draft.tell(EventKind.PLAY, seat, 1 + tuck, f"{player.name} plays {card} as {claim}")
     if last_card:
-        state = tell(state, EventKind.LAST_CARD, seat, 0, f"{player.name} plays their last card!")
+        draft.tell(EventKind.LAST_CARD, seat, 0, f"{player.name} plays their last card!")
     if tuck:
-        state = draw_cards(state, seat, tuck, EventKind.DRAW)
-    return state
+        draw_cards(draft, seat, tuck, EventKind.DRAW)
 
 
-def _close_window(state: State) -> State:
+def _close_window(draft: Draft) -> None:
     """The next play or pass ends the chance to challenge; a last card that got through earns its trophy."""
-    window = state.window
+    window = draft.window
     if window is None:
-        return state
-    state = replace(state, window=None)
+        return
+    draft.window = None
     if window.last_card:
-        state = _survived_last_card(state, window)
-    return state
+        _survived_last_card(draft, window)
 
 
-def _survived_last_card(state: State, window: Window) -> State:
+def _survived_last_card(draft: Draft, window: Window) -> None:
     """A trophy (none for a universal card), then a new hand."""
     if not window.universal:
-        state = take_trophy(state, window.player)
-        if state.ended:
-            return state
-    return draw_cards(state, window.player, state.profile.hand_size, EventKind.REFILL)
+        take_trophy(draft, window.player)
+        if draft.ended:
+            return
+    draw_cards(draft, window.player, draft.profile.hand_size, EventKind.REFILL)
 
 
 # --------------------------------------------------------------------------
@@ -203,9 +198,9 @@ def check_pass(state: State, action: Pass) -> None:
         )
 
 
-def pass_turn(state: State, action: Pass) -> State:
-    text = f"{state.name(action.seat)} passes and draws 1"
-    return draw_one(_close_window(state), action.seat, EventKind.PASS, text)
+def pass_turn(draft: Draft, action: Pass) -> None:
+    _close_window(draft)
+    draw_one(draft, action.seat, EventKind.PASS, f"{draft.name(action.seat)} passes and draws 1")
 
 
 # --------------------------------------------------------------------------
@@ -226,56 +221,51 @@ def check_challenge(state: State, action: Challenge) -> None:
         raise IllegalAction('a challenge must name spice or number: "not that spice!" or "not that number!"')
 
 
-def challenge(state: State, action: Challenge) -> State:
-    window = state.window
+def challenge(draft: Draft, action: Challenge) -> None:
+    window = draft.window
     assert window is not None
-    challenger, player = state.name(action.seat), state.name(window.player)
+    challenger, player = draft.name(action.seat), draft.name(window.player)
     what = "not that spice!" if action.attribute == "spice" else "not that number!"
-    text = f"{challenger} challenges {player}'s {window.claim}: {what}"
-    state = tell(state, EventKind.CHALLENGE, action.seat, 0, text)
-    state = replace(state, challenge=PendingChallenge(action.seat, action.attribute))
+    draft.tell(EventKind.CHALLENGE, action.seat, 0, f"{challenger} challenges {player}'s {window.claim}: {what}")
+    draft.challenge = PendingChallenge(action.seat, action.attribute)
     if window.universal:
-        return _settle(state, challenger_wins=False, how="a universal card always survives")
-    return state
+        _settle(draft, challenger_wins=False, how="a universal card always survives")
 
 
-def reveal(state: State, action: Reveal) -> State:
-    waiting, window = pending(state)
+def reveal(draft: Draft, action: Reveal) -> None:
+    waiting, window = pending(draft)
     assert waiting.attribute is not None
-    right = challenger_right(waiting.attribute, window.claim, action.card, partial(variants.numbers_match, state.setup))
-    return _settle(state, right, f"the card is {action.card}")
+    right = challenger_right(waiting.attribute, window.claim, action.card, partial(variants.numbers_match, draft.setup))
+    _settle(draft, right, f"the card is {action.card}")
 
 
-def resolve(state: State, action: Resolve) -> State:
-    return _settle(state, action.challenger_right, "the table says so")
+def resolve(draft: Draft, action: Resolve) -> None:
+    _settle(draft, action.challenger_right, "the table says so")
 
 
-def _settle(state: State, challenger_wins: bool, how: str) -> State:
+def _settle(draft: Draft, challenger_wins: bool, how: str) -> None:
     """docs/RULES.md 6: stack to the winner, trophy, the loser's 2, the refill; the first to end the game stops the rest."""
-    waiting, window = pending(state)
+    waiting, window = pending(draft)
     winner, loser = (waiting.challenger, window.player) if challenger_wins else (window.player, waiting.challenger)
-    state = replace(state, window=None, challenge=None, raider=None, claim=None)
-    state = tell(state, EventKind.CHALLENGE_WON, winner, 0, f"{state.name(winner)} wins the challenge: {how}")
-    state = win_stack(state, winner, EventKind.STACK_WON)
+    draft.window = draft.challenge = draft.raider = draft.claim = None
+    draft.tell(EventKind.CHALLENGE_WON, winner, 0, f"{draft.name(winner)} wins the challenge: {how}")
+    win_stack(draft, winner, EventKind.STACK_WON)
     survived = window.last_card and not challenger_wins
     if survived and not window.universal:
-        state = take_trophy(state, window.player)
-        if state.ended:
-            return state
-    state = draw_cards(state, loser, PENALTY_CARDS, EventKind.PENALTY)
-    if state.ended:
-        return state
+        take_trophy(draft, window.player)
+        if draft.ended:
+            return
+    draw_cards(draft, loser, PENALTY_CARDS, EventKind.PENALTY)
+    if draft.ended:
+        return
     if survived:
-        state = draw_cards(state, window.player, state.profile.hand_size, EventKind.REFILL)
-        if state.ended:
-            return state
-    starter = winner if state.setup.start_after_challenge == StartAfterChallenge.WINNER else loser
-    return replace(
-        state,
-        turn=starter,
-        may_take_universal=loser if state.universal_pile > 0 else None,
-        must_play=starter if state.profile.starter_plays else None,
-    )
+        draw_cards(draft, window.player, draft.profile.hand_size, EventKind.REFILL)
+        if draft.ended:
+            return
+    starter = winner if draft.setup.start_after_challenge == StartAfterChallenge.WINNER else loser
+    draft.turn = starter
+    draft.may_take_universal = loser if draft.universal_pile > 0 else None
+    draft.must_play = starter if draft.profile.starter_plays else None
 
 
 def check_take_universal(state: State, action: TakeUniversal) -> None:
@@ -288,15 +278,12 @@ def check_take_universal(state: State, action: TakeUniversal) -> None:
         )
 
 
-def take_universal(state: State, action: TakeUniversal) -> State:
-    seat = state.seats[action.seat]
-    state = replace(
-        state,
-        seats=with_seat(state.seats, action.seat, replace(seat, hand=seat.hand + 1, universals=seat.universals + 1)),
-        universal_pile=state.universal_pile - 1,
-        may_take_universal=None,
-    )
-    return tell(state, EventKind.UNIVERSAL, action.seat, 1, f"{seat.name} takes a universal card")
+def take_universal(draft: Draft, action: TakeUniversal) -> None:
+    seat = draft.seats[action.seat]
+    draft.set_seat(action.seat, replace(seat, hand=seat.hand + 1, universals=seat.universals + 1))
+    draft.universal_pile -= 1
+    draft.may_take_universal = None
+    draft.tell(EventKind.UNIVERSAL, action.seat, 1, f"{seat.name} takes a universal card")
 
 
 # --------------------------------------------------------------------------
@@ -307,8 +294,9 @@ def check_end_card_drawn(state: State, action: EndCardDrawn) -> None:
     """Always allowed while the game goes on: the table saw the card."""
 
 
-def end_card_drawn(state: State, action: EndCardDrawn) -> State:
-    return end(replace(state, draw_pile=0), EndReason.END_CARD)
+def end_card_drawn(draft: Draft, action: EndCardDrawn) -> None:
+    draft.draw_pile = 0
+    end(draft, EndReason.END_CARD)
 
 
 def most_above_end_card(setup: Setup) -> int:
@@ -325,10 +313,10 @@ def check_adjust_draw_pile(state: State, action: AdjustDrawPile) -> None:
         )
 
 
-def adjust_draw_pile(state: State, action: AdjustDrawPile) -> State:
+def adjust_draw_pile(draft: Draft, action: AdjustDrawPile) -> None:
     """The table's count wins over the companion's: nothing else moves, and 0 ends nothing until a seat draws."""
-    state = replace(state, draw_pile=action.value)
-    return tell(state, EventKind.ADJUST, None, action.value, f"the draw pile set to {action.value}")
+    draft.draw_pile = action.value
+    draft.tell(EventKind.ADJUST, None, action.value, f"the draw pile set to {action.value}")
 
 
 RULES: RuleTable = {

@@ -1,14 +1,16 @@
 """The table as the companion knows it: counts only, never the faces of cards.
 
-Every class here is frozen. A new action makes a new state, so undo is keeping
-the old one and replay is folding the log again.
+Every state is frozen. A new action makes a new state, so undo is keeping the
+old one and replay is folding the log again. The one thing here that changes is
+a ``Draft``: the next state while ``engine.apply`` carries out one action.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from companion.rules.cards import Attribute, Claim
@@ -132,8 +134,47 @@ class Event:
     text: str
 
 
+class Counts:
+    """What a state and the draft of the next one both answer from their counts."""
+
+    __slots__ = ()
+    setup: Setup
+    seats: Sequence[Seat]
+    direction: Direction
+
+    @property
+    def profile(self) -> Profile:
+        return self.setup.profile
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the direction of play."""
+        step = 1 if self.direction == Direction.CLOCKWISE else -1
+        return (seat + step) % len(self.seats)
+
+    def score(self, seat: int) -> int | None:
+        """The score if the game ended now; five-spices has no scores."""
+        parts = self.score_parts(seat)
+        return None if parts is None else parts.total
+
+    def score_parts(self, seat: int) -> ScoreParts | None:
+        """Where the score comes from: won cards +1, trophies +10, cards in hand −1; universal cards count 5.
+        None in five-spices, which has no scores."""
+        if not self.profile.numbered:
+            return None
+        s = self.seats[seat]
+        return ScoreParts(
+            won=s.won - s.won_universals,
+            trophies=TROPHY_POINTS * s.trophies,
+            hand=-s.spice_cards,
+            universals=UNIVERSAL_POINTS * (s.won_universals - s.universals),
+        )
+
+
 @dataclass(frozen=True, slots=True)
-class State:
+class State(Counts):
     setup: Setup
     seats: tuple[Seat, ...]
     turn: int | None
@@ -159,42 +200,12 @@ class State:
     winners: tuple[int, ...] = ()
     events: tuple[Event, ...] = ()
 
-    @property
-    def profile(self) -> Profile:
-        return self.setup.profile
-
-    def name(self, seat: int) -> str:
-        return self.seats[seat].name
-
-    def next_seat(self, seat: int) -> int:
-        """The seat after ``seat`` in the direction of play."""
-        step = 1 if self.direction == Direction.CLOCKWISE else -1
-        return (seat + step) % len(self.seats)
-
-    def score(self, seat: int) -> int | None:
-        """The score if the game ended now; five-spices has no scores."""
-        parts = self.score_parts(seat)
-        return None if parts is None else parts.total
-
     def places(self) -> tuple[int, ...]:
         """Each seat's place at the end, 1 the best: the winners first (a second trophy wins whatever the
         scores), then by score; equal ones share a place and the next place skips ("1, 1, 3").
         Five-spices has no scores: whoever did not win shares the place after the winners."""
         keys = [(i not in self.winners, -(self.score(i) or 0)) for i in range(len(self.seats))]
         return tuple(1 + sum(other < key for other in keys) for key in keys)
-
-    def score_parts(self, seat: int) -> ScoreParts | None:
-        """Where the score comes from: won cards +1, trophies +10, cards in hand −1; universal cards count 5.
-        None in five-spices, which has no scores."""
-        if not self.profile.numbered:
-            return None
-        s = self.seats[seat]
-        return ScoreParts(
-            won=s.won - s.won_universals,
-            trophies=TROPHY_POINTS * s.trophies,
-            hand=-s.spice_cards,
-            universals=UNIVERSAL_POINTS * (s.won_universals - s.universals),
-        )
 
     def cards_accounted(self) -> int:
         """Every card the companion can place; equals the profile total unless adjusted."""
@@ -251,18 +262,65 @@ class State:
         }
 
 
-def with_seat(seats: tuple[Seat, ...], index: int, seat: Seat) -> tuple[Seat, ...]:
-    return seats[:index] + (seat,) + seats[index + 1 :]
+_values = attrgetter(*(field.name for field in fields(State)))
 
 
-def top_scorers(state: State) -> tuple[int, ...]:
+@dataclass(slots=True, eq=False)
+class Draft(Counts):
+    """The next state while ``engine.apply`` carries out one action: the rules' steps change it in place,
+    and ``state()`` makes it into the one new State.
+
+    An action is several steps (a play closes the last window, may earn a trophy, lays the card and tells
+    it), and a frozen state copied at each of them was most of what an action cost. A draft is made from
+    the state before the action (``of``), with no events yet, and lives only inside that one ``apply``:
+    nobody who holds a state ever sees one change. It has the fields of ``State``, in their order and with
+    their types (tests/test_rules_draft.py), so the values pass from one to the other by position.
+    """
+
+    setup: Setup
+    seats: tuple[Seat, ...]
+    turn: int | None
+    draw_pile: int
+    stack: int
+    stack_universals: int
+    claim: Claim | None
+    universal_pile: int
+    trophies_left: int
+    window: Window | None
+    challenge: PendingChallenge | None
+    raider: int | None
+    may_take_universal: int | None
+    must_play: int | None
+    direction: Direction
+    ended: bool
+    end_reason: EndReason | None
+    winners: tuple[int, ...]
+    events: tuple[Event, ...]
+
+    @classmethod
+    def of(cls, state: State) -> Draft:
+        draft = cls(*_values(state))
+        draft.events = ()
+        return draft
+
+    def state(self) -> State:
+        return State(*_values(self))
+
+    def tell(self, kind: EventKind, seat: int | None, count: int, text: str) -> None:
+        self.events += (Event(kind, seat, count, text),)
+
+    def set_seat(self, index: int, seat: Seat) -> None:
+        self.seats = self.seats[:index] + (seat,) + self.seats[index + 1 :]
+
+
+def top_scorers(state: Counts) -> tuple[int, ...]:
     """Equal highest scores share the win."""
     scores = [state.score(i) or 0 for i in range(len(state.seats))]
     best = max(scores)
     return tuple(i for i, s in enumerate(scores) if s == best)
 
 
-def joined_names(state: State, seats: Iterable[int]) -> str:
+def joined_names(state: Counts, seats: Iterable[int]) -> str:
     """"Ana", "Ana and Ben", "Ana, Ben and Cy": how the end of a game names its winners."""
     listed = [state.name(i) for i in seats]
     return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]

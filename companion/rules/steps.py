@@ -2,7 +2,8 @@
 the steps actions are made of (drawing, winning the stack, trophies, the end).
 
 A rule is a check and an effect. The check raises IllegalAction and builds no
-state; the effect never refuses. ``engine.apply`` runs both and
+state; the effect never refuses, and carries the action out on the draft of the
+next state (``state.Draft``), step by step. ``engine.apply`` runs both and
 ``engine.legal_actions`` only the check, so the two cannot disagree.
 """
 
@@ -18,15 +19,14 @@ from companion.rules.errors import IllegalAction, Word
 from companion.rules.frozen import replace
 from companion.rules.state import (
     TROPHY_POINTS,
+    Draft,
     EndReason,
-    Event,
     EventKind,
     PendingChallenge,
     State,
     Window,
     joined_names,
     top_scorers,
-    with_seat,
 )
 
 A = TypeVar("A", bound=Action)
@@ -39,8 +39,8 @@ MOST_IN_HAND = 100
 class Rule(Generic[A]):
     check: Callable[[State, A], None]
     """Raises IllegalAction with the reason; returns nothing, so it stays cheap."""
-    effect: Callable[[State, A], State]
-    """Only ever called after ``check`` passed: it never refuses."""
+    effect: Callable[[Draft, A], None]
+    """Carries the action out on the draft; only ever called after ``check`` passed: it never refuses."""
 
 
 RuleTable = Mapping[type[Action], Rule[Any]]
@@ -75,7 +75,7 @@ def check_spice(state: State, spice: str | None) -> None:
         )
 
 
-def pending(state: State) -> tuple[PendingChallenge, Window]:
+def pending(state: State | Draft) -> tuple[PendingChallenge, Window]:
     if state.challenge is None or state.window is None:
         raise IllegalAction("no challenge is waiting to be decided")
     return state.challenge, state.window
@@ -122,22 +122,21 @@ def check_adjust(state: State, action: Adjust) -> None:
         raise IllegalAction("a won pile holds 0 to {most} cards, not {value}", most=most, value=action.value)
 
 
-def adjust(state: State, action: Adjust) -> State:
+def adjust(draft: Draft, action: Adjust) -> None:
     """Set one drifted count; nothing else moves, and no window closes."""
-    seat = state.seats[action.seat]
+    seat = draft.seats[action.seat]
     if action.count == "hand":
         seat = replace(seat, hand=action.value, universals=min(seat.universals, action.value))
     else:
         seat = replace(seat, won=action.value, won_universals=min(seat.won_universals, action.value))
-    state = replace(state, seats=with_seat(state.seats, action.seat, seat))
-    text = f"{seat.name}'s {action.count} set to {action.value}"
-    return tell(state, EventKind.ADJUST, action.seat, action.value, text)
+    draft.set_seat(action.seat, seat)
+    draft.tell(EventKind.ADJUST, action.seat, action.value, f"{seat.name}'s {action.count} set to {action.value}")
 
 
 
 
 def shared_rules(
-    reveal: Callable[[State, Reveal], State], resolve: Callable[[State, Resolve], State]
+    reveal: Callable[[Draft, Reveal], None], resolve: Callable[[Draft, Resolve], None]
 ) -> dict[type[Action], Rule[Any]]:
     """The rows every game's table has: a challenge is decided by the card or by the table's word, checked
     the same way everywhere (only what follows differs), and a count is adjusted the same way everywhere."""
@@ -152,26 +151,22 @@ def shared_rules(
 # Steps the actions share
 
 
-def tell(state: State, kind: EventKind, seat: int | None, count: int, text: str) -> State:
-    return replace(state, events=state.events + (Event(kind, seat, count, text),))
-
-
 _DRAW_WORDS = {EventKind.PENALTY: "draws {n} penalty cards", EventKind.REFILL: "draws {n} new cards"}
 
 
-def draw_cards(state: State, seat: int, count: int, kind: EventKind) -> State:
+def draw_cards(draft: Draft, seat: int, count: int, kind: EventKind) -> None:
     """Cards come one at a time: needing one when none is above the World's End card ends the game there.
 
     Five-spices has no World's End card: the face-up pile but its top becomes the
     draw pile, and with nothing there either no card is drawn. ``kind`` says why
     the seat draws; a plain draw is told by the action itself.
     """
-    draw_pile, stack = state.draw_pile, state.stack
+    draw_pile, stack = draft.draw_pile, draft.stack
     drawn = 0
     reshuffled = reached_end = False
     for _ in range(count):
         if draw_pile == 0:
-            if state.profile.end_card:
+            if draft.profile.end_card:
                 reached_end = True
                 break
             if stack <= 1:
@@ -179,64 +174,58 @@ def draw_cards(state: State, seat: int, count: int, kind: EventKind) -> State:
             draw_pile, stack, reshuffled = stack - 1, 1, True
         draw_pile -= 1
         drawn += 1
-    player = state.seats[seat]
-    state = replace(
-        state,
-        draw_pile=draw_pile,
-        stack=stack,
-        seats=with_seat(state.seats, seat, replace(player, hand=player.hand + drawn)),
-    )
+    player = draft.seats[seat]
+    draft.draw_pile, draft.stack = draw_pile, stack
+    draft.set_seat(seat, replace(player, hand=player.hand + drawn))
     if reshuffled:
-        state = tell(state, EventKind.RESHUFFLE, None, 0, "the face-up pile but its top card becomes the new draw pile")
+        draft.tell(EventKind.RESHUFFLE, None, 0, "the face-up pile but its top card becomes the new draw pile")
     if kind in _DRAW_WORDS and drawn:
-        state = tell(state, kind, seat, drawn, f"{player.name} " + _DRAW_WORDS[kind].format(n=drawn))
-    return end(state, EndReason.END_CARD) if reached_end else state
+        draft.tell(kind, seat, drawn, f"{player.name} " + _DRAW_WORDS[kind].format(n=drawn))
+    if reached_end:
+        end(draft, EndReason.END_CARD)
 
 
-def draw_one(closed: State, seat: int, kind: EventKind, text: str) -> State:
+def draw_one(draft: Draft, seat: int, kind: EventKind, text: str) -> None:
     """A pass, or a five-spices draw: one card, then the next seat's turn.
 
-    ``closed`` is the state once the last window closed; when closing it ended
-    the game, the pass or draw is not carried out.
+    The caller has closed the last window; when closing it ended the game, the
+    pass or draw is not carried out.
     """
-    if closed.ended:
-        return closed
-    state = tell(closed, kind, seat, 1, text)
-    state = draw_cards(state, seat, 1, EventKind.DRAW)
-    return state if state.ended else replace(state, turn=state.next_seat(seat))
+    if draft.ended:
+        return
+    draft.tell(kind, seat, 1, text)
+    draw_cards(draft, seat, 1, EventKind.DRAW)
+    if not draft.ended:
+        draft.turn = draft.next_seat(seat)
 
 
-def win_stack(state: State, seat: int, kind: EventKind) -> State:
-    player = state.seats[seat]
-    won = replace(
-        player,
-        won=player.won + state.stack,
-        won_universals=player.won_universals + state.stack_universals,
-    )
-    count = state.stack
-    state = replace(state, seats=with_seat(state.seats, seat, won), stack=0, stack_universals=0)
+def win_stack(draft: Draft, seat: int, kind: EventKind) -> None:
+    player = draft.seats[seat]
+    count = draft.stack
+    draft.set_seat(seat, replace(player, won=player.won + count, won_universals=player.won_universals + draft.stack_universals))
+    draft.stack = draft.stack_universals = 0
     verb = "raids" if kind == EventKind.RAID else "wins"
-    return tell(state, kind, seat, count, f"{player.name} {verb} the stack of {count}")
+    draft.tell(kind, seat, count, f"{player.name} {verb} the stack of {count}")
 
 
-def take_trophy(state: State, seat: int) -> State:
+def take_trophy(draft: Draft, seat: int) -> None:
     """A second trophy wins outright, even when it is also the last one."""
-    player = state.seats[seat]
+    player = draft.seats[seat]
     player = replace(player, trophies=player.trophies + 1)
-    state = replace(state, seats=with_seat(state.seats, seat, player), trophies_left=state.trophies_left - 1)
-    state = tell(state, EventKind.TROPHY, seat, 1, f"{player.name} takes a trophy (+{TROPHY_POINTS})")
+    draft.set_seat(seat, player)
+    draft.trophies_left -= 1
+    draft.tell(EventKind.TROPHY, seat, 1, f"{player.name} takes a trophy (+{TROPHY_POINTS})")
     if player.trophies >= 2:
-        return end(state, EndReason.SECOND_TROPHY, (seat,))
-    if state.trophies_left == 0:
-        return end(state, EndReason.ALL_TROPHIES)
-    return state
+        end(draft, EndReason.SECOND_TROPHY, (seat,))
+    elif draft.trophies_left == 0:
+        end(draft, EndReason.ALL_TROPHIES)
 
 
-def end(state: State, reason: EndReason, winners: tuple[int, ...] | None = None) -> State:
-    if winners is None:
-        winners = top_scorers(state)
-    state = replace(state, ended=True, end_reason=reason, winners=winners, turn=None, window=None, challenge=None)
-    return tell(state, EventKind.END, None, 0, f"the game is over ({end_words(state)})")
+def end(draft: Draft, reason: EndReason, winners: tuple[int, ...] | None = None) -> None:
+    draft.ended, draft.end_reason = True, reason
+    draft.winners = top_scorers(draft) if winners is None else winners
+    draft.turn = draft.window = draft.challenge = None
+    draft.tell(EventKind.END, None, 0, f"the game is over ({end_words(draft)})")
 
 
 _END_WORDS = {
@@ -247,6 +236,6 @@ _END_WORDS = {
 }
 
 
-def end_words(state: State) -> str:
+def end_words(state: State | Draft) -> str:
     text = _END_WORDS[state.end_reason or EndReason.END_CARD].format(w=joined_names(state, state.winners))
     return text.replace(" wins", " share the win") if len(state.winners) > 1 else text

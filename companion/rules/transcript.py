@@ -340,13 +340,20 @@ def _actions(setup: Setup, numbered: Iterator[tuple[int, str]]) -> Iterator[tupl
 def replay_transcript(text: str) -> Game:
     """The game a transcript describes; the first refused line, for any reason, raises TranscriptError."""
     transcript = read_transcript(text.splitlines())
-    game = Game.start(transcript.setup)
-    for number, action in transcript.actions:
-        try:
-            game = game.apply(action)
-        except IllegalAction as exc:
-            raise TranscriptError(number, exc.reason) from None
-    return game
+    line = 0
+
+    def actions() -> Iterator[Action]:
+        nonlocal line
+        for number, action in transcript.actions:
+            line = number  # the line of the action being applied, should the game refuse it
+            yield action
+
+    try:
+        return Game.replay(transcript.setup, actions())
+    except TranscriptError:
+        raise  # a line badly written: reading it said so, with its number
+    except IllegalAction as exc:
+        raise TranscriptError(line, exc.reason) from None
 
 
 # --------------------------------------------------------------------------

@@ -8,19 +8,19 @@ tests a card's name, so a new card is one row and its hooks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from companion.rules.actions import Action, Copy
 from companion.rules.cards import Claim
 from companion.rules.errors import IllegalAction
-from companion.rules.frozen import replace
 from companion.rules.profiles import Variant
-from companion.rules.state import Direction, EventKind, Setup, State
+from companion.rules.state import Direction, Draft, EventKind, Setup
 from companion.rules.steps import win_stack
 
-CardHook = Callable[[State, int, Claim], State]
-"""What a card in play does as a play or copy goes down: the seat and its claim, on the state whose last
+CardHook = Callable[[Draft, int, Claim], None]
+"""What a card in play does as a play or copy goes down: the seat and its claim, on the draft whose last
 window has just closed; the card itself is laid afterwards."""
 
 
@@ -60,19 +60,17 @@ REVERSING_SPICE = "chili"
 FOUR = 4
 
 
-def _raid(state: State, seat: int, claim: Claim) -> State:
+def _raid(draft: Draft, seat: int, claim: Claim) -> None:
     """The last 4 that got through takes the stack; a new 4 puts its player's hand on it."""
-    if state.raider is not None:
-        state = win_stack(state, state.raider, EventKind.RAID)
-    return replace(state, raider=seat if claim.number == RAID_NUMBER else None)
+    if draft.raider is not None:
+        win_stack(draft, draft.raider, EventKind.RAID)
+    draft.raider = seat if claim.number == RAID_NUMBER else None
 
 
-def _reverse(state: State, seat: int, claim: Claim) -> State:
+def _reverse(draft: Draft, seat: int, claim: Claim) -> None:
     """A card declared chili turns the play round at once: the turn goes on from its player the other way."""
-    if claim.spice != REVERSING_SPICE:
-        return state
-    direction = Direction.COUNTER_CLOCKWISE if state.direction == Direction.CLOCKWISE else Direction.CLOCKWISE
-    return replace(state, direction=direction)
+    if claim.spice == REVERSING_SPICE:
+        draft.direction = Direction.COUNTER_CLOCKWISE if draft.direction == Direction.CLOCKWISE else Direction.CLOCKWISE
 
 
 VARIANTS: dict[Variant, VariantCard] = {
@@ -122,9 +120,16 @@ VARIANTS: dict[Variant, VariantCard] = {
 # What the numbered game asks the cards in play
 
 
-def in_play(setup: Setup) -> Iterator[VariantCard]:
-    """The cards in play, in table order."""
-    return (card for variant, card in VARIANTS.items() if variant in setup.variants)
+def in_play(setup: Setup) -> tuple[VariantCard, ...]:
+    """The cards in play, in table order: asked at almost every check of a numbered game, so found once
+    for each set of cards."""
+    return _cards(setup.variants)
+
+
+@cache
+def _cards(variants: frozenset[Variant]) -> tuple[VariantCard, ...]:
+    """Kept for every set of cards asked: 37 at most (none, one or two of the eight)."""
+    return tuple(card for variant, card in VARIANTS.items() if variant in variants)
 
 
 def restarts(setup: Setup, declared: int) -> bool:
@@ -141,12 +146,11 @@ def numbers_match(setup: Setup, revealed: int, declared: int) -> bool:
     return revealed == declared or any(c.numbers_match(revealed, declared) for c in in_play(setup) if c.numbers_match)
 
 
-def on_card(state: State, seat: int, claim: Claim) -> State:
+def on_card(draft: Draft, seat: int, claim: Claim) -> None:
     """Every card in play has its say as a play or copy goes down, in table order."""
-    for card in in_play(state.setup):
+    for card in in_play(draft.setup):
         if card.on_card is not None:
-            state = card.on_card(state, seat, claim)
-    return state
+            card.on_card(draft, seat, claim)
 
 
 def tuck(setup: Setup) -> Tuck | None:
