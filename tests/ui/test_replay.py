@@ -438,3 +438,16 @@ def test_the_replay_made_ahead_lays_its_claim_pad_out_as_a_table_does(ui) -> Non
     assert not any(overlap(a, b) for i, a in enumerate(keys) for b in keys[i + 1:])
     # at 800x480 the pad's three rows take 8 px more than it has, as on a live table: a key may touch Pass
     assert not any(overlap(key, (left, bottom, right, top - 3)) for key in keys for left, bottom, right, top in turn)
+
+
+def test_a_page_left_with_its_app_does_not_make_a_replay_ready_in_the_next(ui) -> None:
+    """What a game's page schedules ahead runs on frames after it; once its app has stopped (a test's end,
+    a restart) it makes nothing, and binds nothing of the old app to the new one."""
+    app = ui.start()
+    fill(app.store)
+    assert app.screen("game").open(longest(app.store, "spicy"))
+    app.show("game")
+    ui.stop()  # before a frame has run what the page scheduled
+    again = ui.start()
+    ui.step(15)
+    assert not again.root.has_screen("replay") and not app.root.get_screen("game").manager.has_screen("replay")

@@ -22,6 +22,8 @@ from kivy.uix.screenmanager import Screen
 from companion.errors import CompanionError
 from companion.rules import Challenge, EventKind, Reveal, Resolve, State
 from companion.rules.state import TROPHY_POINTS
+from companion.seating import Seating
+from companion.store import SavedGame
 from companion.store.review import Moment, score_race, timeline
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr, when
@@ -165,8 +167,14 @@ class GameScreen(Screen):
         ]
         for scrolled in (self.ids.timeline, self.ids.final_scroll):
             scrolled.scroll_y = 1  # another game's page starts at its top, not where the last was left
-        Clock.schedule_once(lambda _dt: app.screen("replay").prepare(saved, seating))  # once the page is drawn
+        Clock.schedule_once(lambda _dt: self._replay_ahead(saved, seating))  # once the page is drawn
         return True
+
+    def _replay_ahead(self, saved: SavedGame, seating: Seating | None) -> None:
+        """The replay's screen made ready for this game while the page is read, unless the app has stopped."""
+        app = App.get_running_app()
+        if app is not None and app.root is self.manager:
+            app.screen("replay").prepare(saved, seating)
 
     def _breakdown(self, state: State) -> None:
         grid = self.ids.summary

@@ -153,8 +153,10 @@ class ReplayScreen(Screen):
 
     def _ahead(self, steps: list[Callable[[], object]]) -> None:
         def step(_dt: float) -> None:
-            steps[0]()
-            self._ahead(steps[1:])
+            app = App.get_running_app()
+            if app is not None and app.root is self.manager:  # not once its app has stopped
+                steps[0]()
+                self._ahead(steps[1:])
 
         if steps:
             Clock.schedule_once(step)
