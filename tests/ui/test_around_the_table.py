@@ -305,8 +305,8 @@ def test_saved_games_newest_first_and_a_tap_opens_the_game(ui, tmp_path: Path) -
     games = app.screen("games")
     rows = sorted(ui.find_all(GameRow), key=lambda row: -row.y)
     assert [(row.title.text, row.names.text) for row in rows] == [
-        ("2025-03-01 20:00 · Spicy · 0 moves · unfinished", "Cy, Dee, Eve"),
-        ("2025-01-01 20:00 · Spicy · 2 moves · 0 min · Ana won", "Ana −5,  Ben −6"),
+        ("Mar 1, 2025, 8:00\u202fPM · Spicy · 0 moves · unfinished", "Cy, Dee, Eve"),
+        ("Jan 1, 2025, 8:00\u202fPM · Spicy · 2 moves · 0 min · Ana won", "Ana −5,  Ben −6"),
     ]
     ui.tap(rows[1])
     page = app.screen("game")
