@@ -71,8 +71,9 @@ def test_long_names_give_way_in_every_sheet_sentence(ui, language: str, size: tu
     ui.step(2)
     sheet = table.sheet()
     said = {"winner": ANNE, "loser": "Ben"}
-    shows(sheet.ids.detail, tr.ngettext("{winner} wins {n} card", "{winner} wins {n} cards", 5).replace("{n}", "5")
-          + "; " + tr._("{loser} draws {n} and starts the next stack").replace("{n}", "2") + ".", said)
+    clauses = (tr.ngettext("{winner} wins {n} card", "{winner} wins {n} cards", 5).replace("{n}", "5"),
+               tr._("{loser} draws {n} and starts the next stack").replace("{n}", "2"))
+    shows(sheet.ids.detail, tr._("{clauses}.").replace("{clauses}", tr._("; ").join(clauses)), said)
     for seat in ui.find_all(ResultSeat):
         shows(seat.ids.name, "{name}", {"name": seat.name})
         assert ELLIPSIS not in seat.ids.counts.text and "..." not in seat.ids.counts.text
