@@ -52,9 +52,14 @@ class Played:
         return at
 
     def from_tap(self, tick: float, opened: float) -> float:
-        """Milliseconds from the window's opening to the edge at ``tick``: the tick put on the buzzers' clock,
-        which is read a few microseconds after the factory's."""
-        return (self.buzzers.edge_clock() - self.table.factory.ticks() + tick - opened) * 1000
+        """Milliseconds from the window's opening to the edge at ``tick``: the tick put on the buzzers' clock.
+
+        The buzzers' clock is the factory's ticks from an origin, read inside ``edge_clock``; the factory's own
+        read after it is later by however long the thread waited in between (on a loaded machine, a preemption
+        of 0.1 ms or more). So the offset is the largest of a few paired reads: the one that waited least."""
+        factory = self.table.factory
+        offset = max(self.buzzers.edge_clock() - factory.ticks() for _ in range(50))
+        return (offset + tick - opened) * 1000
 
     def call(self, seat: int, attribute: str, from_tap: float, margin: float | None) -> None:
         view = self.table.view
