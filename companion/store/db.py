@@ -205,9 +205,7 @@ class Store:
     def _open(
         cls, path: Path, busy_timeout: float, notice: Reason | None = None, move_damaged: bool = False
     ) -> Store:
-        theirs = _not_ours(_header(path), path)
-        if theirs:
-            raise StoreError("{problem}: check the path; nothing was changed", problem=theirs)
+        _refuse_theirs(path)
         found = _damage_found(path)
         if found and move_damaged:
             raise Damaged(found)
@@ -235,9 +233,7 @@ class Store:
         """The database at ``path`` as it is, copied into memory and brought up to date there: what a dry
         run plans against, so that it writes nothing to the file, not even the upgrade an older one gets."""
         path = _usable(Path(path))
-        theirs = _not_ours(_header(path), path)
-        if theirs:
-            raise StoreError("{problem}: check the path; nothing was changed", problem=theirs)
+        _refuse_theirs(path)
         found = _damage_found(path)
         if found:
             raise _damaged(path, found)
@@ -862,6 +858,13 @@ def _header(path: Path) -> bytes:
 def application_id(header: bytes) -> int:
     """The program an SQLite file says it belongs to, from its first 100 bytes (0: none said)."""
     return int.from_bytes(header[68:72], "big")
+
+
+def _refuse_theirs(path: Path) -> None:
+    """StoreError when the file at ``path`` is not ours to open: before anything reads or writes it."""
+    theirs = _not_ours(_header(path), path)
+    if theirs:
+        raise StoreError("{problem}: check the path; nothing was changed", problem=theirs)
 
 
 def _not_ours(header: bytes, path: Path) -> Reason | None:
