@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import sqlite3
 import subprocess
@@ -13,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
 from store_helpers import KNOWN, undo_migrations_from
@@ -413,7 +414,11 @@ def step_older_game(store: Store, rng: random.Random, _folder: Path) -> None:
 
 
 def step_rename(store: Store, rng: random.Random, _folder: Path) -> None:
-    store.rename_player(rng.choice(store.players()), f"Renamed{uuid.UUID(int=rng.getrandbits(128)).hex[:6]}")
+    """A new name no player has yet: two steps may draw the same seed, and so the same name."""
+    players = store.players()
+    taken = set(players)
+    name = next(f"Renamed{n}" for n in itertools.count(rng.randrange(1000)) if f"Renamed{n}" not in taken)
+    store.rename_player(rng.choice(players), name)
 
 
 def step_merge(store: Store, rng: random.Random, _folder: Path) -> None:
@@ -476,6 +481,7 @@ STEPS = {
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(st.tuples(st.sampled_from(sorted(STEPS)), st.integers(0, 2**32)), min_size=1, max_size=8))
+@example(steps=[("rename", 1), ("merge", 1), ("rename", 1)])  # one seed twice, one new name twice
 def test_the_kept_ratings_equal_a_full_rebuild_after_every_step_of_any_sequence(
         tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]]) -> None:
     folder = tmp_path_factory.mktemp("steps")
