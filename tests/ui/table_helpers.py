@@ -16,6 +16,7 @@ from companion.ui.screens.table import TableScreen
 from companion.ui.view import TableView
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.toast import Toast
+from layout_checks import inside, overlap  # noqa: F401  (the table tests take them from here too)
 
 W = TypeVar("W", bound=Widget)
 BUTTONS = BuzzerConfig().button_pins
@@ -46,17 +47,6 @@ def reads_from(widget: Widget) -> str:
     """The edge a widget is turned to: where its reader sits."""
     (x0, y0), (x1, y1) = widget.to_window(widget.x, widget.y), widget.to_window(widget.right, widget.y)
     return READS_FROM[round(math.degrees(math.atan2(y1 - y0, x1 - x0))) % 360]
-
-
-def inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
-    """``inner`` lies within ``outer`` (boxes from ``on_screen``), give or take the pixel layouts round to."""
-    return all(a >= b - 1 for a, b in zip(inner[:2], outer[:2], strict=True)) and all(
-        a <= b + 1 for a, b in zip(inner[2:], outer[2:], strict=True))
-
-
-def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    """The boxes share more than an edge's pixel."""
-    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
 
 
 class Table:
