@@ -2,7 +2,8 @@
 on the screen and big enough to tap, Undo and Redo keep one place, lying flat only the pad turns, the seats
 go round clockwise, and the last-card banner never covers the claim or the draw-pile count.
 
-What the screen measures (the title's words, the rows of turn buttons) is given as numbers here.
+What the screen measures (the title's words, the rows of turn buttons) is given as numbers here; the
+windowed tests (tests/ui/test_table_layout_applied.py) check the same on what the screen really measures.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""A screen lying flat: a seat on each edge, panels turned to face them, and touches on them land;
-only the pad turns as play goes round, and everything on the table fits whole."""
+"""A screen lying flat: a seat on each edge, panels turned to face them, and touches on them and on the pad
+turned to the seat to play land; everything on the table fits whole. (Where each part goes, and that only
+the pad turns as play goes round: tests/test_table_layout.py.)"""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from companion.ui.words import spice_name
 from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
-from table_helpers import Table, inside, on_screen, overlap, reads_from, within
+from layouts import LANGUAGES
+from table_helpers import Table, inside, on_screen, overlap, targets_fit, whole, within
 
 ANA, BEN, CY, DEE, EVE, FAY = 0, 1, 2, 3, 4, 5
 
@@ -90,59 +92,7 @@ def test_lying_flat_the_claim_pad_turns_to_the_seat_to_play_and_taps_on_it_land(
     assert (view.stack, view.claim_number, view.turn) == (3, 3, DEE) and reads_from() == "right"
 
 
-def whole(label: Label) -> bool:
-    """The label's text is drawn whole on one line, not shortened."""
-    full = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold)
-    full.refresh()
-    return full.texture.size[0] <= label.width
-
-
-def targets_fit(screen: Any) -> bool:
-    """Every key of the pad and every button of the turn shown is at least 48 dp each way."""
-    keys = [w for box in (screen.ids.pad, screen.ids.info) for w in box.walk(restrict=True)
-            if isinstance(w, BaseButton) and w.opacity > 0]
-    return len(keys) >= 14 and all(min(key.size) >= 48 for key in keys)
-
-
-EDGES = {4: ("bottom", "left", "top", "right"), 6: ("bottom", "bottom", "left", "top", "top", "right")}
 SIX = ["Ana", "Benjamin", "Cy", "Dolores", "Eve", "Françoise"]
-
-
-def fixed_boxes(screen: Any, panels: list[SeatPanel]) -> dict[str, tuple[int, ...]]:
-    """Where everything but the turn is on the screen, to the pixel: the hub's parts, every panel,
-    undo, redo and the menu."""
-    ids = screen.ids
-    widgets = {name: ids[name] for name in ("hub", "stack_card", "draw_pile", "trophies", "undo", "redo", "menu")}
-    widgets.update({f"panel {panel.seat.name}": panel for panel in panels})
-    return {name: tuple(round(edge) for edge in on_screen(widget)) for name, widget in widgets.items()}
-
-
-@pytest.mark.parametrize(("size", "seats"), [((800, 480), 4), ((800, 480), 6), ((1280, 720), 4), ((1280, 720), 6)])
-def test_lying_flat_only_the_pad_turns_to_the_seat_to_play_and_nothing_else_moves(
-    ui, size: tuple[int, int], seats: int
-) -> None:
-    """Round the table twice, by taps on the pad and on Pass: the hub, the panels and undo stay put,
-    and the pad, between them at the hub's centre, reads from the edge of each seat to play in turn."""
-    table = Table(ui, new_setup(SPICY, SIX[:seats], first=ANA), gpio=False, face_seats=True, size=size)
-    view, screen = table.view, table.screen
-    pad, panels = screen.ids.turn, [ui.find(SeatPanel, seat=seat) for seat in view.seats]
-    fixed = fixed_boxes(screen, panels)
-    square = on_screen(pad)
-    for turn in range(2 * seats + 1):
-        seat = turn % seats
-        assert view.turn == seat
-        assert fixed_boxes(screen, panels) == fixed
-        assert on_screen(pad) == pytest.approx(square, abs=0.5)  # it turns where it is
-        assert reads_from(pad) == reads_from(screen.ids.pass_button) == reads_from(panels[seat]) == EDGES[seats][seat]
-        assert not any(overlap(square, box) for name, box in fixed.items() if name != "hub")
-        assert inside(square, fixed["hub"]) and inside(on_screen(screen.ids.pass_button), square)
-        assert targets_fit(screen) and whole(screen.ids.header)
-        if turn < seats:  # taps on the pad, turned to each edge, land
-            table.declare("chili", turn + 1)
-            assert (view.stack, view.claim_number, view.top_player) == (turn + 1, turn + 1, seat)
-        else:
-            table.pass_turn()
-    assert view.stack == seats and view.turn == 1
 
 
 def text_fits(label: Label) -> bool:
@@ -172,7 +122,7 @@ def buttons_fit(screen: Any) -> list[str]:
     return wrong
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_lying_flat_with_six_seats_every_name_and_every_button_fits_whole(ui, language: str) -> None:
     """Sweet & Spicy at 800x480 with six seats: each seat in turn to play (names on the long edges
     never shrink), then the turn with the most buttons (Pass, Universal and Take a universal)."""
@@ -192,7 +142,8 @@ def test_lying_flat_with_six_seats_every_name_and_every_button_fits_whole(ui, la
         table.declare("chili", seat + 1)
 
 
-@pytest.mark.parametrize(("seats", "language"), [(4, "en"), (4, "fr"), (5, "en"), (5, "fr")])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("seats", [4, 5])
 def test_lying_flat_the_turn_with_the_most_buttons_keeps_them_whole_and_off_the_pad(
     ui, seats: int, language: str
 ) -> None:
