@@ -10,6 +10,7 @@ import pytest
 from companion.rules import SPICY, SWEET_SPICY, new_setup
 from companion.ui.catalogue import LOCALE
 from companion.ui.widgets.claim_pad import NumberButton
+from layouts import LANGUAGES
 from table_helpers import Table, within
 
 ANA, BEN, CY = 0, 1, 2
@@ -27,7 +28,7 @@ def lose_a_challenge(table: Table) -> None:
     assert table.screen.sheet_name == "" and table.view.turn == ANA
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_sweet_spicy_the_starter_after_a_challenge_is_refused_a_pass_in_the_tables_words(ui, language: str) -> None:
     table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA))
     assert table.app.change_settings(language=language)
