@@ -39,6 +39,9 @@ PANEL_MOST = 320
 """Lying flat, the longest a panel grows along a long edge."""
 TURN_MOST = 368
 """Lying flat, the side of the square the pad, the hint and the turn's buttons take at the hub's centre."""
+PAD_KEYS = 156
+"""The claim pad's keys at their least: a row of spices over two rows of numbers, 48 dp each and 6 dp apart
+(claim_pad.kv)."""
 STACK_SHARE = 0.42
 """Standing, the stack card's share of the hub's width against the tiles' 1."""
 
@@ -139,7 +142,11 @@ def table_layout(size: Size, seats: int, *, flat: bool, turn: int, measures: Mea
     d = measures.dp
     margin = d * 16 if portrait else d * 8
     bar = _bar(measures, margin, w - margin, h - margin)
-    frame = _flat(size, seats, turn, bar, measures) if lying else _standing(size, seats, measures)
+    # in landscape the pad has no room for two rows of buttons and the hint: the buttons matter more
+    head = d * 64 if portrait else 0 if measures.turn_rows > 1 else d * 26
+    padding = _turn_padding(head, measures)
+    keys_least = padding[1] + padding[3] + d * PAD_KEYS
+    frame = _flat(size, seats, turn, bar, measures) if lying else _standing(size, seats, measures, keys_least)
     in_hub = last_card and (replaying or (lying and not _top_edge_free(bar.words, frame.seats, d)))
     stack_card, tiles = _split(frame.hub, frame.stack_share, frame.hub_spacing, True)
     draw_pile, beside = _tiles(tiles, 2 if in_hub or awards else 1, d * 8)
@@ -148,11 +155,9 @@ def table_layout(size: Size, seats: int, *, flat: bool, turn: int, measures: Mea
     else:  # lying flat, as deep as the top edge's panels: room for both sides of the table
         x, y, width, height = bar.words
         banner = (x, y + height - d * DOCK, width, d * DOCK) if lying else bar.words
-    # lying flat the pad has no room for two rows of buttons and the hint: the buttons matter more
-    head = d * 64 if portrait else 0 if lying and measures.turn_rows > 1 else d * 26
     return TableLayout(
         lying=lying, portrait=portrait, seats=frame.seats, turn=frame.turn, turn_shown=not (lying and replaying),
-        turn_padding=_turn_padding(head, measures), head=head, hub=frame.hub, stack_card=stack_card, tiles=tiles,
+        turn_padding=padding, head=head, hub=frame.hub, stack_card=stack_card, tiles=tiles,
         draw_pile=draw_pile, beside=beside, banner=banner, banner_in_hub=in_hub, undo=bar.undo, redo=bar.redo,
         menu=bar.menu, title=bar.title, title_shown=not lying)
 
@@ -178,13 +183,14 @@ def _bar(measures: Measures, x: float, right: float, top: float) -> _Bar:
         words=(redo_right + gap, top - menu_h, max(0.0, menu_x - redo_right - 2 * gap), menu_h))
 
 
-def _standing(size: Size, seats: int, measures: Measures) -> _Frame:
-    return _portrait(size, seats, measures) if size[0] < size[1] else _column(size, seats, measures)
+def _standing(size: Size, seats: int, measures: Measures, keys_least: float) -> _Frame:
+    return _portrait(size, seats, measures) if size[0] < size[1] else _column(size, seats, measures, keys_least)
 
 
-def _column(size: Size, seats: int, measures: Measures) -> _Frame:
+def _column(size: Size, seats: int, measures: Measures, keys_least: float) -> _Frame:
     """Standing, landscape: the bar across the top, the seats in a column on the left under it,
-    everything else on the right."""
+    everything else on the right. The pad is at least as tall as its keys need (``keys_least``, with the
+    hint over them and the turn's buttons under them) while the hub keeps 112 dp."""
     w, h = size
     d = measures.dp
     m = d * 8
@@ -194,7 +200,7 @@ def _column(size: Size, seats: int, measures: Measures) -> _Frame:
     row = min(d * 96, (h - 2 * m - bar - (seats - 1) * gap) / seats)
     placed = tuple(Seat((m, h - m - bar - (i + 1) * row - i * gap, col, row), 0, "bottom") for i in range(seats))
     middle = h - 2 * m - bar
-    pad_h = min(middle - d * 120, max(d * 250, middle * 0.55))
+    pad_h = min(middle - d * 120, max(d * 250, middle * 0.55, keys_least))
     return _middle(placed, col + 2 * m, m, w - col - 3 * m, middle, pad_h, d)
 
 

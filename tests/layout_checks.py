@@ -16,6 +16,8 @@ Box = tuple[float, float, float, float]
 
 TARGET = 48
 """The least a target measures each way, in dp (design README)."""
+NUMBER_KEYS = (5, 2, 6)
+"""The claim pad's number keys (claim_pad.kv): five a row, two rows, 6 dp apart, under a row of spices."""
 
 
 def box(rect: Rect) -> Box:
@@ -49,9 +51,10 @@ def parts(table: TableLayout, banner: bool = True) -> dict[str, Rect]:
     return named
 
 
-def problems(table: TableLayout, size: tuple[float, float], *, banner: bool, dp: float = 1) -> list[str]:
+def problems(table: TableLayout, size: tuple[float, float], *, banner: bool, dp: float = 1,
+             spices_high: float = TARGET) -> list[str]:
     """What is wrong with ``table`` on a screen of ``size``: each complaint names its parts. ``banner``: the
-    last-card banner shows."""
+    last-card banner shows; ``spices_high``: the claim pad's row of spices (taller in portrait)."""
     named = parts(table, banner)
     wrong = [f"{name} leaves the screen" for name, rect in named.items() if not inside(box(rect), (0, 0, *size))]
     apart = [name for name in named if name != "turn" or not table.lying]  # lying flat, the pad is in the hub
@@ -63,7 +66,23 @@ def problems(table: TableLayout, size: tuple[float, float], *, banner: bool, dp:
               if min(named[name][2:]) < TARGET * dp - 0.5]
     wrong += [f"seat {i} is under {TARGET} dp" for i, seat in enumerate(table.seats)
               if min(seat.rect[2:]) < TARGET * dp - 0.5]
+    wrong += pad_problems(table, dp, spices_high)
     return wrong
+
+
+def pad_problems(table: TableLayout, dp: float, spices_high: float) -> list[str]:
+    """The claim pad's keys get 48 dp each way inside its box, beside the hint and the turn's buttons."""
+    x, y, w, h = table.turn.rect
+    if table.turn.angle % 180:
+        w, h = h, w  # turned a quarter: its own width runs up the screen
+    left, top, right, bottom = table.turn_padding
+    per_row, rows, gap = NUMBER_KEYS
+    need_w = (per_row * TARGET + (per_row - 1) * gap) * dp
+    need_h = (spices_high + gap + rows * TARGET + (rows - 1) * gap) * dp
+    room_w, room_h = w - left - right, h - top - bottom
+    if room_w < need_w - 0.5 or room_h < need_h - 0.5:
+        return [f"the pad's keys get {room_w:.0f}x{room_h:.0f}, under {need_w:.0f}x{need_h:.0f}"]
+    return []
 
 
 def clockwise(rects: Iterable[Rect]) -> bool:

@@ -47,8 +47,20 @@ def tables(screen: Layout, seats: int) -> Iterator[tuple[str, bool, TableLayout]
 @pytest.mark.parametrize("screen", SCREENS, ids=str)
 @pytest.mark.parametrize("seats", SEATS)
 def test_every_part_is_on_the_screen_apart_from_the_others_and_big_enough_to_tap(screen: Layout, seats: int) -> None:
+    spices_high = 72 if screen.size[0] < screen.size[1] else theme.TARGET  # claim_pad.kv: taller spices in portrait
     for name, last_card, table in tables(screen, seats):
-        assert problems(table, screen.size, banner=last_card) == [], name
+        assert problems(table, screen.size, banner=last_card, spices_high=spices_high) == [], name
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=str)
+def test_in_landscape_a_second_row_of_turn_buttons_takes_the_hints_row(screen: Layout) -> None:
+    """The buttons matter more: on 800x480 standing the pad keeps its keys' 48 dp beside two rows of them only
+    so. In portrait the head (the seat to play's avatar, name and hand) stays."""
+    one, two = (table_layout(screen.size, 4, flat=screen.flat, turn=0, measures=measures(screen.size, rows))
+                for rows in (1, 2))
+    portrait = screen.size[0] < screen.size[1]
+    assert (one.head, two.head) == ((64, 64) if portrait else (26, 0))
+    assert two.turn_padding[1] == (8 + 64 + 6 if portrait else 8)
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=str)

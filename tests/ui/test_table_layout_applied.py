@@ -62,7 +62,7 @@ def check_drawn_as_laid_out(table: Table) -> TableLayout:
     panels = [slot.panel for slot in screen._slots]
     assert [reads_from(panel) for panel in panels] == [seat.edge for seat in laid_out.seats]
     assert reads_from(screen.ids.turn) == reads_from(screen.ids.pass_button) == laid_out.turn.edge
-    assert problems(laid_out, screen.size, banner=bool(view.last_card)) == []
+    assert problems(laid_out, screen.size, banner=bool(view.last_card), spices_high=screen.ids.pad.spice_height) == []
     assert targets_fit(screen) and whole(screen.ids.header)
     return laid_out
 
