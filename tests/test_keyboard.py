@@ -8,6 +8,8 @@ import pytest
 
 from companion.config import ConfigError, UiConfig
 from companion.ui.keyboard import ACCENTS, LETTERS, SYMBOLS, physical_keyboard, rows, screen_keyboard_wanted
+from companion.languages import CODES
+
 
 KEYBOARD_KEYS = "10000 0 0 0 0 0 0 0 ffefffdf 3fcfffff ffffffff fffffffe"  # a USB keyboard, highest word first
 POWER_BUTTON_KEYS = "10000000000000 0"  # KEY_POWER only
@@ -49,7 +51,7 @@ def test_an_unknown_keyboard_setting_is_refused_with_the_choices() -> None:
         UiConfig(keyboard="onscreen")
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 def test_every_layer_has_the_letters_names_need_and_rows_of_one_key_size(language: str) -> None:
     typed = {key.action for layer in (LETTERS, ACCENTS, SYMBOLS) for row in rows(layer, language) for key in row}
     for letter in "abcdefghijklmnopqrstuvwxyzéèêëàâäçîïôöûüùÿœæñß0123456789-'":

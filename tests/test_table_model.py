@@ -151,11 +151,12 @@ def test_a_challenge_waiting_may_move_to_the_card_of_the_seat_to_play_unless_tha
     assert table_model(five, Buzz(1)).move_to == -1  # five-spices calls at once: no sheet waits
 
 
-def test_the_model_and_the_link_import_no_kivy() -> None:
+def test_the_model_the_link_and_the_layout_import_no_kivy() -> None:
     """So they, and these tests, run without a window."""
     import subprocess
 
-    code = "import sys, companion.table_model, companion.table_link; print(any(m.startswith('kivy') for m in sys.modules))"
+    code = ("import sys, companion.table_model, companion.table_link, companion.table_layout;"
+            " print(any(m.startswith('kivy') for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
 
 

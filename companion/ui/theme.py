@@ -217,6 +217,8 @@ RADIUS_PANEL = 16
 RADIUS_TILE = 20
 RADIUS_BIG = 24
 ROUND_BUTTON = 56
+HISTORY_PILL = 136
+"""Undo's and Redo's width in portrait, where they are pills with their word (a round button's height)."""
 TAB_RISE = 10
 """How far the "TO PLAY" tab rises over its panel's top edge: the screens leave it that room."""
 

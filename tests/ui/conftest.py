@@ -5,6 +5,9 @@ gets a new ``SpicyApp`` (``ui.start``) at the size it asks for, driven a frame
 at a time with ``EventLoop.idle()`` (docs/design/KIVY-NOTES.md). Touches are real
 ``MotionEvent``s posted to the event loop, so they go through the same
 dispatch (rotation, Scatter transforms) as a finger on the glass.
+
+The layouts and languages the tests take are one list, ``tests/layouts.py``: without Kivy, as
+the table layout's own tests (tests/test_table_layout.py) run without this window.
 """
 
 from __future__ import annotations

@@ -16,20 +16,14 @@ import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent)]  # the UI helpers, and the list of layouts (tests/layouts.py)
 
 import conftest  # noqa: E402  (starts the virtual display and sets Kivy up, as for the tests)
-from scenes import SCENES, WIDE_FLAT  # noqa: E402
+from scenes import SCENES  # noqa: E402
+from scenes import WIDE_FLAT as WIDE_FLAT_SCENES  # noqa: E402
 
 from companion.config import UiConfig  # noqa: E402
-
-SIZES: list[tuple[str, tuple[int, int], bool]] = [
-    ("800x480", (800, 480), False),
-    ("1280x720", (1280, 720), False),
-    ("720x1280", (720, 1280), False),
-    ("800x480-flat", (800, 480), True),
-]
-WIDE_FLAT_SIZE = ("1280x720-flat", (1280, 720), True)
+from layouts import LAYOUTS, WIDE_FLAT  # noqa: E402
 
 
 def main() -> int:
@@ -47,15 +41,16 @@ def main() -> int:
     for name, scene in SCENES.items():
         if args.names and name not in args.names:
             continue
-        for label, size, flat in SIZES + ([WIDE_FLAT_SIZE] if name in WIDE_FLAT else []):
+        for layout in (*LAYOUTS, *([WIDE_FLAT] if name in WIDE_FLAT_SCENES else [])):
             with tempfile.TemporaryDirectory() as folder:
                 os.environ.update(XDG_CONFIG_HOME=f"{folder}/config", XDG_DATA_HOME=f"{folder}/data")
                 driver = conftest.UiDriver(Path(folder))
-                driver.start(size=size, config=driver.config(ui=UiConfig(face_seats=flat, language=args.language)))
+                config = driver.config(ui=UiConfig(face_seats=layout.flat, language=args.language))
+                driver.start(size=layout.size, config=config)
                 try:
                     scene(driver)
                     suffix = "" if args.language == "en" else f"-{args.language}"
-                    print(driver.screenshot(args.out / f"{name}-{label}{suffix}.png"))
+                    print(driver.screenshot(args.out / f"{name}-{layout}{suffix}.png"))
                 except Exception:
                     traceback.print_exc(file=sys.__stderr__)  # Kivy's logger holds sys.stderr
                     return 1

@@ -18,9 +18,11 @@ from companion.config import BuzzerConfig
 from companion.rules import Setup
 from companion.ui.screens.table import TableScreen
 from companion.ui.view import TableView
+from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.fit import ELLIPSIS
 from companion.ui.widgets.toast import Toast
+from layout_checks import inside, overlap  # noqa: F401  (the table tests take them from here too)
 
 W = TypeVar("W", bound=Widget)
 BUTTONS = BuzzerConfig().button_pins
@@ -53,15 +55,40 @@ def reads_from(widget: Widget) -> str:
     return READS_FROM[round(math.degrees(math.atan2(y1 - y0, x1 - x0))) % 360]
 
 
-def inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
-    """``inner`` lies within ``outer`` (boxes from ``on_screen``), give or take the pixel layouts round to."""
-    return all(a >= b - 1 for a, b in zip(inner[:2], outer[:2], strict=True)) and all(
-        a <= b + 1 for a, b in zip(inner[2:], outer[2:], strict=True))
+MAX = "Maximilian-Alexander von Hohenzollern"
+"""A seat's name as long as a name gets: it gives way in every sentence."""
 
 
-def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    """The boxes share more than an edge's pixel."""
-    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+def shows(label: Label, template: str, names: Mapping[str, str], **words: object) -> None:
+    """``label`` reads ``template`` with every fixed word whole, each name whole or its start and an
+    ellipsis, and its text fits the label (on one line, or wrapped within its height)."""
+    pieces = re.split(r"\{(" + "|".join(names) + r")\}", template.format(
+        **words, **{field: "{" + field + "}" for field in names}))
+    pattern = "".join(
+        "(" + re.escape(names[piece]) + "|" + "|".join(
+            re.escape(names[piece][:n].rstrip(" -") + ELLIPSIS) for n in range(1, len(names[piece]))) + ")"
+        if i % 2 else re.escape(piece)
+        for i, piece in enumerate(pieces))
+    assert re.fullmatch(pattern, label.text, re.DOTALL), (label.text, template)
+    wrapped = label.text_size[1] is not None and label.height > 1.6 * label.font_size
+    core = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold,
+                     text_size=(label.width, None) if wrapped else (None, None))
+    width, height = core.render()
+    assert (height <= label.height + 1) if wrapped else (width <= label.width + 1), (label.text, label.size)
+
+
+def whole(label: Label) -> bool:
+    """The label's text is drawn whole on one line, not shortened."""
+    full = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold)
+    full.refresh()
+    return bool(full.texture.size[0] <= label.width)
+
+
+def targets_fit(screen: Any) -> bool:
+    """Every key of the pad and every button of the turn shown is at least 48 dp each way."""
+    keys = [w for box in (screen.ids.pad, screen.ids.info) for w in box.walk(restrict=True)
+            if isinstance(w, BaseButton) and w.opacity > 0]
+    return len(keys) >= 14 and all(min(key.size) >= 48 for key in keys)
 
 
 class Table:
@@ -151,20 +178,3 @@ class Table:
         toasts = [w for w in Window.children if isinstance(w, Toast)]
         return toasts[-1].text if toasts else ""
 
-
-def shows(label: Label, template: str, names: Mapping[str, str], **words: object) -> None:
-    """``label`` reads ``template`` with every fixed word whole, each name whole or its start and an
-    ellipsis, and its text fits the label (on one line, or wrapped within its height)."""
-    pieces = re.split(r"\{(" + "|".join(names) + r")\}", template.format(
-        **words, **{field: "{" + field + "}" for field in names}))
-    pattern = "".join(
-        "(" + re.escape(names[piece]) + "|" + "|".join(
-            re.escape(names[piece][:n].rstrip(" -") + ELLIPSIS) for n in range(1, len(names[piece]))) + ")"
-        if i % 2 else re.escape(piece)
-        for i, piece in enumerate(pieces))
-    assert re.fullmatch(pattern, label.text, re.DOTALL), (label.text, template)
-    wrapped = label.text_size[1] is not None and label.height > 1.6 * label.font_size
-    core = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold,
-                     text_size=(label.width, None) if wrapped else (None, None))
-    width, height = core.render()
-    assert (height <= label.height + 1) if wrapped else (width <= label.width + 1), (label.text, label.size)

@@ -18,6 +18,7 @@ from companion.store import Store
 from companion.ui import shapes, theme
 from companion.ui.widgets.icon import Icon
 from companion.ui.widgets.marks import StruckMark
+from layouts import FLAT, LANDSCAPE, PORTRAIT, WIDE
 from table_helpers import Table, inside, on_screen, within
 
 ANA, BEN, CY = 0, 1, 2
@@ -38,10 +39,9 @@ def near(colour: tuple[int, ...], rgba: tuple[float, ...], by: int = 24) -> bool
 
 
 @pytest.mark.parametrize(("profile", "spice", "number", "size", "flat"), [
-    (SPICY, "chili", 3, (800, 480), False),
-    (SWEET_SPICY, "lemon", 2, (720, 1280), False),
-    (SPICY, "pepper", 1, (1280, 720), False),
-    (SPICY, "wasabi", 3, (800, 480), True),
+    pytest.param(profile, spice, number, *layout, id=f"{spice}-{layout}") for profile, spice, number, layout in (
+        (SPICY, "chili", 3, LANDSCAPE), (SWEET_SPICY, "lemon", 2, PORTRAIT), (SPICY, "pepper", 1, WIDE),
+        (SPICY, "wasabi", 3, FLAT))
 ])
 def test_the_challenge_buttons_strike_the_claims_spice_and_its_number_not_a_wild_card(
     ui: Any, profile: Profile, spice: str, number: int, size: tuple[int, int], flat: bool,

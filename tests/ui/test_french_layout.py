@@ -10,9 +10,7 @@ from kivy.uix.label import Label
 from companion.config import BuzzerConfig, UiConfig
 from companion.ui.i18n import tr
 from companion.ui.widgets.forms import Caption
-
-SIZES = [(800, 480), (1280, 720), (720, 1280)]
-
+from layouts import STANDING, sizes
 
 @pytest.fixture(autouse=True)
 def english_afterwards() -> Iterator[None]:
@@ -25,7 +23,7 @@ def lines(label: Label) -> list[str]:
     return ["".join(word.text for word in line.words) for line in label._label._cached_lines]
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: "x".join(map(str, size)))
+@pytest.mark.parametrize("size", sizes(STANDING))
 def test_the_seats_caption_is_whole_in_french(ui, size: tuple[int, int]) -> None:
     app = ui.start(size=size, config=ui.config(ui=UiConfig(language="fr")))
     setup = app.screen("setup")
@@ -39,7 +37,7 @@ def test_the_seats_caption_is_whole_in_french(ui, size: tuple[int, int]) -> None
         assert label.texture_size[1] <= caption.height
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda size: "x".join(map(str, size)))
+@pytest.mark.parametrize("size", sizes(STANDING))
 def test_no_line_of_a_french_toast_starts_with_punctuation(ui, tmp_path, size: tuple[int, int]) -> None:
     buzzers = BuzzerConfig(backend="auto", serial_ports=(str(tmp_path / "no-such-port"),))
     app = ui.start(size=size, config=ui.config(ui=UiConfig(language="fr"), buzzers=buzzers))

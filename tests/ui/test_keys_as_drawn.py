@@ -11,6 +11,7 @@ from companion.ui import theme
 from companion.ui.words import spice_name
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.icon import Icon
+from layouts import LAYOUTS, params
 from table_helpers import Table, inside, on_screen, overlap, within
 
 ANA, BEN, CY = 0, 1, 2
@@ -32,8 +33,7 @@ def marked_by(table: Table, text: str) -> tuple[float, float, float, float] | No
     return on_screen(labels[0].parent) if labels else None
 
 
-@pytest.mark.parametrize("size, flat", [((800, 480), False), ((1280, 720), False), ((720, 1280), False),
-                                        ((800, 480), True)])
+@pytest.mark.parametrize("size, flat", params(LAYOUTS))
 def test_the_reveal_sheet_names_each_spice_row_and_marks_the_claimed_card(ui, size, flat) -> None:
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA), gpio=False, size=size, face_seats=flat)
     table.declare("wasabi", 3)

@@ -13,6 +13,7 @@ from pyzbar import pyzbar
 from companion.bgstats import LINK
 from companion.ui.widgets.qr import QrCode
 from scenes_table import end
+from layouts import SHAPES, sizes
 
 
 def decoded(png: Path) -> list[str]:
@@ -29,7 +30,7 @@ def play_in(url: str) -> dict:
     return json.loads(unquote(url[len(LINK):]))
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("size", sizes(SHAPES))
 def test_the_end_screen_qr_code_decodes_to_the_saved_game(ui, tmp_path: Path, size: tuple[int, int]) -> None:
     app = ui.start(size=size)
     end(ui)

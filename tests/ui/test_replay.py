@@ -28,6 +28,7 @@ from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.toast import Toast
 from store_helpers import StatesMade, missing_field, rewrite_snapshot
+from layouts import SHAPES, sizes
 from table_helpers import Table, on_screen, overlap, within
 
 START = datetime(2026, 9, 1, 18, tzinfo=UTC)
@@ -263,7 +264,7 @@ def test_saved_games_then_a_game_then_replay_by_touch(ui) -> None:
     assert screen.view.replay.saved.id == int(row.game_id) and screen.view.position == 0
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("size", sizes(SHAPES))
 def test_standing_a_last_card_in_a_replay_is_told_clear_of_the_replays_controls(ui, size) -> None:
     """The banner took the top bar's title place, which the replay's controls cover: its words ran into
     "action 30 of 41"."""

@@ -48,6 +48,7 @@ from companion.ui.i18n import tr
 from companion.ui.screens.games import PAGE, GameRow, profile_title, row_data
 from companion.ui.screens.players import PlayerRow
 from companion.ui.widgets.forms import Header
+from layouts import SHAPES, sizes
 
 GAMES = 130
 
@@ -144,7 +145,7 @@ def test_a_six_seat_game_page_keeps_why_it_ended_under_its_tabs_at_800x480(ui, f
     assert page.ids.log_play.top <= page.ids.outcome.y  # the rows scroll between them
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("size", sizes(SHAPES))
 def test_a_game_page_cuts_a_long_name_from_its_end_never_in_the_middle(ui, tmp_path: Path, size) -> None:
     """Kivy's own shortening drew "Bar...ew" in the breakdown and "Barth...mew" under the race."""
     long = "Bartholomew-Alexander Wilhelmina"

@@ -15,9 +15,7 @@ from companion.ui.keyboard import BACKSPACE, ENTER, HIDE, LETTERS, SPACE, SYMBOL
 from companion.ui.screens.setup import SetupScreen
 from companion.ui.widgets.keyboard import KeyboardKey, TextField
 from keyboard_helpers import keys, type_on_screen
-
-SIZES = [((800, 480), False), ((1280, 720), False), ((720, 1280), False), ((800, 480), True)]
-
+from layouts import FLAT, LANDSCAPE, LAYOUTS, params
 
 def window_box(widget) -> tuple[float, float, float, float]:  # type: ignore[no-untyped-def]
     x, y = widget.to_window(widget.x, widget.y)
@@ -35,7 +33,7 @@ def seats_step(ui) -> SetupScreen:  # type: ignore[no-untyped-def]
     return setup
 
 
-@pytest.mark.parametrize(("size", "flat"), SIZES, ids=["800x480", "1280x720", "720x1280", "800x480-flat"])
+@pytest.mark.parametrize(("size", "flat"), params(LAYOUTS))
 def test_zoe_is_typed_by_touches_alone_and_gets_a_seat(ui, size, flat) -> None:
     app = ui.start(size=size, config=ui.config(ui=UiConfig(keyboard="screen", face_seats=flat)))
     key_events: list[object] = []
@@ -151,12 +149,12 @@ def tap_letters(ui, text: str) -> None:  # type: ignore[no-untyped-def]
         ui.tap(keys(ui)[action])
 
 
-@pytest.mark.parametrize("flat", [False, True], ids=["800x480", "800x480-flat"])
-def test_a_note_and_a_rename_put_the_keys_away_and_shift_only_starts_a_name_or_a_sentence(ui, flat) -> None:
+@pytest.mark.parametrize(("size", "flat"), params((LANDSCAPE, FLAT)))
+def test_a_note_and_a_rename_put_the_keys_away_and_shift_only_starts_a_name_or_a_sentence(ui, size, flat) -> None:
     with Store.open(ui.tmp_path / "games.db") as store:
         simulate(store, 1, seed=1, start=datetime(2026, 1, 1, tzinfo=UTC))
         name = store.players()[0]
-    app = ui.start(config=ui.config(ui=UiConfig(keyboard="screen", face_seats=flat)))
+    app = ui.start(size=size, config=ui.config(ui=UiConfig(keyboard="screen", face_seats=flat)))
     keyboard, page = app.screen_keyboard, app.screen("game")
     assert page.open(1)
     app.show("game")

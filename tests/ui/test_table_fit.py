@@ -6,19 +6,19 @@ import pytest
 from kivy.core.text import Label as CoreLabel
 from kivy.metrics import sp
 
-from companion.languages import CODES
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
 from companion.ui.theme import FONT_SCORE, signed, spice_icon
 from companion.ui.words import spice_name
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.stack_card import StackCard
+from companion.languages import CODES
+from layouts import FLAT, SHAPES, sizes
 from table_helpers import Table, within
 
 ANA = 0
-SIZES = [(800, 480), (720, 1280)]
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", sizes(SHAPES))
 def test_pass_alone_spans_the_turn_row(ui, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA), gpio=False, size=size)
     ids = table.screen.ids
@@ -37,7 +37,7 @@ def test_a_button_shown_again_takes_its_share_of_the_row(ui) -> None:  # type: i
     assert ids.pass_button.width == pytest.approx(ids.universal.width, abs=1)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", sizes(SHAPES))
 def test_every_five_spices_word_fits_its_stack_card(ui, size: tuple[int, int]) -> None:  # type: ignore
     """A claim's word is drawn whole inside the card, shrunk when it must be, in every language."""
     table = Table(ui, new_setup(FIVE_SPICES, ["Ana", "Ben", "Cy"], first=ANA), gpio=False, size=size)
@@ -60,11 +60,9 @@ def test_every_five_spices_word_fits_its_stack_card(ui, size: tuple[int, int]) -
             assert table.view.undo()  # the hands last through every language: an empty hand would end the game
 
 
-@pytest.mark.parametrize("size,names,flat", [
-    ((800, 480), ["Ana", "Ben", "Cy", "Dee"], False),
-    ((720, 1280), ["Ana", "Ben", "Cy", "Dee"], False),
-    ((800, 480), ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"], True),
-], ids=["800x480", "720x1280", "flat-6"])
+@pytest.mark.parametrize("size,flat,names", [
+    pytest.param(*layout, ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"][:6 if layout.flat else 4], id=str(layout))
+    for layout in (*SHAPES, FLAT)])
 def test_a_seat_score_of_up_to_four_characters_stays_whole_on_one_line(  # type: ignore[no-untyped-def]
         ui, size: tuple[int, int], names: list[str], flat: bool) -> None:
     """"−11" once wrapped in its box in portrait and showed only "1"; every score fits, "−100" too."""

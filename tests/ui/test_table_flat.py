@@ -1,5 +1,6 @@
-"""A screen lying flat: a seat on each edge, panels turned to face them, and touches on them land;
-only the pad turns as play goes round, and everything on the table fits whole."""
+"""A screen lying flat: a seat on each edge, panels turned to face them, and touches on them and on the pad
+turned to the seat to play land; everything on the table fits whole. (Where each part goes, and that only
+the pad turns as play goes round: tests/test_table_layout.py.)"""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ from kivy.uix.label import Label
 
 from kivy.metrics import sp
 
-from companion.languages import CODES
 from companion.rules import SPICY, SWEET_SPICY, new_setup
 from companion.ui.words import spice_name
 from companion.ui.widgets.buttons import BaseButton
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
-from table_helpers import Table, inside, on_screen, overlap, reads_from, within
+from companion.languages import CODES
+
+from table_helpers import Table, inside, on_screen, overlap, targets_fit, whole, within
 
 ANA, BEN, CY, DEE, EVE, FAY = 0, 1, 2, 3, 4, 5
 
@@ -91,59 +93,7 @@ def test_lying_flat_the_claim_pad_turns_to_the_seat_to_play_and_taps_on_it_land(
     assert (view.stack, view.claim_number, view.turn) == (3, 3, DEE) and reads_from() == "right"
 
 
-def whole(label: Label) -> bool:
-    """The label's text is drawn whole on one line, not shortened."""
-    full = CoreLabel(text=label.text, font_size=label.font_size, bold=label.bold)
-    full.refresh()
-    return full.texture.size[0] <= label.width
-
-
-def targets_fit(screen: Any) -> bool:
-    """Every key of the pad and every button of the turn shown is at least 48 dp each way."""
-    keys = [w for box in (screen.ids.pad, screen.ids.info) for w in box.walk(restrict=True)
-            if isinstance(w, BaseButton) and w.opacity > 0]
-    return len(keys) >= 14 and all(min(key.size) >= 48 for key in keys)
-
-
-EDGES = {4: ("bottom", "left", "top", "right"), 6: ("bottom", "bottom", "left", "top", "top", "right")}
 SIX = ["Ana", "Benjamin", "Cy", "Dolores", "Eve", "Françoise"]
-
-
-def fixed_boxes(screen: Any, panels: list[SeatPanel]) -> dict[str, tuple[int, ...]]:
-    """Where everything but the turn is on the screen, to the pixel: the hub's parts, every panel,
-    undo, redo and the menu."""
-    ids = screen.ids
-    widgets = {name: ids[name] for name in ("hub", "stack_card", "draw_pile", "trophies", "undo", "redo", "menu")}
-    widgets.update({f"panel {panel.seat.name}": panel for panel in panels})
-    return {name: tuple(round(edge) for edge in on_screen(widget)) for name, widget in widgets.items()}
-
-
-@pytest.mark.parametrize(("size", "seats"), [((800, 480), 4), ((800, 480), 6), ((1280, 720), 4), ((1280, 720), 6)])
-def test_lying_flat_only_the_pad_turns_to_the_seat_to_play_and_nothing_else_moves(
-    ui, size: tuple[int, int], seats: int
-) -> None:
-    """Round the table twice, by taps on the pad and on Pass: the hub, the panels and undo stay put,
-    and the pad, between them at the hub's centre, reads from the edge of each seat to play in turn."""
-    table = Table(ui, new_setup(SPICY, SIX[:seats], first=ANA), gpio=False, face_seats=True, size=size)
-    view, screen = table.view, table.screen
-    pad, panels = screen.ids.turn, [ui.find(SeatPanel, seat=seat) for seat in view.seats]
-    fixed = fixed_boxes(screen, panels)
-    square = on_screen(pad)
-    for turn in range(2 * seats + 1):
-        seat = turn % seats
-        assert view.turn == seat
-        assert fixed_boxes(screen, panels) == fixed
-        assert on_screen(pad) == pytest.approx(square, abs=0.5)  # it turns where it is
-        assert reads_from(pad) == reads_from(screen.ids.pass_button) == reads_from(panels[seat]) == EDGES[seats][seat]
-        assert not any(overlap(square, box) for name, box in fixed.items() if name != "hub")
-        assert inside(square, fixed["hub"]) and inside(on_screen(screen.ids.pass_button), square)
-        assert targets_fit(screen) and whole(screen.ids.header)
-        if turn < seats:  # taps on the pad, turned to each edge, land
-            table.declare("chili", turn + 1)
-            assert (view.stack, view.claim_number, view.top_player) == (turn + 1, turn + 1, seat)
-        else:
-            table.pass_turn()
-    assert view.stack == seats and view.turn == 1
 
 
 def text_fits(label: Label) -> bool:
@@ -193,7 +143,8 @@ def test_lying_flat_with_six_seats_every_name_and_every_button_fits_whole(ui, la
         table.declare("chili", seat + 1)
 
 
-@pytest.mark.parametrize(("seats", "language"), [(seats, code) for seats in (4, 5) for code in CODES])
+@pytest.mark.parametrize("language", CODES)
+@pytest.mark.parametrize("seats", [4, 5])
 def test_lying_flat_the_turn_with_the_most_buttons_keeps_them_whole_and_off_the_pad(
     ui, seats: int, language: str
 ) -> None:

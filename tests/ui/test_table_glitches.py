@@ -7,6 +7,7 @@ import pytest
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, new_setup
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.stack_card import StackCard
+from layouts import SHAPES, sizes
 from table_helpers import Table, within
 
 ANA, BEN, CY, DEE = 0, 1, 2, 3
@@ -50,7 +51,7 @@ def test_portrait_the_to_play_tab_is_clear_of_the_top_bar(ui) -> None:  # type: 
             assert tab_top <= button.to_window(0, button.y)[1], (first, button, tab_top)
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("size", sizes(SHAPES))
 def test_the_title_is_centred_in_the_top_bar_after_a_new_game(ui, size: tuple[int, int]) -> None:  # type: ignore
     """A new game with a shorter title ("Spicy" after "Sweet & Spicy") is centred again between redo and the menu."""
     table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA), gpio=False, size=size)

@@ -1,17 +1,15 @@
 """Long names follow one rule: a sentence shortens its names (with an ellipsis), never its words, and fits its box.
 
-The last-card banner never covers the claim or the draw-pile count; a table toast ends as the turn moves on
-and never covers the challenge buttons.
+A table toast ends as the turn moves on and never covers the challenge buttons. (The last-card banner's
+name: tests/ui/test_table_layout_applied.py.)
 """
 
 from __future__ import annotations
-
 
 import pytest
 from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 
-from companion.languages import CODES
 from companion.rules import SPICY, Card, new_setup
 from companion.ui.i18n import tr
 from companion.ui.words import spice_name
@@ -21,17 +19,16 @@ from companion.ui.widgets.claim_pad import NumberButton
 from companion.ui.widgets.fit import ELLIPSIS
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.toast import Toast
-from table_helpers import Table, on_screen, overlap, shows, within
+from companion.languages import CODES
+from layouts import LAYOUTS, SHAPES, params, sizes
+from table_helpers import MAX, Table, on_screen, overlap, shows, within
 
-MAX = "Maximilian-Alexander von Hohenzollern"
 ANNE = "Anne-Charlotte-Sophie de Villeneuve"
 NAMES = [MAX, "Ben", ANNE, "Dee"]
-LAYOUTS = [((800, 480), False), ((720, 1280), False), ((1280, 720), False), ((800, 480), True)]
-LAYOUT_IDS = ["800x480", "720x1280", "1280x720", "800x480-flat"]
 
 
 @pytest.mark.parametrize("language", CODES)
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["800x480", "720x1280"])
+@pytest.mark.parametrize("size", sizes(SHAPES))
 def test_long_names_give_way_in_every_sheet_sentence(ui, language: str, size: tuple[int, int]) -> None:  # type: ignore
     table = Table(ui, new_setup(SPICY, NAMES, first=1, end_card=25), gpio=False, size=size)
     assert table.app.change_settings(language=language)
@@ -100,39 +97,6 @@ def test_six_narrow_result_seats_keep_every_count_whole(ui) -> None:  # type: ig
         assert drawn[1] <= counts.height + 1 and counts.y >= seat.y - 1, (counts.text, counts.size, drawn)
 
 
-@pytest.mark.parametrize("language", CODES)
-@pytest.mark.parametrize("size,flat,seats", [(*layout, 3) for layout in LAYOUTS] + [((800, 480), True, 4)],
-                         ids=[*LAYOUT_IDS, "800x480-flat-top-edge-seated"])  # 4 seats: the banner in a column
-def test_the_last_card_banner_names_the_seat_and_never_covers_the_claim_or_the_count(  # type: ignore
-        ui, size: tuple[int, int], flat: bool, seats: int, language: str) -> None:
-    names = [MAX, "Ben", "Cy", "Dee"][:seats]
-    table = Table(ui, new_setup(SPICY, names, first=0), gpio=False, size=size, face_seats=flat)
-    assert table.app.change_settings(language=language, face_seats=flat)  # the settings hold both
-    ui.step(2)
-    assert table.screen.lying == flat
-    screen, view = table.screen, table.view
-    assert screen.ids.banner.opacity == 0
-    view.declare("wasabi", 1)
-    for number in range(2, 7):
-        for _ in range(seats - 1):
-            view.pass_turn()
-        view.declare("wasabi", number)
-    ui.step(3)
-    banner = screen.ids.banner
-    assert table.view.last_card == MAX and banner.opacity == 1
-    shows(banner.ids.near_side.ids.title, tr._("{name}: last card!"), {"name": MAX})
-    banner_box = on_screen(banner)
-    for widget in (screen.ids.stack_card, screen.ids.draw_pile.ids.count, screen.ids.undo, screen.ids.redo):
-        assert not overlap(banner_box, on_screen(widget)), (widget, banner_box, on_screen(widget))
-    assert banner_box[0] >= -1 and banner_box[2] <= Window.width + 1 and banner_box[3] <= Window.height + 1
-    title_shown = screen.ids.title.opacity
-    view.pass_turn()  # nobody challenged: the window closes, and the banner goes
-    ui.step(3)
-    assert not view.last_card and banner.opacity == 0
-    assert screen.ids.awards.parent is screen.ids.tiles.__self__  # the trophies back in the hub, lying flat too
-    assert screen.ids.title.opacity == title_shown == (0 if flat else 1)
-
-
 def test_a_refusal_toast_ends_when_the_turn_moves_on(ui) -> None:  # type: ignore[no-untyped-def]
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=0), gpio=False)
     pad = table.screen.ids.pad
@@ -154,7 +118,7 @@ def test_a_toast_from_the_table_ends_with_the_game(ui) -> None:  # type: ignore[
     assert table.toast() == ""
 
 
-@pytest.mark.parametrize("size,flat", LAYOUTS, ids=LAYOUT_IDS)
+@pytest.mark.parametrize("size,flat", params(LAYOUTS))
 def test_a_toast_never_covers_the_challenge_buttons(ui, size: tuple[int, int], flat: bool) -> None:  # type: ignore
     """A press too late is told while the challenger chooses: the toast sits clear of both choices."""
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy", "Dee"], first=0), size=size, face_seats=flat)

@@ -11,6 +11,7 @@ from companion.ui import theme
 from companion.ui.widgets.claim_pad import SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
 from companion.ui.widgets.toast import Toast
+from layouts import FLAT, LANDSCAPE, PORTRAIT, STANDING, WIDE, params
 from table_helpers import Table, on_screen, overlap, within
 
 ANA, BEN, CY = 0, 1, 2
@@ -99,12 +100,12 @@ def test_variant_cards_a_raid_and_cards_tucked_under_a_five(ui) -> None:
 
 def test_portrait_type_is_a_quarter_larger_and_landscape_type_is_as_designed(ui) -> None:
     sizes = {}
-    for size in ((720, 1280), (800, 480), (1280, 720)):
-        table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"]), gpio=False, size=size)
-        sizes[size] = (table.screen.ids.header.font_size, table.screen.ids.title.font_size)
+    for layout in STANDING:
+        table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"]), gpio=False, size=layout.size)
+        sizes[layout] = (table.screen.ids.header.font_size, table.screen.ids.title.font_size)
         ui.stop()
-    assert sizes[(800, 480)] == sizes[(1280, 720)] == (theme.FONT_SMALL, theme.FONT_TITLE)
-    assert sizes[(720, 1280)] == (theme.FONT_SMALL * 1.25, theme.FONT_TITLE * 1.25)
+    assert sizes[LANDSCAPE] == sizes[WIDE] == (theme.FONT_SMALL, theme.FONT_TITLE)
+    assert sizes[PORTRAIT] == (theme.FONT_SMALL * 1.25, theme.FONT_TITLE * 1.25)
 
 
 def test_sweet_spicy_the_universal_toggle_shows_on_and_starts_off_in_the_next_game(ui) -> None:
@@ -160,10 +161,10 @@ def test_spicy_panels_count_no_universal_cards(ui) -> None:
     assert [panel_chip(ui, table, i).size for i in (ANA, BEN, CY)] == [[0, 0]] * 3
 
 
-@pytest.mark.parametrize("flat", [False, True], ids=["800x480", "800x480-flat"])
-def test_a_refusal_is_shown_clear_of_the_turns_buttons(ui, flat: bool) -> None:
+@pytest.mark.parametrize(("size", "flat"), params((LANDSCAPE, FLAT)))
+def test_a_refusal_is_shown_clear_of_the_turns_buttons(ui, size: tuple[int, int], flat: bool) -> None:
     """The must-play refusal lay over "Take a universal" for its 3 s: the button the starter needed next."""
-    table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA), gpio=False, face_seats=flat)
+    table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA), gpio=False, size=size, face_seats=flat)
     view, ids = table.view, table.screen.ids
     view.declare("pepper", 2)
     ui.hold(ui.find(SeatPanel, seat=view.seats[BEN]), 0.8)  # Ben challenges

@@ -9,7 +9,10 @@ import pytest
 
 from companion.rules import SPICY, SWEET_SPICY, new_setup
 from companion.ui.catalogue import LOCALE
+from companion.ui.i18n import tr
 from companion.ui.widgets.claim_pad import NumberButton
+from companion.languages import CODES
+
 from table_helpers import Table, within
 
 ANA, BEN, CY = 0, 1, 2
@@ -27,19 +30,19 @@ def lose_a_challenge(table: Table) -> None:
     assert table.screen.sheet_name == "" and table.view.turn == ANA
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", CODES)
 def test_sweet_spicy_the_starter_after_a_challenge_is_refused_a_pass_in_the_tables_words(ui, language: str) -> None:
     table = Table(ui, new_setup(SWEET_SPICY, ["Ana", "Ben", "Cy"], first=ANA))
     assert table.app.change_settings(language=language)
     lose_a_challenge(table)
     hand = table.view.seats[ANA].hand
     assert table.screen.ids.pass_button.dimmed
-    assert table.view.hint == (f if language == "fr" else str)("1, 2 or 3 of any spice")
+    assert table.view.hint == tr._("1, 2 or 3 of any spice")
     table.pass_turn()
     template = "{name} starts the new stack: in {profile} the seat that starts after a challenge plays a card, " \
         "and may not pass"
-    said = (f if language == "fr" else str)(template).format(
-        name="Ana", profile=f("Sweet & Spicy") if language == "fr" else "Sweet & Spicy")
+    said = tr._(template).format(
+        name="Ana", profile=tr._("Sweet & Spicy"))
     assert table.toast() == said
     assert (table.view.turn, table.view.seats[ANA].hand) == (ANA, hand)
     table.declare("lemon", 1)

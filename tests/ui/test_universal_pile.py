@@ -10,6 +10,7 @@ from kivy.core.window import Window
 
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, Profile, new_setup
 from companion.ui.widgets.claim_pad import NumberButton
+from layouts import LAYOUTS, params
 from table_helpers import Table, inside, on_screen, overlap, reads_from, within
 
 ANA, BEN = 0, 1
@@ -40,8 +41,7 @@ def lose_a_challenge(table: Table, player: int, challenger: int, none_left: bool
     assert table.view.may_take_universal == (-1 if none_left else challenger)
 
 
-@pytest.mark.parametrize(("size", "flat"), [((800, 480), False), ((720, 1280), False), ((800, 480), True),
-                                            ((1280, 720), False)])
+@pytest.mark.parametrize(("size", "flat"), params(LAYOUTS))
 def test_the_universal_pile_counts_what_the_engine_counts_over_a_game(
     ui: Any, size: tuple[int, int], flat: bool,
 ) -> None:

@@ -2,9 +2,9 @@
 and the claim pad for the seat to play. Sheets (challenge, reveal, result) cover it while
 a challenge is settled; the end screen follows the last action.
 
-The screen is thin: ``TableView`` holds the game; this module places panels
-(standing: a column or grid, all upright; lying flat: each seat on its edge,
-turned to face it) and routes keys, long presses and sounds.
+The screen is thin: ``TableView`` holds the game and ``companion.table_layout`` says where each part
+goes (standing: a column or grid, all upright; lying flat: each seat on its edge, turned to face it);
+this module applies that layout and routes keys, long presses and sounds.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from kivy.uix.widget import Widget
 
 from companion.buzzers import KeyboardBuzzers
 from companion.session import Session
+from companion.table_layout import Measures, TableLayout, table_layout
 from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.screens.challenge import ChallengeSheet
@@ -38,16 +39,6 @@ from companion.ui.words import Sentence, sentence
 
 load_kv(__file__)
 
-EDGE_ANGLES = {"bottom": 0, "left": 270, "top": 180, "right": 90}
-"""Kivy's rotation (anticlockwise) that turns a panel to read from each edge."""
-
-DOCK = 80
-"""How deep a seat's panel is on its edge, lying flat: what is left between two edges' panels must
-hold five number keys of 48 dp side by side, the pad turned to a side edge."""
-PANEL_MOST = 320
-"""Lying flat, the longest a panel grows along a long edge."""
-TURN_MOST = 368
-"""Lying flat, the side of the square the pad, the hint and the turn's buttons take at the hub's centre."""
 TURN_FONT_LEAST = 14
 """The smallest a turn button's words are drawn (sp) before the buttons take a second row."""
 TURN_ROWS_MOST = 2
@@ -55,15 +46,6 @@ TURN_ROWS_MOST = 2
 
 TURN_MOVES = ("moment",)
 """A toast from the table ends as the turn moves on (``TableView.moment``), and with the game."""
-
-EDGES_BY_SEATS = {
-    2: ("bottom", "top"),
-    3: ("bottom", "left", "right"),
-    4: ("bottom", "left", "top", "right"),
-    5: ("bottom", "bottom", "left", "top", "top"),
-    6: ("bottom", "bottom", "left", "top", "top", "right"),
-}
-"""Default edges, clockwise seen from above (design README "Lying flat")."""
 
 
 class TurnRow(GridLayout):
@@ -124,9 +106,8 @@ class TableScreen(Screen):
         """Every seat's panel made so far: a table opened again gives them the new game's seats."""
         self._sheet_holder: Facing | None = None
         self._sheet_turned = False
-        self._title_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-        """The top bar between redo and the menu, as ``_place_bar`` last left it: the banner's place standing,
-        where it goes back from the hub."""
+        self._laid_out: TableLayout | None = None
+        """The layout last applied (``_layout``)."""
         self._sheets = {} if self.replaying else {
             "challenge": ChallengeSheet(), "reveal": RevealSheet(), "result": ResultSheet(), "draw_pile": DrawPileSheet(),
         }
@@ -141,7 +122,7 @@ class TableScreen(Screen):
         self._awards = self.ids.awards.__self__
         """Held here too: the trophies' and the universal pile's column, off the hub when it holds neither."""
         self._banner = self.ids.banner.__self__
-        """Held here too: lying flat, it moves into the hub (``_place_banner``)."""
+        """Held here too: lying flat, it moves into the hub (``_place_beside``)."""
         self._board = self.ids.board.__self__
         """Held here too: taken off the screen while a sheet covers it, so it is not drawn unseen."""
         board = self._board
@@ -153,6 +134,7 @@ class TableScreen(Screen):
         self.bind(size=self._layout, flat=self._layout)
         self.ids.turn_row.bind(height=self._layout)  # a second row of buttons takes room from the pad
         self.ids.title.bind(size=self._layout)  # the title is centred in the bar: its width changes with its words
+        self.ids.undo.bind(size=self._layout)  # a pill in portrait: redo goes beside it
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
         self.ids.redo.bind(pos=self._fit_sheet)
 
@@ -206,7 +188,7 @@ class TableScreen(Screen):
             sheet.view = view
         self._show_tiles(view)
         view.bind(turn=self._layout)  # lying flat, the pad moves to the seat to play
-        view.bind(last_card=self._place_banner)
+        view.bind(last_card=self._layout)  # lying flat, the banner may take the trophies' place
         self.flat = app.face_seats
         app.bind(face_seats=self.setter("flat"))
         self._build_seats()
@@ -214,7 +196,7 @@ class TableScreen(Screen):
 
     def _show_tiles(self, view: TableView) -> None:
         """The hub's tiles the game has: five-spices has no trophies, only Sweet & Spicy a universal pile,
-        and without either the draw pile has the hub to itself."""
+        and without either the draw pile has the hub to itself (``_place_beside``)."""
         awards = self._awards
         for tile, shown, on_top in ((self._universal_pile, view.has_universals, False),
                                     (self._trophies, bool(view.trophies_total), True)):
@@ -222,10 +204,6 @@ class TableScreen(Screen):
                 awards.add_widget(tile, index=len(awards.children) if on_top else 0)
             elif not shown and tile.parent is not None:
                 awards.remove_widget(tile)
-        if awards.children and awards.parent is None:
-            self.ids.tiles.add_widget(awards)
-        elif not awards.children and awards.parent is not None:
-            self.ids.tiles.remove_widget(awards)
 
     def _build_seats(self) -> None:
         """Each seat's panel: one the table already made takes the new seat (making one costs 30 ms here,
@@ -333,9 +311,8 @@ class TableScreen(Screen):
 
     def _on_top_edge(self, seat: int | None) -> bool:
         """Lying flat, a sheet faces the challenger: turned over for a seat on the top edge."""
-        if seat is None or not self.flat or self.width < self.height:
-            return False
-        return EDGES_BY_SEATS[len(self.view.seats)][seat] == "top"
+        laid_out = self._laid_out
+        return seat is not None and laid_out is not None and laid_out.lying and laid_out.seats[seat].edge == "top"
 
     def _close_sheet(self) -> None:
         holder = self._sheet_holder
@@ -391,7 +368,7 @@ class TableScreen(Screen):
             return True
         return False
 
-    # --- placing the seats ------------------------------------------------------------------
+    # --- placing the parts -------------------------------------------------------------------
 
     def _lift(self, widget: Widget) -> Facing:
         """``widget`` taken off the board into a slot that can turn it."""
@@ -400,162 +377,60 @@ class TableScreen(Screen):
         widget.size_hint = (1, 1)
         return Facing(widget, size_hint=(None, None))
 
+    def laid_out(self) -> TableLayout:
+        """The table's layout (``companion.table_layout``) for what the screen shows and measures now."""
+        view, ids, row = self.view, self.ids, self.ids.turn_row
+        measures = Measures(dp=_dp(1), history=tuple(ids.undo.size), menu=tuple(ids.menu.size),
+                            title=tuple(ids.title.size), tab_rise=_dp(theme.TAB_RISE), turn_rows=row.lines,
+                            turn_row_height=row.height)
+        return table_layout(tuple(self.size), len(view.seats), flat=self.flat, turn=view.turn, measures=measures,
+                            last_card=bool(view.last_card), awards=bool(self._awards.children),
+                            replaying=self.replaying)
+
     def _layout(self, *_args: Any) -> None:
-        if self.view is None or not self._slots:
+        view = self.view
+        if view is None or not self._slots:
             return
-        w, h = self.size
-        self.lying, self.portrait = w >= h and self.flat, w < h
-        self.playing = self.view.seats[self.view.turn] if self.view.turn >= 0 else None
-        row = self.ids.turn_row
-        # lying flat the pad has no room for two rows of buttons and the hint: the buttons matter more
-        self.head = _dp(64) if self.portrait else 0 if self.lying and row.lines > 1 else _dp(26)
-        head = self.head + _dp(6) if self.head else 0
-        self.ids.turn.padding = (_dp(10), _dp(8) + head, _dp(10), _dp(8) + row.height + _dp(6))
-        self.ids.info.padding = (_dp(10), _dp(8))
-        hub = self.ids.hub
-        hub.spacing, self.ids.stack_card.size_hint_x = _dp(8), 0.42
-        if self.lying:
-            self._layout_flat(w, h)
-        elif self.portrait:
-            self._layout_portrait(w, h)
-        else:
-            self._layout_column(w, h)
-
-    def _layout_column(self, w: float, h: float) -> None:
-        """Standing, landscape: the bar across the top, the seats in a column on the left under it,
-        everything else on the right."""
-        m = _dp(8)
-        bar = _dp(theme.ROUND_BUTTON) + m
-        col = min(_dp(280), max(_dp(220), w * 0.3))
-        n = len(self._slots)
-        gap = _dp(6 if n < 6 else 4)
-        row = min(_dp(96), (h - 2 * m - bar - (n - 1) * gap) / n)
-        for i, slot in enumerate(self._slots):
-            slot.angle = 0
-            slot.size = (col, row)
-            slot.pos = (m, h - m - bar - (i + 1) * row - i * gap)
-        self._place_bar(m, w - m, h - m)
-        middle = h - 2 * m - bar
-        pad_h = min(middle - _dp(120), max(_dp(250), middle * 0.55))
-        self._place_middle(x=col + 2 * m, y=m, w=w - col - 3 * m, h=middle, pad_h=pad_h)
-
-    def _layout_portrait(self, w: float, h: float) -> None:
-        """Standing, portrait: a two-column grid of seats under the top bar, clockwise."""
-        m = _dp(16)
-        bar = m + self.ids.undo.height + _dp(theme.TAB_RISE + 4)  # the seat to play's tab stays clear of Undo
-        n = len(self._slots)
-        rows = (n + 1) // 2
-        cell_w = (w - 2 * m - _dp(8)) / 2
-        cell_h = _dp(112)
-        cells = [(0, 0)] + [(r, 1) for r in range(rows)] + [(r, 0) for r in range(rows - 1, 0, -1)]
-        for slot, (r, c) in zip(self._slots, cells, strict=False):  # an odd count leaves a cell empty
-            slot.angle = 0
-            slot.size = (cell_w, cell_h)
-            slot.pos = (m + c * (cell_w + _dp(8)), h - bar - (r + 1) * cell_h - r * _dp(8))
-        top = h - bar - rows * (cell_h + _dp(8))
-        self._place_bar(m, w - m, h - m)
-        # keys about as tall as they are wide: the rest goes to the hub
-        self._place_middle(x=m, y=m, w=w - 2 * m, h=top - m, pad_h=min(top - m - _dp(200), _dp(480)))
-
-    def _layout_flat(self, w: float, h: float) -> None:
-        """Lying flat: each seat on its edge, turned to face it, and the hub between the edges. None of it
-        depends on whose turn it is, so nothing the table reads moves as play goes round: only the turn
-        (the pad, the hint and the buttons) turns, in a square at the hub's centre, to face the seat to play."""
-        m, dock, corner = _dp(8), _dp(DOCK), _dp(theme.ROUND_BUTTON)
-        edges = EDGES_BY_SEATS[len(self._slots)]
-        by_edge: dict[str, list[Facing]] = {"bottom": [], "left": [], "top": [], "right": []}
-        for slot, edge in zip(self._slots, edges, strict=True):
-            slot.angle = EDGE_ANGLES[edge]
-            by_edge[edge].append(slot)
-        by_edge["bottom"].reverse()  # clockwise seen from above runs right to left along the bottom
-        hub_l, hub_r = m + dock + m, w - m - dock - m
-        hub_b, hub_t = m + dock + m, h - m - dock - m
-        for edge in ("bottom", "top"):  # the long edges: the panels share what the side columns leave
-            slots = by_edge[edge]
-            x0, x1 = hub_l, hub_r
-            if edge == "top":  # clear of undo and redo at the left, the menu at the right
-                x0, x1 = max(x0, m + 2 * corner + 2 * m), min(x1, w - m - corner - m)
-            n = max(1, len(slots))
-            length = min(_dp(PANEL_MOST), (x1 - x0 - (n - 1) * m) / n)
-            start = min(max(x0, (w - n * length - (n - 1) * m) / 2), x1 - n * length - (n - 1) * m)  # centred if it can be
-            for i, slot in enumerate(slots):
-                slot.size = (length, dock)
-                slot.pos = (start + i * (length + m), m if edge == "bottom" else h - m - dock)
-        side_h = min(_dp(300), hub_t - hub_b)
-        for edge, x in (("left", m), ("right", w - m - dock)):
-            for slot in by_edge[edge]:
-                slot.size = (dock, side_h)
-                slot.pos = (x, (h - side_h) / 2)
-        square = min(hub_t - hub_b, _dp(TURN_MOST))
-        active = edges[max(self.view.turn, 0)]
-        for slot in (self._pad_slot, self._info_slot):
-            slot.angle, slot.size = EDGE_ANGLES[active], (square, square)
-            slot.pos = ((w - square) / 2, (hub_b + hub_t - square) / 2)
-            # A replay takes no claim, and its strip of controls leaves the square too small for the keys:
-            # the square stays empty rather than spill; the strip says what was played.
-            slot.opacity = 0 if self.replaying else 1
-        self._place_bar(m, w - m, h - m)
-        self.ids.title.opacity = 0
-        # the stack card on one side of the square, the draw pile and the trophies on the other
-        self.ids.hub.spacing, self.ids.stack_card.size_hint_x = square + 2 * m, 1
-        self._place_hub(hub_l, hub_b, hub_r - hub_l, hub_t - hub_b)
-
-    def _place_bar(self, x: float, right: float, top: float) -> None:
-        """Undo and redo at the left, always one tap away; the menu at the right; their tops at ``top``."""
+        table = self._laid_out = self.laid_out()
         ids = self.ids
-        ids.undo.pos = (x, top - ids.undo.height)
-        ids.redo.pos = (ids.undo.right + _dp(8), top - ids.redo.height)
-        ids.menu.pos = (right - ids.menu.width, top - ids.menu.height)
-        ids.title.opacity = 1
-        ids.title.center = ((ids.redo.right + ids.menu.x) / 2, top - ids.menu.height / 2)
-        gap = _dp(8)
-        self._title_box = (ids.redo.right + gap, top - ids.menu.height,
-                           max(0.0, ids.menu.x - ids.redo.right - 2 * gap), ids.menu.height)
-        if self._banner.parent is self._board:
-            self._banner.pos, self._banner.size = self._title_box[:2], self._title_box[2:]
+        self.lying, self.portrait, self.head = table.lying, table.portrait, table.head
+        self.playing = view.seats[view.turn] if view.turn >= 0 else None
+        for slot, seat in zip(self._slots, table.seats, strict=True):
+            slot.angle = seat.angle
+            _place(slot, seat.rect)
+        for slot in (self._pad_slot, self._info_slot):
+            slot.angle = table.turn.angle
+            _place(slot, table.turn.rect)
+            slot.opacity = 1 if table.turn_shown else 0  # lying flat, a replay's strip says what was played
+        ids.turn.padding = table.turn_padding
+        for widget, rect in ((ids.undo, table.undo), (ids.redo, table.redo), (ids.menu, table.menu),
+                             (ids.hub, table.hub), (ids.stack_card, table.stack_card), (ids.tiles, table.tiles),
+                             (ids.draw_pile, table.draw_pile)):
+            _place(widget, rect)
+        ids.title.pos = table.title[:2]
+        ids.title.opacity = 1 if table.title_shown else 0
+        self._place_beside(table)
 
-    def _place_banner(self, *_args: Any) -> None:
+    def _place_beside(self, table: TableLayout) -> None:
         """The last-card banner never covers the claim or the draw-pile count, which the table reads as it
-        decides whether to challenge. Standing, it takes the title's place in the top bar (``_place_bar``).
-        Lying flat, printed head to tail, it takes the top edge between redo and the menu when no seat sits
-        there, else the place of the trophies (and the universal pile) beside the draw pile while it shows;
-        so does a replay's, whose controls take the top bar."""
-        view, tiles, banner, awards = self.view, self.ids.tiles.__self__, self._banner, self._awards
-        in_hub = bool(view and view.last_card) and (self.replaying or (self.lying and not self._top_edge_free()))
-        second = banner if in_hub else awards if awards.children else None  # beside the draw pile
+        decides whether to challenge. Standing, it takes the title's place in the top bar. Lying flat, printed
+        head to tail, it takes the top edge between redo and the menu when no seat sits there, else the place
+        of the trophies (and the universal pile) beside the draw pile while it shows; so does a replay's,
+        whose controls take the top bar."""
+        tiles, banner, awards = self.ids.tiles.__self__, self._banner, self._awards
+        beside = banner if table.banner_in_hub else awards if awards.children else None
         for widget in (banner, awards):
-            if widget is not second and widget.parent is tiles:
+            if widget is not beside and widget.parent is tiles:
                 tiles.remove_widget(widget)
-        if second is not None and second.parent is not tiles:
-            if second.parent is not None:
-                second.parent.remove_widget(second)
-            second.size_hint = (1, 1)
-            tiles.add_widget(second)
+        if beside is not None and beside.parent is not tiles:
+            if beside.parent is not None:
+                beside.parent.remove_widget(beside)
+            tiles.add_widget(beside)
         if banner.parent is None:
-            banner.size_hint = (None, None)
-            banner.pos, banner.size = self._title_box[:2], self._title_box[2:]
             self._board.add_widget(banner)  # over the pad and the panels
-        if self.lying and banner.parent is self._board:  # the top edge's depth: room for both sides
-            x, y, width, height = self._title_box
-            banner.pos, banner.size = (x, y + height - _dp(DOCK)), (width, _dp(DOCK))
-
-    def _top_edge_free(self) -> bool:
-        """Lying flat, no seat's panel sits on the top edge between redo and the menu."""
-        x, y, width, height = self._title_box
-        top = y + height
-        return width > 0 and not any(
-            slot.x < x + width and x < slot.right and slot.top > top - _dp(DOCK) for slot in self._slots)
-
-    def _place_middle(self, x: float, y: float, w: float, h: float, pad_h: float) -> None:
-        """Standing, the pad sits under the hub, framed by the hint above and the buttons below."""
-        for slot in (self._pad_slot, self._info_slot):
-            slot.angle, slot.pos, slot.size = 0, (x, y), (w, pad_h)
-        self._place_hub(x, y + pad_h + _dp(8), w, h - pad_h - _dp(8))
-
-    def _place_hub(self, x: float, y: float, w: float, h: float) -> None:
-        ids = self.ids
-        ids.hub.pos, ids.hub.size = (x, y), (w, h)
-        self._place_banner()
+        if table.beside is not None and beside is not None:
+            _place(beside, table.beside)
+        _place(banner, table.banner)
 
 
 def direction_words(direction: str) -> str:
@@ -564,3 +439,7 @@ def direction_words(direction: str) -> str:
 
 def _dp(value: float) -> float:
     return float(dp(value))
+
+
+def _place(widget: Widget, rect: tuple[float, float, float, float]) -> None:
+    widget.pos, widget.size = rect[:2], rect[2:]
