@@ -223,11 +223,14 @@ class TableScreen(Screen):
             self.ids.tiles.remove_widget(awards)
 
     def _build_seats(self) -> None:
+        """A panel a seat: the panels of the game before are the next game's, given its seats, and only a
+        seat more is a panel made (a panel is most of what a table costs to build)."""
         board = self.ids.board
-        for slot in self._slots:
-            board.remove_widget(slot)
-        self._slots = []
-        for seat in self.view.seats:
+        while len(self._slots) > len(self.view.seats):
+            board.remove_widget(self._slots.pop())
+        for slot, seat in zip(self._slots, self.view.seats, strict=False):
+            slot.panel.seat, slot.panel.universals_shown = seat, self.view.has_universals
+        for seat in self.view.seats[len(self._slots):]:
             panel = SeatPanel(seat=seat, universals_shown=self.view.has_universals)
             panel.bind(on_long_press=lambda p: self.view.press(p.seat.index),
                        on_copy=lambda p: self.view.copy(p.seat.index))

@@ -44,6 +44,9 @@ class ClaimPad(BoxLayout):
     number_font = NumericProperty(0)
     """Both larger in portrait: a standing screen is read from further away."""
 
+    _keys: tuple[tuple[str, ...], bool] | None = None
+    """The spices and whether numbers, that the keys were made for."""
+
     def on_kv_post(self, _base_widget: Any) -> None:
         self.bind(spice=self._dim, number_font=self._size_numbers)
         self.on_view(self, self.view)
@@ -59,6 +62,15 @@ class ClaimPad(BoxLayout):
             self._build()
 
     def _build(self, *_args: Any) -> None:
+        """The keys are made again only for other rules: the next game at the same table keeps them."""
+        keys = (tuple(self.view.spices), bool(self.view.numbered))
+        if keys != self._keys:
+            self._keys = keys
+            self._make_keys()
+        self._pick_default()
+        self._dim()
+
+    def _make_keys(self) -> None:
         grid = self.ids.spices
         grid.clear_widgets()
         for spice in self.view.spices:
@@ -67,13 +79,12 @@ class ClaimPad(BoxLayout):
             grid.add_widget(button)
         numbers = self.ids.numbers
         numbers.clear_widgets()  # five-spices has no numbers: no hidden keys left to catch a touch
+        numbers.height = 0  # kv sets it once: a grid that had keys keeps their height when it stops being stretched
         if self.view.numbered:
             for number in range(1, 11):
                 key = NumberButton(number=number, font_size=self.number_font)
                 key.bind(on_release=self.tap_number)
                 numbers.add_widget(key)
-        self._pick_default()
-        self._dim()
 
     def _reset(self, *_args: Any) -> None:
         self.universal = False

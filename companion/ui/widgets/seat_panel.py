@@ -8,6 +8,7 @@ Scatter it is built on maps touches, so buttons inside still land.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from kivy.clock import Clock
@@ -69,11 +70,13 @@ BUZZ_LOOKS = (
 """What a buzz and its cancel do to seats, one change after another in the order the view makes them."""
 
 
+@cache
 def prepare_buzz_looks() -> None:
     """Take a stand-in panel through a buzz's looks, so that the rings and outlines they draw exist before
     the first challenge: the kit makes a texture the first time a size and line are drawn, even on the
     way from one look to the next, and the first challenge of a game paid for a handful of them. Kv draws
-    a canvas's change on the next frame: ``Builder.sync`` draws each look now."""
+    a canvas's change on the next frame: ``Builder.sync`` draws each look now. The kit keeps its textures
+    for good, so once a process is enough."""
     seat = SeatView()
     SeatPanel(seat=seat)
     for looks in BUZZ_LOOKS:
