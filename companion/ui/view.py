@@ -55,7 +55,7 @@ from companion.rules import (
 )
 from companion.rules.cards import Attribute
 from companion.replay import Replay
-from companion.session import Session
+from companion.session import Preview, Session
 from companion.store import BuzzTime, StoreError
 from companion.table_link import RefereeLink
 from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, outcome, table_model
@@ -173,10 +173,11 @@ class TableView(EventDispatcher):
 
     __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound")
 
-    def __init__(self, session: Session | Replay, referee: Referee | None = None) -> None:
+    def __init__(self, session: Session | Replay | Preview, referee: Referee | None = None) -> None:
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up.
 
-        A ``Replay`` in place of the session shows a saved game read-only: it refuses every action."""
+        A ``Replay`` in place of the session shows a saved game read-only, a ``Preview`` the deal of a game
+        not yet started: either refuses every action."""
         super().__init__()
         self.session = session
         colours = session.seating.colours

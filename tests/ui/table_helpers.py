@@ -64,6 +64,19 @@ def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
 
 
+def on_the_last_step(ui: Any, names: tuple[str, ...]) -> tuple[Any, Any]:
+    """A started app on set-up's last step, where "Start the game" is: these seats, the first to play first;
+    the app and the set-up screen."""
+    app = ui.start()
+    app.show("setup")
+    setup = app.screen("setup")
+    for name in names:
+        setup.draft.add_seat(name)
+    setup.draft.first = 0
+    setup.go("table")
+    return app, setup
+
+
 class Table:
     """A started app with a game on its table, driven the way the table plays it."""
 

@@ -8,19 +8,13 @@ from companion.rules import SPICY, new_setup
 from companion.ui import theme
 from companion.ui.screens.end import ScoreRow
 from conftest import Touch
-from table_helpers import Table
+from table_helpers import Table, on_the_last_step
 
 NAMES = ("Ana", "Ben", "Cy")
 
 
 def test_start_the_game_says_so_in_the_frame_of_the_tap_and_a_second_tap_starts_nothing(ui) -> None:
-    app = ui.start()
-    app.show("setup")
-    setup = app.screen("setup")
-    for name in NAMES:
-        setup.draft.add_seat(name)
-    setup.draft.first = 0
-    setup.go("table")
+    app, setup = on_the_last_step(ui, NAMES)
     ui.step(2)
     start = setup.ids.next
     assert start.text == "Start the game"
