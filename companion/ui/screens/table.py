@@ -35,7 +35,7 @@ from companion.ui.screens.reveal import RevealSheet
 from companion.ui.view import TableView
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.fit import needed_width
-from companion.ui.widgets.seat_panel import Facing, SeatPanel, prepare_buzz_looks
+from companion.ui.widgets.seat_panel import Facing, SeatPanel, prepare_looks
 from companion.ui.words import Sentence, sentence
 
 load_kv(__file__)
@@ -299,13 +299,14 @@ class TableScreen(Screen):
         """Ahead of the first challenge (the frame after the table is first drawn), so that the first
         challenge sheet of a game costs what the later ones do (docs/PERFORMANCE.md): every sheet laid out
         at the table's size, as only the one shown is otherwise, the challenge sheet as a challenge shows
-        it, and the seats' buzz looks made; on the next frame, each sheet drawn once off screen."""
+        it, and the seats' looks made (a buzz's, a winner's); on the next frame, each sheet drawn once off
+        screen (and the table, when it is built ahead of its game)."""
         for holder in self._holders.values():
             if holder is not self._sheet_holder:
                 self._fit(holder)
         if self.sheet_name != "challenge":  # a game resumed on its challenge shows the real one
             self._sheets["challenge"].stand_in(True)
-        prepare_buzz_looks()
+        prepare_looks()
         Clock.schedule_once(self._draw_ahead)
 
     def _draw_ahead(self, _dt: float) -> None:
