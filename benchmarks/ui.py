@@ -296,7 +296,9 @@ def child_env(folder: str) -> dict[str, str]:
 def moments_child(folder: Path) -> None:
     """One app: "Start the game" tapped on set-up, then the last action of a game; each timed (wall and
     UI-thread CPU) from the tap's release or the action to the end of the frame that shows its result,
-    beside a tap on set-up's Next and an ordinary action, measured the same way in the same process."""
+    beside a tap on set-up's Next and an ordinary action, measured the same way in the same process. Start
+    is tapped a second (60 frames) after set-up's last step shows, as a table deals meanwhile: the CPU of
+    those frames, where the table is built ahead, is measured beside 60 frames of the step before."""
     size_window()
     import random
 
@@ -339,8 +341,13 @@ def moments_child(folder: Path) -> None:
     setup.draft.first = 0
     setup.go("first")
     frames(5)
+    idle = time.thread_time()
+    frames(60)
+    idle = time.thread_time() - idle
     next_step = timed(release(setup.ids.next), lambda: setup.step == "table")
-    frames(5)
+    dealing = time.thread_time()
+    frames(60)  # a second on set-up's last step, while the table deals: the table is built ahead
+    dealing = time.thread_time() - dealing
     start = timed(release(setup.ids.next), lambda: app.root.current == "table")
     frames(60)
     game = next(game for seed in range(100)
@@ -356,7 +363,8 @@ def moments_child(folder: Path) -> None:
     before_last = timed(lambda: view._apply(game.log[-2]), lambda: True)
     frames(5)
     end = timed(lambda: view._apply(game.log[-1]), lambda: app.root.current == "end")
-    print(json.dumps({"next": next_step, "start": start, "action": before_last, "end": end}), flush=True)
+    print(json.dumps({"next": next_step, "start": start, "action": before_last, "end": end,
+                      "dealing": (dealing, dealing), "idle": (idle, idle)}), flush=True)
     app.stop()
 
 
@@ -563,6 +571,9 @@ def moments(runs: int) -> list[Row]:
         ("\"Start the game\": the tap's release to the table drawn", ms("start"),
          f"the bare Kivy app's CPU to its first frame: {first_frame * 1000:.0f} ms; set-up's Next: {ms('next')}",
          within("UI thread CPU", cpu("start") / first_frame, 0.25), str(load)),
+        ("set-up's last step, its first 60 frames (the table built ahead while the table deals)",
+         f"UI thread CPU {cpu('dealing') * 1000:.0f} ms",
+         f"60 frames of the step before: {cpu('idle') * 1000:.0f} ms", "—", str(load)),
         ("the end of a game: its last action to the end screen drawn", ms("end"),
          f"the action before it: {ms('action')}", within("UI thread CPU", cpu("end") / cpu("action"), 1), str(load)),
     ]
