@@ -363,7 +363,8 @@ def moments_child(folder: Path) -> None:
     before_last = timed(lambda: view._apply(game.log[-2]), lambda: True)
     frames(5)
     end = timed(lambda: view._apply(game.log[-1]), lambda: app.root.current == "end")
-    print(json.dumps({"next": next_step, "start": start, "action": before_last, "end": end,
+    after_end = timed(lambda: None, lambda: True)  # the table under the end screen follows the game's end
+    print(json.dumps({"next": next_step, "start": start, "action": before_last, "end": end, "after_end": after_end,
                       "dealing": (dealing, dealing), "idle": (idle, idle)}), flush=True)
     app.stop()
 
@@ -576,6 +577,8 @@ def moments(runs: int) -> list[Row]:
          f"60 frames of the step before: {cpu('idle') * 1000:.0f} ms", "—", str(load)),
         ("the end of a game: its last action to the end screen drawn", ms("end"),
          f"the action before it: {ms('action')}", within("UI thread CPU", cpu("end") / cpu("action"), 1), str(load)),
+        ("the frame after the end screen (the table under it catches up)", ms("after_end"),
+         f"the action before the end: UI thread CPU {cpu('action') * 1000:.0f} ms", "—", str(load)),
     ]
 
 
