@@ -635,6 +635,9 @@ def main() -> None:
         bare_child(args.settings)
         return
     with_display()
+    # Each start is ended by SIGINT: a run started in the background (``&`` in a script) inherits it ignored,
+    # and so would every app it starts; a handler of our own is reset to the default in each of them.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print(f"medians of {args.runs} starts each, the app and a bare Kivy app taking turns, at {SIZE[0]}x{SIZE[1]}; "
           f"load: the 1-minute load average over the figure's runs ({os.cpu_count()} cores){confined()}")
     print("| figure | median | baseline in the same run | target | load |")
