@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from companion.rules import Action, Game, Setup, State
+from companion.rules import Action, Game, IllegalAction, Setup, State
 from companion.seating import Seating
 from companion.store import BuzzTime, Store, now, snapshots
 
@@ -94,6 +94,38 @@ class Session:
         if saved is None or saved[0] != self.game.window_entry or not 0 <= saved[1] < len(self.state.seats):
             return None
         return saved[1]
+
+
+class Preview:
+    """A game set up and not yet started: its deal, shaped as a live session as the table view reads it
+    (``seating``, ``state``, ``game``), refusing every action and saving nothing.
+
+    The table is built on it while the table deals (``TableScreen.ahead``): "Start the game" then saves the
+    real game and opens it on a table whose panels, pad and sheets are made, and changes only what differs.
+    """
+
+    def __init__(self, setup: Setup, seating: Seating) -> None:
+        self.game = Game.start(setup)
+        self.seating = seating
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    def length(self) -> timedelta:
+        return timedelta(0)
+
+    def apply(self, action: Action, buzz_time: BuzzTime | None = None) -> State:
+        raise IllegalAction("the game has not started: start it to play")
+
+    def saved_buzz(self) -> int | None:
+        return None
+
+    def keep_buzz(self, seat: int) -> None:
+        """Nothing is saved: the table shown before Start takes no press."""
+
+    def drop_buzz(self) -> None:
+        """Nothing is saved, as for ``keep_buzz``."""
 
 
 def minutes_played(length: timedelta) -> int:

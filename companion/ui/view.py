@@ -55,13 +55,13 @@ from companion.rules import (
 )
 from companion.rules.cards import Attribute
 from companion.replay import Replay
-from companion.session import Session
+from companion.session import Preview, Session
 from companion.store import BuzzTime, StoreError
 from companion.table_link import RefereeLink
 from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, outcome, table_model
 from companion.ui import theme
 from companion.ui.i18n import say, tr
-from companion.ui.threads import mainthread_now
+from companion.ui.threads import after_drawn, mainthread_now
 from companion.ui.words import choose_spice_words, held_words, hint_words, press_words, result_words, too_late_words
 
 __all__ = ["Buzz", "SeatView", "TableView"]
@@ -173,10 +173,11 @@ class TableView(EventDispatcher):
 
     __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound")
 
-    def __init__(self, session: Session | Replay, referee: Referee | None = None) -> None:
+    def __init__(self, session: Session | Replay | Preview, referee: Referee | None = None) -> None:
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up.
 
-        A ``Replay`` in place of the session shows a saved game read-only: it refuses every action."""
+        A ``Replay`` in place of the session shows a saved game read-only, a ``Preview`` the deal of a game
+        not yet started: either refuses every action."""
         super().__init__()
         self.session = session
         colours = session.seating.colours
@@ -430,19 +431,40 @@ class TableView(EventDispatcher):
         return True
 
     def _refresh(self, moved: bool = False) -> None:
-        """Copy the table model into the properties, and arm the buzzers for an open window."""
+        """Copy the table model into the properties, and arm the buzzers for an open window.
+
+        At the end of a live game only what the end screen shows is copied at once (``ended`` last: it
+        opens that screen); the rest follows on the next frame. The end screen covers the table, so the
+        table's own changes (the pad, the panels, the hub) wait a frame instead of delaying it
+        (docs/PERFORMANCE.md)."""
         model = self.model = table_model(self.session.game, self.buzz)
+        if model.ended and not self.ended and isinstance(self.session, Session):
+            for field in END_FIELDS:
+                setattr(self, field, _property_value(getattr(model, field)))
+            after_drawn(self._copy)
+        else:
+            self._copy()
+        self.moment = (model.turn, model.window_entry, self.buzz is not None, model.pending, model.ended)
+        own_card = model.top_player if model.top_player >= 0 else None
+        self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None, moved=moved)
+        if model.move_to < 0:
+            self.moving = False
+
+    def _copy(self) -> None:
+        """The model now (a copy put off to the next frame takes the newest) into the properties."""
+        model = self.model
+        if self.closed or model is None:
+            return
         for field in TABLE_FIELDS:
             setattr(self, field, _property_value(getattr(model, field)))
         for seat, seat_model in zip(self.seats, model.seat_models, strict=True):
             for field in SEAT_FIELDS:
                 setattr(seat, field, getattr(seat_model, field))
         self.hint = hint_words(model.hint, self.state.setup.names)
-        self.moment = (model.turn, model.window_entry, self.buzz is not None, self.pending, model.ended)
-        own_card = model.top_player if model.top_player >= 0 else None
-        self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None, moved=moved)
-        if model.move_to < 0:
-            self.moving = False
+
+
+END_FIELDS = ("end_reason", "winners", "can_undo", "can_redo", "ended")
+"""What the end screen reads of the view's own properties; ``ended`` last, as it opens the screen."""
 
 
 def _property_value(value: Any) -> Any:

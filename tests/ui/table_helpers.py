@@ -91,6 +91,19 @@ def targets_fit(screen: Any) -> bool:
     return len(keys) >= 14 and all(min(key.size) >= 48 for key in keys)
 
 
+def on_the_last_step(ui: Any, names: tuple[str, ...]) -> tuple[Any, Any]:
+    """A started app on set-up's last step, where "Start the game" is: these seats, the first to play first;
+    the app and the set-up screen."""
+    app = ui.start()
+    app.show("setup")
+    setup = app.screen("setup")
+    for name in names:
+        setup.draft.add_seat(name)
+    setup.draft.first = 0
+    setup.go("table")
+    return app, setup
+
+
 class Table:
     """A started app with a game on its table, driven the way the table plays it."""
 

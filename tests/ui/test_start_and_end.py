@@ -8,19 +8,13 @@ from companion.rules import SPICY, new_setup
 from companion.ui import theme
 from companion.ui.screens.end import ScoreRow
 from conftest import Touch
-from table_helpers import Table
+from table_helpers import Table, on_the_last_step
 
 NAMES = ("Ana", "Ben", "Cy")
 
 
 def test_start_the_game_says_so_in_the_frame_of_the_tap_and_a_second_tap_starts_nothing(ui) -> None:
-    app = ui.start()
-    app.show("setup")
-    setup = app.screen("setup")
-    for name in NAMES:
-        setup.draft.add_seat(name)
-    setup.draft.first = 0
-    setup.go("table")
+    app, setup = on_the_last_step(ui, NAMES)
     ui.step(2)
     start = setup.ids.next
     assert start.text == "Start the game"
@@ -54,3 +48,22 @@ def test_the_end_screen_has_its_rows_before_the_end_and_the_end_only_fills_them(
     assert {row.name: row.score for row in rows} == scores and all(score for score in scores.values())
     assert all(row.winner == (row.name in {NAMES[i] for i in table.view.winners}) for row in rows)
     assert table.view.winners and [row.winner for row in reversed(rows)] == sorted(row.winner for row in rows)[::-1]
+
+
+def test_the_end_screen_shows_first_and_the_table_under_it_follows_on_the_next_frame(ui) -> None:
+    table = Table(ui, new_setup(SPICY, list(NAMES), first=0))
+    app, view = table.app, table.view
+    ui.step(3)
+    ahead_of_the_end = view.turn
+    assert ahead_of_the_end >= 0 and not any(seat.winner for seat in view.seats)
+    view.end_card_showed()  # the World's End card: the game ends
+    assert view.ended and view.winners and app.root.current == "end"  # what the end screen shows, at once
+    assert view.turn == ahead_of_the_end and not any(seat.winner for seat in view.seats)  # the table waits
+    ui.step()  # the end screen drawn
+    ui.step()
+    assert view.turn == -1 and [seat.winner for seat in view.seats] == [i in view.winners for i in range(len(NAMES))]
+    assert [seat.score for seat in view.seats] == [facts.score for facts in view.model.seat_models]
+    view.undo()  # the table again, as it was before the end
+    ui.step(2)
+    assert app.root.current == "table" and view.turn == ahead_of_the_end and not view.ended
+    assert not any(seat.winner for seat in view.seats)

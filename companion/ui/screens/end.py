@@ -17,6 +17,10 @@ from dataclasses import replace
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.graphics import Fbo
+from kivy.lang import Builder
 from kivy.properties import ColorProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -52,19 +56,37 @@ class ScoreRow(BoxLayout):
 class EndScreen(Screen):
     view = ObjectProperty(None, allownone=True, rebind=True)
 
+    def on_pre_enter(self, *_args: object) -> None:
+        """Clearing the window to the felt's edge draws the screen's background for next to nothing: a
+        rectangle over the whole window would be filled again every frame."""
+        Window.clearcolor = theme.FELT_EDGE
+
     def prepare(self, view: TableView) -> None:
-        """Ahead of the end: one row a seat, each laid out once as a winner's and once not, so that
-        the outlines' textures and the labels' fonts exist when the game ends. A game that ended before
-        this (a short one) has its rows filled and shown already: they are left as they are."""
+        """Ahead of the end: one row a seat, each laid out and drawn once as a winner's and once not, so
+        that the outlines' textures and the labels' fonts exist when the game ends (kv draws a look on the
+        next frame: ``Builder.sync`` draws each now); then, on the next frame, the screen drawn once off
+        screen, so that its canvas is ready (as the table's sheets are, ``TableScreen.prepare``). A game that
+        ended before this (a short one) has its rows filled and shown already: they are left as they are."""
         if view.ended:
             return
+        if self.manager is not None:
+            self.manager.fit(self)
         self._watch(view)
         rows = self._rows(len(view.seats))
-        for row in rows:
-            row.winner = True
-            row.do_layout()
-            row.winner = False
-            row.do_layout()
+        self._fill()  # the standings of now: names and numbers in the fonts the end draws them in
+        for winner in (True, False):
+            for row in rows:
+                row.winner = winner
+                row.do_layout()
+            Builder.sync()
+        Clock.schedule_once(self._draw_ahead)
+
+    def _draw_ahead(self, _dt: float) -> None:
+        if self.parent is None:
+            fbo = Fbo(size=(1, 1))
+            fbo.add(self.canvas)
+            fbo.draw()
+            fbo.remove(self.canvas)
 
     def open(self, view: TableView) -> None:
         self._watch(view)
@@ -73,15 +95,9 @@ class EndScreen(Screen):
     def _watch(self, view: TableView) -> None:
         if self.view is not view:
             if self.view is not None:
-                self.view.unbind(ended=self._reopened, winners=self._settled)
-            view.bind(ended=self._reopened, winners=self._settled)
+                self.view.unbind(ended=self._reopened)
+            view.bind(ended=self._reopened)
         self.view = view
-
-    def _settled(self, view: TableView, _winners: list[int]) -> None:
-        """The view sets ``ended`` (which opens this screen) before it sets the winners: the rows
-        follow them. Unchanged texts draw nothing new."""
-        if view.ended:
-            self._fill()
 
     def _reopened(self, _view: TableView, ended: bool) -> None:
         """Undo took the end back: the table again; redo brings it back (the table opens it)."""

@@ -36,6 +36,9 @@ load_kv(__file__)
 
 
 class RevealSheet(Sheet):
+    _keys: tuple[tuple[str, ...], bool] | None = None
+    """The spices and whether numbers, that the cards' keys were made for."""
+
     def on_view(self, _sheet: RevealSheet, view: TableView | None) -> None:
         if view is not None:
             view.bind(spices=self._build, pending=self._mark_claim)
@@ -45,9 +48,17 @@ class RevealSheet(Sheet):
         self._shape()
 
     def _build(self, *_args: Any) -> None:
-        """One key per card the profile has; built when the profile changes, not on every play.
-        Each spice gets a row: its name, then its numbers."""
+        """One key per card the profile has; built when the rules change, not on every play nor for the next
+        game of the same rules. Each spice gets a row: its name, then its numbers."""
         view: TableView = self.view
+        keys = (tuple(view.spices), bool(view.numbered))
+        if keys != self._keys:
+            self._keys = keys
+            self._make_keys(view)
+        self._shape()
+        self._mark_claim()
+
+    def _make_keys(self, view: TableView) -> None:
         cards = self.ids.cards
         cards.clear_widgets()
         if not view.numbered:
@@ -67,8 +78,6 @@ class RevealSheet(Sheet):
                 numbers.add_widget(key)
             row.add_widget(numbers)
             cards.add_widget(row)
-        self._shape()
-        self._mark_claim()
 
     def _shape(self) -> None:
         """Landscape, a spice's name heads a row of ten; portrait, it tops two rows of five."""

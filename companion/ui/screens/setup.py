@@ -118,6 +118,18 @@ class SetupScreen(Screen):
         self.step = step
         self.ids.steps.current = step
         self.refresh()
+        if step == "table":
+            after_drawn(self._table_ahead)
+
+    def _table_ahead(self) -> None:
+        """The table is built for this set-up while the table deals (``TableScreen.ahead``)."""
+        if self.step != "table" or self.starting:
+            return
+        try:
+            setup, seating = self._table()
+        except SetupRefused:
+            return  # Start will say why
+        App.get_running_app().screen("table").ahead(setup, seating)
 
     def next(self) -> None:
         index = STEPS.index(self.step)
@@ -313,14 +325,17 @@ class SetupScreen(Screen):
 
     # --- the table's own set-up, then start --------------------------------------------------
 
+    def _table(self) -> tuple[Setup, Seating]:
+        """The rules' set-up and the seating of the draft; SetupRefused when it cannot start."""
+        buzzers = App.get_running_app().buzzers
+        return self.draft.setup(), self.draft.seating(buzzers.seats if buzzers is not None else 0)
+
     def start(self) -> None:
-        app = App.get_running_app()
         try:
-            setup = self.draft.setup()
+            setup, seating = self._table()
         except SetupRefused as exc:
             self.starting = False
             self.refuse(str(exc))
             return
-        seating = self.draft.seating(app.buzzers.seats if app.buzzers is not None else 0)
-        if not app.start_game(setup, seating):  # the app has said why the store could not save it
+        if not App.get_running_app().start_game(setup, seating):  # the app has said why the store could not save it
             self.starting = False

@@ -23,7 +23,9 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.buzzers import KeyboardBuzzers
-from companion.session import Session
+from companion.rules import Setup
+from companion.seating import Seating
+from companion.session import Preview, Session
 from companion.table_layout import Measures, TableLayout, table_layout
 from companion.ui import theme
 from companion.ui.i18n import tr
@@ -34,7 +36,7 @@ from companion.ui.screens.reveal import RevealSheet
 from companion.ui.view import TableView
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.fit import needed_width
-from companion.ui.widgets.seat_panel import Facing, SeatPanel, prepare_buzz_looks
+from companion.ui.widgets.seat_panel import Facing, SeatPanel, prepare_looks
 from companion.ui.words import Sentence, sentence
 
 load_kv(__file__)
@@ -163,6 +165,18 @@ class TableScreen(Screen):
         self._close_view()  # before the new view takes the referee's reports
         self._show(TableView(session, App.get_running_app().referee))
 
+    def ahead(self, setup: Setup, seating: Seating) -> None:
+        """While the table deals (set-up's last step): the table of this set-up, on its deal not yet saved
+        (``Preview``), laid out at the screen's size and drawn once off screen (``prepare``). "Start the game"
+        opens the real game on it, so that only what differs is made or drawn then: whatever changed since (a
+        seat, the rules, the language, the window's size) is set as for any new game (docs/PERFORMANCE.md)."""
+        if self.manager is None or self.manager.current == self.name:
+            return  # never under a table on show
+        self.manager.fit(self)
+        self._close_view()
+        self._show(TableView(Preview(setup, seating)))
+        Clock.schedule_once(lambda _dt: self.prepare())
+
     def replay(self, view: TableView) -> None:
         """A saved game read-only (its view over a ``companion.replay.Replay``): no sheet opens over it,
         no tap reaches it, and Undo, Redo and the menu give way to the replay's own controls."""
@@ -276,24 +290,27 @@ class TableScreen(Screen):
         """Ahead of the first challenge (the frame after the table is first drawn), so that the first
         challenge sheet of a game costs what the later ones do (docs/PERFORMANCE.md): every sheet laid out
         at the table's size, as only the one shown is otherwise, the challenge sheet as a challenge shows
-        it, and the seats' buzz looks made; on the next frame, each sheet drawn once off screen."""
+        it, and the seats' looks made (a buzz's, a winner's); on the next frame, each sheet drawn once off
+        screen (and the table, when it is built ahead of its game)."""
         for holder in self._holders.values():
             if holder is not self._sheet_holder:
                 self._fit(holder)
         if self.sheet_name != "challenge":  # a game resumed on its challenge shows the real one
             self._sheets["challenge"].stand_in(True)
-        prepare_buzz_looks()
+        prepare_looks()
         Clock.schedule_once(self._draw_ahead)
 
     def _draw_ahead(self, _dt: float) -> None:
         """Kivy readies a canvas's instructions the first time it is drawn: into a one-pixel Fbo, that
         work is done here and not on the frame a sheet first shows."""
         fbo = Fbo(size=(1, 1))
-        for holder in self._holders.values():
-            if holder is not self._sheet_holder:
-                fbo.add(holder.canvas)
-                fbo.draw()
-                fbo.remove(holder.canvas)
+        off_screen = [holder for holder in self._holders.values() if holder is not self._sheet_holder]
+        if self.parent is None:  # built ahead: the table is not on screen yet either
+            off_screen.append(self)
+        for widget in off_screen:
+            fbo.add(widget.canvas)
+            fbo.draw()
+            fbo.remove(widget.canvas)
         self._sheets["challenge"].stand_in(False)
 
     def _fit_sheet(self, *_args: Any) -> None:

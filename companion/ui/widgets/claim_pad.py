@@ -79,6 +79,7 @@ class ClaimPad(BoxLayout):
             grid.add_widget(button)
         numbers = self.ids.numbers
         numbers.clear_widgets()  # five-spices has no numbers: no hidden keys left to catch a touch
+        numbers.height = 0  # kv sets it once: a grid that had keys keeps their height when it stops being stretched
         if self.view.numbered:
             for number in range(1, 11):
                 key = NumberButton(number=number, font_size=self.number_font)

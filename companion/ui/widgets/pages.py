@@ -8,13 +8,17 @@ passes a frame on a software renderer.
 
 from __future__ import annotations
 
-from kivy.uix.screenmanager import ScreenManager
+from kivy.uix.screenmanager import Screen, ScreenManager
 
 from companion.ui.widgets import load_kv
 
 
 class Pages(ScreenManager):
-    pass
+    def fit(self, screen: Screen) -> None:
+        """``screen``, not on show, laid out at the size it will show at: one built or filled ahead keeps the
+        size it last had (at first Kivy's 100 x 100), and would lay itself out again on the frame it shows."""
+        if screen.parent is None:
+            screen.pos, screen.size = self.pos, self.size
 
 
 load_kv(__file__)

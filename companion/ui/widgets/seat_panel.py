@@ -8,6 +8,7 @@ Scatter it is built on maps touches, so buttons inside still land.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from kivy.clock import Clock
@@ -62,21 +63,25 @@ class SeatPanel(FloatLayout):
         return super().on_touch_up(touch)
 
 
-BUZZ_LOOKS = (
+LOOKS = (
     {"armed": True}, {"armed": False, "challenger": True}, {"armed": True, "challenger": False},
     {"armed": False, "locked": True}, {"armed": True, "locked": False}, {"armed": False},
+    {"winner": True}, {"winner": False},
 )
-"""What a buzz and its cancel do to seats, one change after another in the order the view makes them."""
+"""What a buzz and its cancel do to seats, one change after another in the order the view makes them; then
+what the end does to a winner's panel (drawn under the end screen, it is made on the end's frame too)."""
 
 
-def prepare_buzz_looks() -> None:
-    """Take a stand-in panel through a buzz's looks, so that the rings and outlines they draw exist before
-    the first challenge: the kit makes a texture the first time a size and line are drawn, even on the
-    way from one look to the next, and the first challenge of a game paid for a handful of them. Kv draws
-    a canvas's change on the next frame: ``Builder.sync`` draws each look now."""
+@cache
+def prepare_looks() -> None:
+    """Take a stand-in panel through a buzz's looks and the end's, so that the rings and outlines they draw
+    exist before the first challenge and the end: the kit makes a texture the first time a size and line are
+    drawn, even on the way from one look to the next, and the first challenge of a game paid for a handful
+    of them. Kv draws a canvas's change on the next frame: ``Builder.sync`` draws each look now. The kit
+    keeps its textures for good, so once a process is enough."""
     seat = SeatView()
     SeatPanel(seat=seat)
-    for looks in BUZZ_LOOKS:
+    for looks in LOOKS:
         for name, value in looks.items():
             setattr(seat, name, value)
             Builder.sync()

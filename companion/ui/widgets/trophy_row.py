@@ -30,12 +30,20 @@ class TrophyRow(BoxLayout):
         self._fill()
 
     def _fill(self, *_args: Any) -> None:
+        """A slot a trophy, made only when there are more trophies than slots or the row turns across: a
+        trophy taken, or given back by an undo, changes only its slot's looks. A slot is made across or not
+        (its icon keeps the width it is made with)."""
         slots = self.ids.slots
-        slots.clear_widgets()
-        for i in range(int(self.total)):
+        if any(slot.across != self.across for slot in slots.children):
+            slots.clear_widgets()
+        while len(slots.children) > int(self.total):
+            slots.remove_widget(slots.children[0])
+        while len(slots.children) < int(self.total):
+            slots.add_widget(TrophySlot(across=self.across))  # after the others
+        for i, slot in enumerate(reversed(slots.children)):
             taken = i < len(self.takers)
             name, colour = self.takers[i] if taken else ("", (0, 0, 0, 0))
-            slots.add_widget(TrophySlot(taken=taken, taker=name, dot=colour, across=self.across))
+            slot.taken, slot.taker, slot.dot = taken, name, colour
 
 
 load_kv(__file__)
