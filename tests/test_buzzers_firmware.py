@@ -195,7 +195,7 @@ def test_a_dropped_edge_count_reaches_the_host(firmware: types.ModuleType, host)
     box = new_box(firmware)
     pair.read_until(b"?\n")
     pair.write(b"".join(box.receive(protocol.encode_query(), 0)))
-    assert buzzers.wait_connected(5)
+    assert buzzers.wait_connected(20)
     for i in range(firmware.QUEUE_SIZE + 4):
         box.queue.put(levels() if i % 2 else levels(3), 100 + i)
     pair.write(b"".join(box.step(600 * MS, levels())))

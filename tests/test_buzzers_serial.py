@@ -43,7 +43,7 @@ def greet(box: PtyPair, buzzers: SerialBuzzers, held: int = 0, micros: int = 0) 
     """Answer the host's question as the box does; the host believes the box from then on."""
     box.read_until(b"?\n")  # the host asks who is there as soon as it opens the port
     box.write(encode_hello(6, held, micros))
-    assert buzzers.wait_connected(5)
+    assert buzzers.wait_connected(20)
 
 
 @pytest.fixture

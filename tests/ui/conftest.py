@@ -152,7 +152,8 @@ class UiDriver:
         self.app = SpicyApp(config or self.config(), pin_factory=pin_factory)
         self.app._run_prepare()
         self.step(3)
-        self.until(lambda: self.app.warmed or self.app.root.current == "problem")  # as a table finds it once up
+        # as a table finds it once up; a loaded 2-core machine has taken more than 5 s to warm it
+        self.until(lambda: self.app.warmed or self.app.root.current == "problem", seconds=30)
         return self.app
 
     def stop(self) -> None:

@@ -38,7 +38,7 @@ def table_on(ui, box: PtyPair) -> SpicyApp:  # type: ignore[no-untyped-def]
     app: SpicyApp = ui.start(config=ui.config(buzzers=BuzzerConfig(backend="serial", serial_ports=(box.path,))))
     box.read_until(b"?\n")
     box.write(encode_hello(6, 0, 0))
-    assert app.buzzers is not None and app.buzzers.wait_connected(5)
+    assert app.buzzers is not None and app.buzzers.wait_connected(20)
     app.start_game(new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
     ui.step(2)
     return app

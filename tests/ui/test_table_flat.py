@@ -156,6 +156,7 @@ def test_lying_flat_the_turn_with_the_most_buttons_keeps_them_whole_and_off_the_
     table.tap(screen.ids.universal)
     table.declare("chili", 3)
     ui.hold(ui.find(SeatPanel, seat=view.seats[CY]), 0.8)
+    ui.until(lambda: table.screen.sheet_name == "challenge")  # the referee, on its thread, gave Cy the challenge
     table.tap(table.sheet().ids.not_number)  # a universal card is every number: settled at once
     table.tap(table.sheet().ids.ok)
     take = screen.ids.take_universal

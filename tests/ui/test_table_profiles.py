@@ -168,6 +168,7 @@ def test_a_refusal_is_shown_clear_of_the_turns_buttons(ui, size: tuple[int, int]
     view, ids = table.view, table.screen.ids
     view.declare("pepper", 2)
     ui.hold(ui.find(SeatPanel, seat=view.seats[BEN]), 0.8)  # Ben challenges
+    ui.until(lambda: table.screen.sheet_name == "challenge")  # the referee, on its thread, gave Ben the challenge
     table.tap(table.sheet().ids.not_number)
     table.tap(table.sheet().ids.right)  # Ben was right: Ana draws 2 and starts the next stack
     view.dismiss_result()
