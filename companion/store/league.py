@@ -94,7 +94,7 @@ def _write_json(folder: Path, name: str, data: object) -> Path:
     return folder / name
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
     """The JSON of a league file, or ``Refused``: never through a link, never a FIFO, never too large."""
     try:
         return json.loads(read_file(path, LEAGUE, follow=False).decode("utf-8"))
@@ -126,7 +126,7 @@ def own_table(config: LeagueConfig) -> Table:
     """This table's id (made once and kept in the league folder, unless the config sets it) and name."""
     path = config.folder / "table.json"
     try:
-        kept = _ours(_read_json(path), TABLE_KIND, FORMAT)
+        kept = _ours(read_json(path), TABLE_KIND, FORMAT)
         table_id = str(kept["id"])
     except (Refused, KeyError):
         if path.exists() or path.is_symlink():
@@ -148,16 +148,31 @@ class League:
         self.root = config.folder
         self.table = own_table(config)
         self.own = self.folder_of(self.table.id)
-        self._describe({})
+        self.describe()
 
     def folder_of(self, table_id: str) -> Path:
         return self.root / "tables" / table_id
 
-    def _describe(self, extra: dict[str, Any]) -> None:
-        """This table's ``table.json`` in its own folder: how the others name it."""
-        _write_json(self.own, "table.json", {"kind": TABLE_KIND, "format": FORMAT, "id": self.table.id,
-                                              "name": self.table.name, **extra})
-        (self.own / ".stignore").write_text("*.partial\n", encoding="utf-8")  # Syncthing never sends half a file
+    def describe(self, **facts: Any) -> None:
+        """This table's ``table.json`` in its own folder, how the others name it, with ``facts`` (its Syncthing
+        device, the members it knows); rewritten only when it changes, since each rewrite is sent to all."""
+        try:
+            current = _ours(read_json(self.own / "table.json"), TABLE_KIND, FORMAT)
+        except Refused:
+            current = {}
+        described = {**current, "kind": TABLE_KIND, "format": FORMAT, "id": self.table.id, "name": self.table.name,
+                     **facts}
+        if described != current:
+            _write_json(self.own, "table.json", described)
+        if not (self.own / ".stignore").exists():
+            (self.own / ".stignore").write_text("*.partial\n", encoding="utf-8")  # Syncthing never sends half a file
+
+    def described(self) -> dict[str, Any]:
+        """What this table's ``table.json`` says now."""
+        try:
+            return _ours(read_json(self.own / "table.json"), TABLE_KIND, FORMAT)
+        except Refused:
+            return {}
 
     # --- sending --------------------------------------------------------------
 
@@ -267,7 +282,7 @@ class League:
         records: list[tuple[str, str, str, str | None]] = []
         for key, stat, path in self._files(seen, done, "players"):
             try:
-                records.append(_player(_read_json(path)))
+                records.append(_player(read_json(path)))
             except Refused as refused:
                 done.notices.append(_refusal(path, refused.reason))
             seen.mark(key, stat)
@@ -282,7 +297,7 @@ def _refusal(path: Path, why: Reason) -> Reason:
 
 def _arrival(path: Path) -> Arrival:
     """A game file read and checked whole (set-up, every action) before the plan compares its log."""
-    data = _ours(_read_json(path), GAME_KIND, GAME_FORMAT)
+    data = _ours(read_json(path), GAME_KIND, GAME_FORMAT)
     try:
         saved, uid = _saved(data)
     except (*UNREADABLE, KeyError, AttributeError) as exc:
@@ -359,7 +374,7 @@ class Seen:
     def __init__(self, root: Path) -> None:
         self.root = root
         try:
-            data = _read_json(root / "seen.json")
+            data = read_json(root / "seen.json")
         except Refused:
             data = {}
         files = data.get("files") if isinstance(data, dict) else None

@@ -1,0 +1,123 @@
+"""Three tables, three real Syncthing instances on loopback, one league (README "Club night").
+
+Each instance has its own home, port and device ID; global discovery, relays and
+local discovery are off, and each table is reached at its static
+``tcp://127.0.0.1:PORT``. They are paired only through the app's own league code
+and its accepting of a table that asks. Every wait is bounded, and every
+instance is stopped however the test ends.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime, UTC
+from pathlib import Path
+
+import pytest
+
+from companion.config import LeagueConfig
+from companion.store import Store
+from companion.store.league import League
+from companion.store.simulate import simulate
+from companion.syncthing import Syncthing, accept, folder_id, join, keep_in_step, league_code, read_code, start_league
+
+START = datetime(2026, 11, 6, 19, 0, tzinfo=UTC)
+ARRIVES = 60.0
+"""The issue's bound: a game finished at one table is in the others' league within this."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Table:
+    def __init__(self, base: Path, name: str) -> None:
+        self.name = name
+        self.league = League(LeagueConfig(table_name=name, folder=base / name))
+        self.store = Store.open(base / f"{name}.db")
+        self.syncthing = Syncthing(self.league.root / "syncthing", f"tcp://127.0.0.1:{free_port()}",
+                                   local_discovery=False)
+
+    def step(self) -> None:
+        """What the app does now and then while the league is on."""
+        keep_in_step(self.league, self.syncthing)
+        self.league.import_tables(self.store)
+
+    def finish_games(self, count: int, seed: int) -> set[str]:
+        before = set(self.store.uids())
+        simulate(self.store, count, seed, START)
+        self.league.publish_ended(self.store)
+        self.syncthing.scan(folder_id(self.league.table.id))
+        return set(self.store.uids()) - before
+
+
+@pytest.fixture
+def tables() -> Iterator[list[Table]]:
+    base = Path(tempfile.mkdtemp(prefix="st-", dir="/tmp"))  # short: a Unix socket's path has at most 107 bytes
+    made = [Table(base, name) for name in ("A", "B", "C")]
+    try:
+        for table in made:
+            table.syncthing.start()
+        yield made
+    finally:
+        for table in made:
+            table.syncthing.stop()
+            table.store.close()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def until(what: Callable[[], bool], running: list[Table], seconds: float) -> float:
+    """Steps every running table until ``what`` holds; the seconds it took, or a failure after ``seconds``."""
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        for table in running:
+            table.step()
+        if what():
+            return time.monotonic() - started
+        time.sleep(0.5)
+    pytest.fail(f"not within {seconds:.0f} s")
+
+
+def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Table]) -> None:
+    a, b, c = tables
+    start_league(a.league, a.syncthing)
+    code = league_code(a.league, a.syncthing)
+    assert read_code(code).table == a.league.table.id
+    for newcomer in (b, c):
+        join(newcomer.league, newcomer.syncthing, code)
+    asked = until(lambda: {b.syncthing.device_id(), c.syncthing.device_id()} <= set(a.syncthing.pending_devices()),
+                  [], 30)
+    pending = a.syncthing.pending_devices()
+    assert pending[b.syncthing.device_id()]["name"] == "B"  # the asking table, by its name
+    for newcomer in (b, c):
+        accept(a.league, a.syncthing, newcomer.syncthing.device_id())
+
+    def everyone_receives_everyone() -> bool:
+        return all(t.syncthing.folder(folder_id(o.league.table.id)) is not None
+                   for t in tables for o in tables if o is not t)
+
+    paired = until(everyone_receives_everyone, tables, 60)
+    for table in tables:
+        kinds = {o.name: table.syncthing.folder(folder_id(o.league.table.id))["type"] for o in tables}
+        assert kinds == {o.name: "sendonly" if o is table else "receiveonly" for o in tables}
+
+    from_a = a.finish_games(1, seed=1)
+    took = until(lambda: all(from_a <= set(t.store.uids()) for t in (b, c)), tables, ARRIVES)
+    for table in (b, c):
+        (uid,) = from_a
+        assert table.store.load(table.store.uids()[uid]).game().state.ended
+
+    c.syncthing.stop()
+    from_b = b.finish_games(1, seed=2)
+    until(lambda: from_b <= set(a.store.uids()), [a, b], ARRIVES)
+    assert not from_b & set(c.store.uids())
+    c.syncthing.start()
+    caught_up = until(lambda: from_b <= set(c.store.uids()), tables, ARRIVES)
+    assert len(c.store.uids()) == len(a.store.uids()) == len(b.store.uids()) == 2
+    print(f"asked {asked:.1f} s, paired {paired:.1f} s, a game arrived in {took:.1f} s, caught up in {caught_up:.1f} s")
