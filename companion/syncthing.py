@@ -28,11 +28,12 @@ import subprocess
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, Reason
 from companion.store.league import League, Refused, read_json
 
 FOLDER_PREFIX = "spicy-"
@@ -384,3 +385,77 @@ def _member(data: Any) -> Member | None:
 def _describe(league: League, syncthing: Syncthing, members: list[Member]) -> None:
     league.describe(device=syncthing.device_id(), addresses=list(syncthing.addresses()),
                     members=[m.to_json() for m in sorted(members, key=lambda m: m.device)])
+
+
+# --- the league's state in words ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """How one member stands, as this table's Syncthing sees it."""
+
+    name: str
+    connected: bool
+    last_seen: datetime | None
+    """When it was last connected; None: never."""
+    arriving: int
+    """Its games not here yet (files of its ``games/`` that Syncthing still needs)."""
+
+
+NEVER = datetime(1970, 1, 1, tzinfo=UTC)
+"""What Syncthing says of a device never seen."""
+
+
+def ago(then: datetime, at: datetime) -> Reason:
+    """How long ago, in the words a person uses."""
+    minutes = int((at - then).total_seconds() // 60)
+    if minutes < 2:
+        return Reason("just now")
+    if minutes < 60:
+        return Reason("{count} minutes ago", count=minutes)
+    if minutes < 120:
+        return Reason("an hour ago")
+    if minutes < 24 * 60:
+        return Reason("{count} hours ago", count=minutes // 60)
+    if minutes < 48 * 60:
+        return Reason("yesterday")
+    return Reason("{count} days ago", count=minutes // (24 * 60))
+
+
+def league_words(members: list[Standing], at: datetime) -> list[Reason]:
+    """The league's state as the Saved games strip says it: each table out of reach, then each one whose games
+    are arriving; else all in step."""
+    if not members:
+        return [Reason("League: this table alone so far; another table joins with its league code")]
+    lines = []
+    for member in members:
+        if member.connected:
+            continue
+        if member.last_seen is None:
+            lines.append(Reason("{table} not seen yet", table=member.name))
+        else:
+            lines.append(Reason("{table} last seen {when}", table=member.name, when=ago(member.last_seen, at)))
+    for member in members:
+        if member.arriving == 1:
+            lines.append(Reason("a game from {table} arriving", table=member.name))
+        elif member.arriving:
+            lines.append(Reason("{count} games from {table} arriving", count=member.arriving, table=member.name))
+    return lines or [Reason("League: {count} tables, all in step", count=len(members) + 1)]
+
+
+def league_state(league: League, syncthing: Syncthing) -> list[Reason]:
+    """``league_words`` from what Syncthing's REST API says now of every member."""
+    connections = (syncthing.request("GET", "/rest/system/connections") or {}).get("connections", {})
+    stats = syncthing.request("GET", "/rest/stats/device") or {}
+    seen = []
+    for member in _members(league):
+        last = stats.get(member.device, {}).get("lastSeen")
+        when = datetime.fromisoformat(last) if isinstance(last, str) else None
+        arriving = 0
+        if member.table and syncthing.folder(folder_id(member.table)) is not None:
+            need = syncthing.request("GET", f"/rest/db/need?folder={quote(folder_id(member.table))}") or {}
+            arriving = sum(1 for part in ("progress", "queued", "rest") for item in need.get(part) or []
+                           if str(item.get("name", "")).startswith("games/"))
+        seen.append(Standing(member.name or member.device[:7], bool(connections.get(member.device, {}).get("connected")),
+                         None if when is None or when <= NEVER else when, arriving))
+    return league_words(sorted(seen, key=lambda s: s.name), datetime.now(UTC))

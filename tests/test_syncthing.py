@@ -14,7 +14,7 @@ import socket
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from datetime import datetime, UTC
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 import pytest
@@ -23,7 +23,19 @@ from companion.config import LeagueConfig
 from companion.store import Store
 from companion.store.league import League
 from companion.store.simulate import simulate
-from companion.syncthing import Syncthing, accept, folder_id, join, keep_in_step, league_code, read_code, start_league
+from companion.syncthing import (
+    Standing,
+    Syncthing,
+    accept,
+    folder_id,
+    join,
+    keep_in_step,
+    league_code,
+    league_state,
+    league_words,
+    read_code,
+    start_league,
+)
 
 START = datetime(2026, 11, 6, 19, 0, tzinfo=UTC)
 ARRIVES = 60.0
@@ -107,6 +119,9 @@ def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Ta
         kinds = {o.name: table.syncthing.folder(folder_id(o.league.table.id))["type"] for o in tables}
         assert kinds == {o.name: "sendonly" if o is table else "receiveonly" for o in tables}
 
+    until(lambda: all(league_state(t.league, t.syncthing) == ["League: 3 tables, all in step"] for t in tables),
+          tables, 30)
+
     from_a = a.finish_games(1, seed=1)
     took = until(lambda: all(from_a <= set(t.store.uids()) for t in (b, c)), tables, ARRIVES)
     for table in (b, c):
@@ -114,6 +129,7 @@ def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Ta
         assert table.store.load(table.store.uids()[uid]).game().state.ended
 
     c.syncthing.stop()
+    until(lambda: league_state(a.league, a.syncthing) == ["C last seen just now"], [a, b], 30)
     from_b = b.finish_games(1, seed=2)
     until(lambda: from_b <= set(a.store.uids()), [a, b], ARRIVES)
     assert not from_b & set(c.store.uids())
@@ -121,3 +137,19 @@ def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Ta
     caught_up = until(lambda: from_b <= set(c.store.uids()), tables, ARRIVES)
     assert len(c.store.uids()) == len(a.store.uids()) == len(b.store.uids()) == 2
     print(f"asked {asked:.1f} s, paired {paired:.1f} s, a game arrived in {took:.1f} s, caught up in {caught_up:.1f} s")
+
+
+def test_the_leagues_state_in_words() -> None:
+    at = datetime(2026, 11, 9, 21, 0, tzinfo=UTC)
+    two = Standing("Table 2", True, at, 0)
+    assert league_words([], at) == ["League: this table alone so far; another table joins with its league code"]
+    assert league_words([two, Standing("Table 3", True, at, 0)], at) == ["League: 3 tables, all in step"]
+    away = Standing("Table 2", False, at - timedelta(days=3, hours=2), 0)
+    arriving = Standing("Table 4", True, at, 3)
+    assert league_words([away, arriving, Standing("Table 5", False, None, 0)], at) == [
+        "Table 2 last seen 3 days ago", "Table 5 not seen yet", "3 games from Table 4 arriving"]
+    assert [str(league_words([Standing("T", False, at - ago, 0)], at)[0]) for ago in (
+        timedelta(seconds=30), timedelta(minutes=5), timedelta(minutes=70), timedelta(hours=5), timedelta(hours=30))
+    ] == ["T last seen just now", "T last seen 5 minutes ago", "T last seen an hour ago", "T last seen 5 hours ago",
+          "T last seen yesterday"]
+    assert league_words([Standing("Table 4", True, at, 1)], at) == ["a game from Table 4 arriving"]
