@@ -322,6 +322,23 @@ def _share_with(league: League, syncthing: Syncthing, member: Member) -> None:
                         member.name)
 
 
+def leave(league: League, syncthing: Syncthing) -> None:
+    """This table out of the league: the other tables' devices and folders gone from its Syncthing, its own
+    folder shared with no one. The games already taken in stay, and so do the files received."""
+    me = syncthing.device_id()
+    own = folder_id(league.table.id)
+    for folder in syncthing.request("GET", "/rest/config/folders"):
+        if folder["id"] == own:
+            folder["devices"] = [device for device in folder["devices"] if device["deviceID"] == me]
+            syncthing.request("PUT", f"/rest/config/folders/{quote(own)}", folder)
+        elif folder["id"].startswith(FOLDER_PREFIX):
+            syncthing.request("DELETE", f"/rest/config/folders/{quote(folder['id'])}")
+    for device in syncthing.request("GET", "/rest/config/devices"):
+        if device["deviceID"] != me:
+            syncthing.request("DELETE", f"/rest/config/devices/{quote(device['deviceID'])}")
+    _describe(league, syncthing, [])
+
+
 def keep_in_step(league: League, syncthing: Syncthing) -> list[Member]:
     """What every table does now and then: every member any table lists is known here, this table's folder is
     shared with it, and its folder received; a folder a member offers is taken receive-only. Returns the

@@ -248,3 +248,16 @@ def test_an_import_killed_midway_leaves_whole_games_and_finishes_on_restart(two,
     finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
     assert uids_and_logs(tmp_path / "b.db") == uids_and_logs(pi.path)
+
+
+def test_syncthings_own_files_and_half_sent_ones_are_passed_over_quietly(two) -> None:
+    a, pi, b, other = two
+    simulate(pi, 1, seed=8, start=START)
+    (good,) = a.publish_ended(pi)
+    send(a, b)
+    there = b.folder_of(a.table.id)
+    (there / ".stfolder").mkdir()
+    (there / "games" / f".syncthing.{good.name}.tmp").write_bytes(good.read_bytes()[:100])  # a transfer cut short
+    (there / "games" / f"{good.name}.partial").write_bytes(b"")
+    done = b.import_tables(other)
+    assert (done.added, done.notices) == (1, [])

@@ -30,6 +30,7 @@ from companion.syncthing import (
     folder_id,
     join,
     keep_in_step,
+    leave,
     league_code,
     league_state,
     league_words,
@@ -136,6 +137,19 @@ def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Ta
     c.syncthing.start()
     caught_up = until(lambda: from_b <= set(c.store.uids()), tables, ARRIVES)
     assert len(c.store.uids()) == len(a.store.uids()) == len(b.store.uids()) == 2
+
+    name = a.store.players()[0]
+    a.league.rename_player(a.store, name, "Renamed at A")
+    a.syncthing.scan(folder_id(a.league.table.id))
+    until(lambda: all("Renamed at A" in t.store.players() and name not in t.store.players() for t in (b, c)),
+          tables, ARRIVES)
+    leave(c.league, c.syncthing)
+    c.step()  # what the other tables list of it no longer brings them back
+    me = c.syncthing.device_id()
+    assert [d["deviceID"] for d in c.syncthing.request("GET", "/rest/config/devices")] == [me]
+    (own,) = c.syncthing.request("GET", "/rest/config/folders")
+    assert own["id"] == folder_id(c.league.table.id) and [d["deviceID"] for d in own["devices"]] == [me]
+    assert len(c.store.uids()) == 2  # the games taken in stay
     print(f"asked {asked:.1f} s, paired {paired:.1f} s, a game arrived in {took:.1f} s, caught up in {caught_up:.1f} s")
 
 
