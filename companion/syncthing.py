@@ -136,7 +136,8 @@ class Syncthing:
         self.prepare()
         self.socket.unlink(missing_ok=True)
         log = (self.home / "syncthing.log").open("wb")
-        environment = {**os.environ, "STNOUPGRADE": "1", "STNODEFAULTFOLDER": "1"}
+        # STMONITORED: no monitor process of its own (the app is its monitor), so a stop or a kill reaches it.
+        environment = {**os.environ, "STNOUPGRADE": "1", "STNODEFAULTFOLDER": "1", "STMONITORED": "1"}
         self.process = subprocess.Popen(
             [self.binary, "serve", f"--home={self.home}", "--no-browser", "--no-restart", "--logflags=0"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=environment)

@@ -71,18 +71,29 @@ class Table:
 
 
 @pytest.fixture
-def tables() -> Iterator[list[Table]]:
+def league_of() -> Iterator[Callable[[int], list[Table]]]:
+    """Tables A, B, ... each with its Syncthing running; all stopped and removed however the test ends."""
     base = Path(tempfile.mkdtemp(prefix="st-", dir="/tmp"))  # short: a Unix socket's path has at most 107 bytes
-    made = [Table(base, name) for name in ("A", "B", "C")]
+    made: list[Table] = []
+
+    def make(count: int) -> list[Table]:
+        for name in "ABC"[:count]:
+            made.append(Table(base, name))
+            made[-1].syncthing.start()
+        return made
+
     try:
-        for table in made:
-            table.syncthing.start()
-        yield made
+        yield make
     finally:
         for table in made:
             table.syncthing.stop()
             table.store.close()
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def tables(league_of: Callable[[int], list[Table]]) -> list[Table]:
+    return league_of(3)
 
 
 def until(what: Callable[[], bool], running: list[Table], seconds: float) -> float:
@@ -97,25 +108,33 @@ def until(what: Callable[[], bool], running: list[Table], seconds: float) -> flo
     pytest.fail(f"not within {seconds:.0f} s")
 
 
-def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Table]) -> None:
-    a, b, c = tables
-    start_league(a.league, a.syncthing)
-    code = league_code(a.league, a.syncthing)
-    assert read_code(code).table == a.league.table.id
-    for newcomer in (b, c):
+def pair(tables: list[Table]) -> tuple[float, float]:
+    """The others join the first through its league code, and it accepts each table that asked, by name;
+    the seconds until it had been asked, and until every table received every other one's folder."""
+    first, *others = tables
+    start_league(first.league, first.syncthing)
+    code = league_code(first.league, first.syncthing)
+    assert read_code(code).table == first.league.table.id
+    for newcomer in others:
         join(newcomer.league, newcomer.syncthing, code)
-    asked = until(lambda: {b.syncthing.device_id(), c.syncthing.device_id()} <= set(a.syncthing.pending_devices()),
-                  [], 30)
-    pending = a.syncthing.pending_devices()
-    assert pending[b.syncthing.device_id()]["name"] == "B"  # the asking table, by its name
-    for newcomer in (b, c):
-        accept(a.league, a.syncthing, newcomer.syncthing.device_id())
+    devices = {t.syncthing.device_id(): t.name for t in others}
+    asked = until(lambda: set(devices) <= set(first.syncthing.pending_devices()), [], 30)
+    for device, asking in first.syncthing.pending_devices().items():
+        assert asking["name"] == devices[device]  # the asking table, by its name
+        accept(first.league, first.syncthing, device)
 
     def everyone_receives_everyone() -> bool:
         return all(t.syncthing.folder(folder_id(o.league.table.id)) is not None
                    for t in tables for o in tables if o is not t)
 
-    paired = until(everyone_receives_everyone, tables, 60)
+    return asked, until(everyone_receives_everyone, tables, 60)
+
+
+def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Table]) -> None:
+    a, b, c = tables
+    asked, paired = pair(tables)
+    pending = a.syncthing.pending_devices()
+    assert pending == {}  # each asked and was accepted
     for table in tables:
         kinds = {o.name: table.syncthing.folder(folder_id(o.league.table.id))["type"] for o in tables}
         assert kinds == {o.name: "sendonly" if o is table else "receiveonly" for o in tables}
@@ -167,3 +186,25 @@ def test_the_leagues_state_in_words() -> None:
     ] == ["T last seen just now", "T last seen 5 minutes ago", "T last seen an hour ago", "T last seen 5 hours ago",
           "T last seen yesterday"]
     assert league_words([Standing("Table 4", True, at, 1)], at) == ["a game from Table 4 arriving"]
+
+
+def test_syncthing_killed_while_games_arrive_leaves_whole_games_and_catches_up(league_of) -> None:
+    a, b = league_of(2)
+    pair([a, b])
+    sent = a.finish_games(300, seed=3)
+    games = b.league.folder_of(a.league.table.id) / "games"
+    started = time.monotonic()
+    while time.monotonic() - started < ARRIVES and len(list(games.glob("*.json"))) < 5:
+        time.sleep(0.01)
+    assert b.syncthing.process is not None
+    b.syncthing.process.kill()  # kill -9, files half received
+    b.syncthing.process.wait(timeout=10)
+    arrived = {path.stem for path in games.glob("*.json")}
+    assert 5 <= len(arrived) < 300
+    done = b.league.import_tables(b.store)
+    assert done.notices == [] and set(b.store.uids()) == arrived and b.store.check() == []
+    theirs = {uid: len(a.store.load(game_id).log) for uid, game_id in a.store.uids().items()}
+    assert all(len(b.store.load(game_id).log) == theirs[uid] for uid, game_id in b.store.uids().items())
+    b.syncthing.start()
+    until(lambda: set(b.store.uids()) == sent, [a, b], ARRIVES)
+
