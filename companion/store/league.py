@@ -48,6 +48,8 @@ FORMAT = 1
 """The format of this table's ``table.json`` and of a player's record; a newer one is refused, not guessed."""
 BATCH = 200
 """Games a transaction when importing: a kill loses at most one batch's work, never half a game."""
+SEEN_EVERY = 10
+"""Batches between two writes of ``seen.json``: a file of 100,000 names is not rewritten after every batch."""
 UID = re.compile(r"[0-9a-f-]{36}(?:-\d+)?(?:~[0-9a-f]{16})?")
 CHANGES = ("rename", "merge", "retire", "unretire")
 """What a player's record says happened; a rename and a merge both mean "``name`` is now ``to``"."""
@@ -156,10 +158,7 @@ class League:
     def describe(self, **facts: Any) -> None:
         """This table's ``table.json`` in its own folder, how the others name it, with ``facts`` (its Syncthing
         device, the members it knows); rewritten only when it changes, since each rewrite is sent to all."""
-        try:
-            current = _ours(read_json(self.own / "table.json"), TABLE_KIND, FORMAT)
-        except Refused:
-            current = {}
+        current = self.described()
         described = {**current, "kind": TABLE_KIND, "format": FORMAT, "id": self.table.id, "name": self.table.name,
                      **facts}
         if described != current:
@@ -260,8 +259,8 @@ class League:
 
     def _take_in(self, store: Store, waiting: list[tuple[str, tuple[int, int], Arrival]], seen: Seen,
                  done: Imported) -> None:
-        """One batch: planned and restored in one transaction, then marked seen (a kill before that only
-        means the batch is read again, and found here)."""
+        """One batch: planned and restored in one transaction, then marked seen, kept every ``SEEN_EVERY``
+        batches (a kill before that only means those batches are read again, and found here)."""
         if not waiting:
             return
         plan = plan_arrivals(store, self.root, [arrival for _, _, arrival in waiting], len(waiting))
@@ -272,7 +271,9 @@ class League:
         done.notices += plan.left_out
         for key, stat, _ in waiting:
             seen.mark(key, stat)
-        seen.save()
+        seen.batches += 1
+        if seen.batches % SEEN_EVERY == 0:
+            seen.save()
         waiting.clear()
 
     def _players(self, store: Store, seen: Seen, done: Imported) -> None:
@@ -381,6 +382,7 @@ class Seen:
         records = data.get("records") if isinstance(data, dict) else None
         self.files: dict[str, list[int]] = files if isinstance(files, dict) else {}
         self._records: list[list[Any]] = records if isinstance(records, list) else []
+        self.batches = 0
 
     def has(self, key: str, stat: tuple[int, int]) -> bool:
         return self.files.get(key) == list(stat)
