@@ -319,6 +319,8 @@ class LeagueConfig:
     """How the other tables call this one, such as "Table 3"; empty: "Table" and the id's start."""
     table_id: str = ""
     folder: Path = field(default_factory=default_league_path)
+    listen: str = "default"
+    """Where Syncthing listens for the other tables, such as "tcp://0.0.0.0:22000"; default: port 22000."""
 
     def __post_init__(self) -> None:
         check_kinds(self, "league")
@@ -327,6 +329,9 @@ class LeagueConfig:
                 "[league] table_id must be 1 to 32 small letters, digits and dashes, not {value}",
                 value=shown(self.table_id),
             )
+        if self.listen != "default" and not re.fullmatch(r"tcp://[0-9a-zA-Z.:\[\]-]+:\d{1,5}", self.listen):
+            raise ConfigError("[league] listen must be default or an address such as tcp://0.0.0.0:22000, not {value}",
+                              value=shown(self.listen))
         if len(self.table_name) > 40 or any(not c.isprintable() for c in self.table_name):
             raise ConfigError("[league] table_name must be one line of at most 40 characters, not {value}",
                               value=shown(self.table_name))

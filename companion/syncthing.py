@@ -27,6 +27,8 @@ import socket
 import subprocess
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,6 +53,8 @@ OPTIONS = {
 }
 """What every table's Syncthing runs with, whatever its defaults: nothing leaves the club's network."""
 START_WAIT = 30.0
+ON = "on"
+"""The file in the league folder that says this table is in a league (systemd/spicy-companion-syncthing.path)."""
 
 
 class SyncthingError(CompanionError):
@@ -146,11 +150,9 @@ class Syncthing:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise SyncthingError("Syncthing stopped as it started: {problem}", problem=self._last_words())
-            try:
-                self.request("GET", "/rest/system/ping")
+            if self.answers():
                 return
-            except (OSError, SyncthingError):
-                time.sleep(0.1)
+            time.sleep(0.1)
         self.stop()
         raise SyncthingError("Syncthing did not answer within {seconds} s: {problem}", seconds=int(START_WAIT),
                              problem=self._last_words())
@@ -176,6 +178,13 @@ class Syncthing:
         self.process = None
 
     # --- the REST API ---------------------------------------------------------
+
+    def answers(self) -> bool:
+        try:
+            self.request("GET", "/rest/system/ping", timeout=2)
+        except (OSError, SyncthingError, ValueError, ET.ParseError):
+            return False
+        return True
 
     def request(self, method: str, path: str, body: Any = None, timeout: float = 10.0) -> Any:
         connection = _UnixConnection(self.socket, timeout)
@@ -264,8 +273,29 @@ def folder_id(table_id: str) -> str:
     return FOLDER_PREFIX + table_id
 
 
+@contextmanager
+def running(league: League, listen: str = "default") -> Iterator[Syncthing]:
+    """This table's Syncthing: the one already answering on its socket (the service on a Pi, the app), else one
+    started for as long as the block lasts."""
+    syncthing = Syncthing(league.root / "syncthing", listen)
+    if syncthing.answers():
+        yield syncthing
+        return
+    syncthing.start()
+    try:
+        yield syncthing
+    finally:
+        syncthing.stop()
+
+
+def is_on(league: League) -> bool:
+    """Whether this table is in a league: the file the Pi's path unit starts Syncthing for."""
+    return (league.root / ON).exists()
+
+
 def start_league(league: League, syncthing: Syncthing) -> None:
     """This table's own folder, send-only, and its name as its device's: the first table, or any table."""
+    (league.root / ON).touch()
     syncthing.know(Member(syncthing.device_id(), league.table.id, league.table.name, ("dynamic",)))
     syncthing.share(folder_id(league.table.id), league.own, "sendonly", [], league.table.name)
     _describe(league, syncthing, _members(league))
@@ -338,6 +368,7 @@ def leave(league: League, syncthing: Syncthing) -> None:
         if device["deviceID"] != me:
             syncthing.request("DELETE", f"/rest/config/devices/{quote(device['deviceID'])}")
     _describe(league, syncthing, [])
+    (league.root / ON).unlink(missing_ok=True)
 
 
 def keep_in_step(league: League, syncthing: Syncthing) -> list[Member]:
