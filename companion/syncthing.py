@@ -18,11 +18,13 @@ written by two tables.
 from __future__ import annotations
 
 import base64
+import ctypes
 import http.client
 import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -53,6 +55,7 @@ OPTIONS = {
 }
 """What every table's Syncthing runs with, whatever its defaults: nothing leaves the club's network."""
 START_WAIT = 30.0
+PR_SET_PDEATHSIG = 1
 ON = "on"
 """The file in the league folder that says this table is in a league (systemd/spicy-companion-syncthing.path)."""
 
@@ -144,7 +147,8 @@ class Syncthing:
         environment = {**os.environ, "STNOUPGRADE": "1", "STNODEFAULTFOLDER": "1", "STMONITORED": "1"}
         self.process = subprocess.Popen(
             [self.binary, "serve", f"--home={self.home}", "--no-browser", "--no-restart", "--logflags=0"],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=environment)
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=environment,
+            preexec_fn=_dies_with_parent)
         log.close()
         deadline = time.monotonic() + START_WAIT
         while time.monotonic() < deadline:
@@ -252,6 +256,12 @@ class Syncthing:
     def scan(self, folder_id: str) -> None:
         """Look at the folder now rather than at the watcher's next pass: a game just written is sent at once."""
         self.request("POST", f"/rest/db/scan?folder={quote(folder_id)}")
+
+
+def _dies_with_parent() -> None:
+    """Linux's ``PR_SET_PDEATHSIG``: a Syncthing the app started stops when the app goes, even killed with
+    SIGKILL. The signal comes when the *thread* that started it ends: start it from one that lasts."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _get(parent: ET.Element, key: str) -> str:

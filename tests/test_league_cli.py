@@ -6,7 +6,11 @@ Two and three tables kept in step are tests/test_syncthing.py's; here, what a pe
 from __future__ import annotations
 
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +19,8 @@ from test_syncthing import free_port
 
 from companion.cli import main
 from companion.syncthing import Syncthing, read_code
+
+ROOT = Path(__file__).parent.parent
 
 
 @pytest.fixture
@@ -53,3 +59,35 @@ def test_a_table_starts_a_league_prints_its_code_and_leaves(folder: Path, tmp_pa
     assert main(league(config, "run", "--db", str(tmp_path / "games.db"))) == 2
     assert "in no league" in capsys.readouterr().err
     assert not Syncthing(folder / "syncthing").answers()  # each command stopped the Syncthing it started
+
+
+def test_league_run_stopped_by_a_kill_stops_its_syncthing(folder: Path, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[league]\nfolder = "{folder}"\nlisten = "tcp://127.0.0.1:{free_port()}"\n', encoding="utf-8")
+    assert main(league(config, "code")) == 0
+    command = [sys.executable, "-m", "companion.cli", *league(config, "run", "--db", str(tmp_path / "games.db"))]
+    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and "keeping the league in step" in child.stdout.readline()
+        assert Syncthing(folder / "syncthing").answers()
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == 128 + signal.SIGTERM
+    finally:
+        child.kill()
+        child.wait()
+    assert not Syncthing(folder / "syncthing").answers()
+
+
+def test_league_run_killed_with_sigkill_takes_its_syncthing_along(folder: Path, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[league]\nfolder = "{folder}"\nlisten = "tcp://127.0.0.1:{free_port()}"\n', encoding="utf-8")
+    assert main(league(config, "code")) == 0
+    command = [sys.executable, "-m", "companion.cli", *league(config, "run", "--db", str(tmp_path / "games.db"))]
+    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None and "keeping the league in step" in child.stdout.readline()
+    child.kill()
+    child.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while Syncthing(folder / "syncthing").answers() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not Syncthing(folder / "syncthing").answers()

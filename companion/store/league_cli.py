@@ -10,6 +10,7 @@ league in step in the foreground until Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -140,11 +141,19 @@ def run_leave(league: League, syncthing: Syncthing, args: argparse.Namespace) ->
     return 0
 
 
+def _stop(number: int, _frame: object) -> None:
+    """A ``kill`` or a closed terminal ends ``league run`` as Ctrl-C does: the Syncthing it started stops too,
+    rather than run on without it."""
+    raise SystemExit(128 + number)
+
+
 def run_league(store: Store, args: argparse.Namespace) -> int:
     config = _settings(args)
     league = League(config)
     if not is_on(league):
         raise UsageError("this table is in no league: league code starts one, league join joins one")
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _stop)
     with running(league, config.listen) as syncthing:
         print(f"{league.table.name}: keeping the league in step (Ctrl-C stops)", flush=True)
         while True:
