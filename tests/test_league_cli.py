@@ -61,14 +61,20 @@ def test_a_table_starts_a_league_prints_its_code_and_leaves(folder: Path, tmp_pa
     assert not Syncthing(folder / "syncthing").answers()  # each command stopped the Syncthing it started
 
 
-def test_league_run_stopped_by_a_kill_stops_its_syncthing(folder: Path, tmp_path: Path) -> None:
+def running_league(folder: Path, tmp_path: Path) -> subprocess.Popen[str]:
+    """``league run`` of a table that started a league, once it says it keeps it in step."""
     config = tmp_path / "config.toml"
     config.write_text(f'[league]\nfolder = "{folder}"\nlisten = "tcp://127.0.0.1:{free_port()}"\n', encoding="utf-8")
     assert main(league(config, "code")) == 0
     command = [sys.executable, "-m", "companion.cli", *league(config, "run", "--db", str(tmp_path / "games.db"))]
     child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None and "keeping the league in step" in child.stdout.readline()
+    return child
+
+
+def test_league_run_stopped_by_a_kill_stops_its_syncthing(folder: Path, tmp_path: Path) -> None:
+    child = running_league(folder, tmp_path)
     try:
-        assert child.stdout is not None and "keeping the league in step" in child.stdout.readline()
         assert Syncthing(folder / "syncthing").answers()
         child.send_signal(signal.SIGTERM)
         assert child.wait(timeout=30) == 128 + signal.SIGTERM
@@ -79,12 +85,7 @@ def test_league_run_stopped_by_a_kill_stops_its_syncthing(folder: Path, tmp_path
 
 
 def test_league_run_killed_with_sigkill_takes_its_syncthing_along(folder: Path, tmp_path: Path) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text(f'[league]\nfolder = "{folder}"\nlisten = "tcp://127.0.0.1:{free_port()}"\n', encoding="utf-8")
-    assert main(league(config, "code")) == 0
-    command = [sys.executable, "-m", "companion.cli", *league(config, "run", "--db", str(tmp_path / "games.db"))]
-    child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert child.stdout is not None and "keeping the league in step" in child.stdout.readline()
+    child = running_league(folder, tmp_path)
     child.kill()
     child.wait(timeout=30)
     deadline = time.monotonic() + 15
