@@ -12,6 +12,7 @@ settings screen says it in the player's language.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -38,6 +39,10 @@ def default_config_path() -> Path:
 
 def default_db_path() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME)) / "games.db"
+
+
+def default_league_path() -> Path:
+    return Path(platformdirs.user_state_dir(APP_NAME)) / "league"
 
 
 def shown(value: Any) -> str:
@@ -298,6 +303,40 @@ class BgStatsConfig:
         return int(getattr(self, profile.replace("-", "_"), 0))
 
 
+TABLE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+"""A table's id names its Syncthing folder and its folder on disk: short, and safe in both."""
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """This table in a club's league (README "Club night"): its name, and where the league's files live.
+
+    The id is made once and kept in the league folder unless set here (two Pis restored from one image
+    would otherwise share one).
+    """
+
+    table_name: str = ""
+    """How the other tables call this one, such as "Table 3"; empty: "Table" and the id's start."""
+    table_id: str = ""
+    folder: Path = field(default_factory=default_league_path)
+    listen: str = "default"
+    """Where Syncthing listens for the other tables, such as "tcp://0.0.0.0:22000"; default: port 22000."""
+
+    def __post_init__(self) -> None:
+        check_kinds(self, "league")
+        if self.table_id and not TABLE_ID.fullmatch(self.table_id):
+            raise ConfigError(
+                "[league] table_id must be 1 to 32 small letters, digits and dashes, not {value}",
+                value=shown(self.table_id),
+            )
+        if self.listen != "default" and not re.fullmatch(r"tcp://[0-9a-zA-Z.:\[\]-]+:\d{1,5}", self.listen):
+            raise ConfigError("[league] listen must be default or an address such as tcp://0.0.0.0:22000, not {value}",
+                              value=shown(self.listen))
+        if len(self.table_name) > 40 or any(not c.isprintable() for c in self.table_name):
+            raise ConfigError("[league] table_name must be one line of at most 40 characters, not {value}",
+                              value=shown(self.table_name))
+
+
 @dataclass(frozen=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
@@ -305,6 +344,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     ui: UiConfig = field(default_factory=UiConfig)
     bgstats: BgStatsConfig = field(default_factory=BgStatsConfig)
+    league: LeagueConfig = field(default_factory=LeagueConfig)
 
 
 _SECTIONS: dict[str, type] = {
@@ -313,6 +353,7 @@ _SECTIONS: dict[str, type] = {
     "display": DisplayConfig,
     "ui": UiConfig,
     "bgstats": BgStatsConfig,
+    "league": LeagueConfig,
 }
 
 

@@ -41,6 +41,9 @@ BACKUP = Kind(Reason("backup"), 2_000 * MB)
 """100,000 games make a database of 0.86 GB (docs/PERFORMANCE.md)."""
 DATABASE = Kind(Reason("database"), sys.maxsize)
 """The table's own file grows with every game: no cap, but a regular file all the same."""
+LEAGUE = Kind(Reason("league file"), 16 * MB)
+"""One game another table sent (its JSON export), or a player's record: a game of the most actions allowed
+is under 8 MB as JSON."""
 
 
 class FileRefused(CompanionError, ValueError):
@@ -50,6 +53,8 @@ class FileRefused(CompanionError, ValueError):
 def _what(mode: int) -> Reason:
     if stat.S_ISDIR(mode):
         return Reason("a folder")
+    if stat.S_ISLNK(mode):
+        return Reason("a link")
     if stat.S_ISFIFO(mode):
         return Reason("a named pipe (FIFO)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -74,26 +79,28 @@ def too_big(path: Path | str, kind: Kind) -> Reason:
                   path=str(path), kind=kind.name, most=kind.most // MB)
 
 
-def file_size(path: Path, kind: Kind) -> int:
+def file_size(path: Path, kind: Kind, follow: bool = True) -> int:
     """For a file another library opens (SQLite): the checks of ``read_file`` without reading it.
 
-    ``FileNotFoundError`` when there is none, for the caller to say what that means.
+    ``FileNotFoundError`` when there is none, for the caller to say what that means. With ``follow`` off a
+    link is refused as one, not read through (a folder another machine fills).
     """
     try:
-        found = os.stat(path)
+        found = os.stat(path, follow_symlinks=follow)
     except ValueError:  # a NUL in the name
         raise FileRefused("{path} is not a usable file name: it holds a NUL character", path=repr(str(path))) from None
     return check_file(path, kind, found.st_mode, found.st_size)
 
 
-def read_file(path: Path, kind: Kind) -> bytes:
-    """The bytes of a regular file of at most ``kind.most`` bytes.
+def read_file(path: Path, kind: Kind, follow: bool = True) -> bytes:
+    """The bytes of a regular file of at most ``kind.most`` bytes (with ``follow`` off, never through a link).
 
     ``FileNotFoundError`` and other ``OSError`` are the caller's to word (a
     missing config means the defaults, a missing transcript is a mistake).
     """
-    file_size(path, kind)  # a FIFO is refused before it is opened at all
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    file_size(path, kind, follow)  # a FIFO is refused before it is opened at all
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    descriptor = os.open(path, flags)
     with os.fdopen(descriptor, "rb") as file:
         found = os.fstat(descriptor)
         check_file(path, kind, found.st_mode, found.st_size)  # the name may point elsewhere by now
@@ -108,5 +115,5 @@ def read_capped(stream: BinaryIO, name: Path | str, kind: Kind) -> bytes:
     return data
 
 
-__all__ = ["BACKUP", "CONFIG", "DATABASE", "SETTINGS", "TRANSCRIPT", "FileRefused", "Kind", "file_size", "read_capped",
+__all__ = ["BACKUP", "CONFIG", "DATABASE", "LEAGUE", "SETTINGS", "TRANSCRIPT", "FileRefused", "Kind", "file_size", "read_capped",
            "read_file"]

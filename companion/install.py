@@ -45,8 +45,9 @@ The service gets every group the user is in, not only ``SupplementaryGroups=``,
 so leaving the user in one keeps its access."""
 UDEV_RULES = ("99-spicy-buzzers.rules", "99-spicy-touch.rules")
 """The buzzer box's stable name, and the touchscreen (only it) for the service user."""
-APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1", "python3-lgpio")
-"""What Kivy's wheel needs on Raspberry Pi OS Lite (docs/design/KIVY-NOTES.md), and lgpio.
+APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1", "python3-lgpio", "syncthing")
+"""What Kivy's wheel needs on Raspberry Pi OS Lite (docs/design/KIVY-NOTES.md), lgpio, and Syncthing for
+club night (README "Club night"; it runs only while a league is on).
 
 Raspberry Pi OS builds python3-lgpio for its own Python (3.11 on Bookworm, 3.13
 on Trixie); PyPI has no lgpio wheel for 3.13, and its sdist needs a compiler,
@@ -61,6 +62,8 @@ UNIT = Path("/etc/systemd/system") / SERVICE
 RULES = Path("/etc/udev/rules.d")
 STICK_RULE = "99-spicy-usb-sticks.rules"
 EJECT_UNITS = ("spicy-companion-eject.service", "spicy-companion-eject.path")
+SYNCTHING_UNITS = ("spicy-companion-syncthing.service", "spicy-companion-syncthing.path")
+"""Syncthing for club night (README "Club night"): started by its path unit while the league is on."""
 MEDIA = Path("/media/spicy-companion")
 """Where the udev rule mounts USB sticks; the one folder outside its state the service may write."""
 STATE = Path("/var/lib/spicy-companion")
@@ -167,6 +170,7 @@ class Installer:
             self.file(CONFIG, example, 0o640, group=USER)
         self.directory(STATE, 0o750, owner=USER, group=USER, deep=True)
         self.usb_sticks()
+        self.path_started(SYNCTHING_UNITS, "Syncthing runs while the league is on")
         self.enable()
 
     def usb_sticks(self) -> None:
@@ -178,24 +182,35 @@ class Installer:
         uid, gid = self.id_of("passwd", USER), self.id_of("group", USER)
         self.file(Path("/etc/udev/rules.d") / STICK_RULE,
                   rule.replace("@UID@", str(uid)).replace("@GID@", str(gid)).encode(), 0o644)
-        for unit in EJECT_UNITS:
-            self.file(UNIT.parent / unit, (self.source / "systemd" / unit).read_bytes(), 0o644)
         self.directory(MEDIA, 0o750, group=USER)
-        path_unit = EJECT_UNITS[1]
-        state = subprocess.run(["systemctl", *self.root_args(), "is-enabled", path_unit],
+        self.path_started(EJECT_UNITS, "Eject on screen unmounts the stick")
+
+    def path_started(self, units: tuple[str, str], why: str) -> None:
+        """A helper service and the path unit that starts it when the kiosk asks (a file appears): the kiosk
+        may start no service itself."""
+        for unit in units:
+            self.file(UNIT.parent / unit, (self.source / "systemd" / unit).read_bytes(), 0o644)
+        state = subprocess.run(["systemctl", *self.root_args(), "is-enabled", units[1]],
                                capture_output=True, text=True).stdout.strip()
         if state != "enabled":
-            self.run("systemctl", *self.root_args(), "enable", path_unit)
-            self.changed(f"enabled {path_unit}: Eject on screen unmounts the stick")
+            self.run("systemctl", *self.root_args(), "enable", units[1])
+            self.changed(f"enabled {units[1]}: {why}")
 
-    def remove_usb_sticks(self) -> None:
-        if self.at(UNIT.parent / EJECT_UNITS[1]).exists():
-            self.run("systemctl", *self.root_args(), "disable", EJECT_UNITS[1])
-            self.changed(f"disabled {EJECT_UNITS[1]}")
-        for path in (Path("/etc/udev/rules.d") / STICK_RULE, *(UNIT.parent / unit for unit in EJECT_UNITS)):
+    def remove_path_started(self, units: tuple[str, str]) -> None:
+        if self.at(UNIT.parent / units[1]).exists():
+            self.run("systemctl", *self.root_args(), "disable", units[1])
+            self.changed(f"disabled {units[1]}")
+        for path in (UNIT.parent / unit for unit in units):
             if self.at(path).exists():
                 self.at(path).unlink()
                 self.changed(f"removed {path}")
+
+    def remove_usb_sticks(self) -> None:
+        self.remove_path_started(EJECT_UNITS)
+        stick_rule = Path("/etc/udev/rules.d") / STICK_RULE
+        if self.at(stick_rule).exists():
+            self.at(stick_rule).unlink()
+            self.changed(f"removed {stick_rule}")
         if self.at(MEDIA).is_dir() and not any(self.at(MEDIA).iterdir()):
             self.at(MEDIA).rmdir()
             self.changed(f"removed {MEDIA}")
@@ -376,6 +391,7 @@ class Installer:
             self.run("systemctl", *self.root_args(), "disable", *(["--now"] if self.live else []), SERVICE)
             self.changed(f"disabled {SERVICE}")
         self.remove_usb_sticks()
+        self.remove_path_started(SYNCTHING_UNITS)
         for path in (UNIT, *(RULES / rule for rule in UDEV_RULES)):
             if self.at(path).exists():
                 self.at(path).unlink()

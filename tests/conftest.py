@@ -32,6 +32,7 @@ def own_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     monkeypatch.setattr(eject, "MEDIA", home / "media")
     monkeypatch.setattr(eject, "REQUEST", home / "run" / "eject")
     monkeypatch.setattr(takehome, "BY_LABEL", home / "by-label")

@@ -101,7 +101,7 @@ def test_a_file_that_is_not_toml_or_names_an_unknown_section_is_said_in_french(t
     with pytest.raises(ConfigError) as refused:
         load_config(write(tmp_path, "[ui]\nlanguage = 'fr'\n[sound]\nvolume = 3\n"))
     assert say(refused.value.reason) == (
-        f"{tmp_path}/config.toml\u202f: section [sound] inconnue\u202f; sections connues\u202f: store, buzzers, display, ui, bgstats"
+        f"{tmp_path}/config.toml\u202f: section [sound] inconnue\u202f; sections connues\u202f: store, buzzers, display, ui, bgstats, league"
     )
     with pytest.raises(ConfigError) as refused:
         load_config(write(tmp_path, "[ui\n"))

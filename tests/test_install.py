@@ -173,6 +173,9 @@ def test_uninstall_removes_everything_but_the_saved_games(
         "etc/udev/rules.d/99-spicy-usb-sticks.rules",
         "etc/systemd/system/spicy-companion-eject.path",
         "etc/systemd/system/multi-user.target.wants/spicy-companion-eject.path",
+        "etc/systemd/system/spicy-companion-syncthing.service",
+        "etc/systemd/system/spicy-companion-syncthing.path",
+        "etc/systemd/system/multi-user.target.wants/spicy-companion-syncthing.path",
         "media/spicy-companion",
     ):
         assert not (root / gone).exists(), gone
@@ -344,3 +347,19 @@ def test_usb_sticks_mount_under_the_one_folder_the_service_may_write(installed: 
          "spicy-companion-eject.service"], capture_output=True, text=True,
     )  # fmt: skip
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
+
+
+def test_syncthing_is_installed_to_start_while_the_league_is_on(installed: Path, tmp_path: Path) -> None:
+    wants = installed / "etc/systemd/system/multi-user.target.wants/spicy-companion-syncthing.path"
+    assert wants.is_symlink()
+    assert not (installed / "etc/systemd/system/multi-user.target.wants/spicy-companion-syncthing.service").exists()
+    root = tmp_path / "pi"
+    copy(installed, root)
+    (root / "usr/bin").mkdir(parents=True, exist_ok=True)
+    shutil.copy(shutil.which("syncthing") or "syncthing", root / "usr/bin/syncthing")  # what apt installs on a Pi
+    result = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={root}", "spicy-companion-syncthing.path",
+         "spicy-companion-syncthing.service"], capture_output=True, text=True,
+    )  # fmt: skip
+    assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
+

@@ -14,6 +14,7 @@ from companion.install import GROUPS, STATE, USER, VENV
 
 UNIT = Path(__file__).parent.parent / "systemd" / "spicy-companion.service"
 EJECT_UNIT = UNIT.with_name("spicy-companion-eject.service")
+SYNCTHING_UNIT = UNIT.with_name("spicy-companion-syncthing.service")
 EXAMPLE = Path(__file__).parent.parent / "companion" / "config.example.toml"
 
 
@@ -24,7 +25,7 @@ def service(unit: Path = UNIT) -> configparser.SectionProxy:
     return parser["Service"]
 
 
-@pytest.mark.parametrize("unit", [UNIT, EJECT_UNIT], ids=lambda unit: unit.name)
+@pytest.mark.parametrize("unit", [UNIT, EJECT_UNIT, SYNCTHING_UNIT], ids=lambda unit: unit.name)
 def test_systemd_rates_the_service_ok_or_better(unit: Path) -> None:
     result = subprocess.run(
         ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(unit)], capture_output=True, text=True
@@ -60,3 +61,18 @@ def test_a_frozen_or_crashing_app_is_restarted_but_not_for_ever() -> None:
     text = UNIT.read_text()
     assert re.search(r"^StartLimitBurst=\d+$", text, re.MULTILINE)
     assert re.search(r"^StartLimitIntervalSec=\d+$", text, re.MULTILINE)
+
+
+def test_syncthing_runs_as_the_kiosks_user_with_the_home_the_app_prepares() -> None:
+    """The app writes Syncthing's settings (companion.syncthing) into the home the service runs, in the league
+    folder of the shipped config, and marks the league on in that folder; the kiosk keeps no network."""
+    unit = service(SYNCTHING_UNIT)
+    league = load_config(EXAMPLE).league.folder
+    assert (unit["User"], unit["Group"]) == (USER, USER) and league.parent == STATE
+    assert f"--home={league / 'syncthing'}" in unit["ExecStart"].split()
+    path = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("=",))
+    path.read_string(SYNCTHING_UNIT.with_suffix(".path").read_text())
+    assert path["Path"]["PathExists"] == str(league / "on")
+    assert unit["IPAddressDeny"] == "any" and "0.0.0.0/0" not in unit["IPAddressAllow"]
+    assert service()["PrivateNetwork"] == "yes"
+

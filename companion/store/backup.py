@@ -27,7 +27,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -46,7 +46,9 @@ from companion.store.db import (
     application_id,
     now,
 )
+from companion.seating import Seating
 from companion.store.export import FORMATS, export_text
+from companion.store.records import SavedGame
 from companion.store.schema import derived_uid
 
 BACKUP_PREFIX = "spicy-companion-backup-"
@@ -135,7 +137,7 @@ def _sync(path: Path, flags: int) -> None:
 
 
 @contextmanager
-def _written(folder: Path, name: str) -> Iterator[Path]:
+def written(folder: Path, name: str) -> Iterator[Path]:
     """Yields the ``.partial`` path to write; renamed to ``name`` only when the block ends without error.
 
     Whatever a stick already holds under those names (SQLite's journals
@@ -165,7 +167,7 @@ def backup(store: Store, folder: Path, at: datetime | None = None, name: str | N
     """A copy of every game in ``folder`` (as ``name``, else a dated name), taken while the app may be
     saving: SQLite's online backup."""
     name = name or f"{BACKUP_PREFIX}{stamp(at)}.db"
-    with _written(Path(folder), name) as partial:
+    with written(Path(folder), name) as partial:
         os.close(_create(partial))
         copy = sqlite3.connect(partial)
         try:
@@ -198,7 +200,7 @@ def export_all(store: Store, folder: Path, formats: tuple[str, ...] = tuple(FORM
     uids = {game_id: uid for uid, game_id in store.uids().items()}
     left_out: list[Reason] = []
     count = 0
-    with _written(Path(folder), name) as partial:
+    with written(Path(folder), name) as partial:
         partial.mkdir()
         for format in formats:
             (partial / format).mkdir()
@@ -420,32 +422,59 @@ def _uids(source: Store) -> list[tuple[int, str, str]]:
     return sorted(found, key=lambda row: (row[2], row[0]))
 
 
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """One game as it comes from elsewhere (a backup's row, a league file): its identity and log first, read
+    whole only when the plan finds it is not here yet."""
+
+    uid: str
+    started_at: str
+    texts: tuple[str, ...]
+    """Its log's rows as the store writes them (JSON), compared with the logs here."""
+    read: Callable[[], tuple[SavedGame, Seating | None]]
+    """The whole game; may raise what ``UNREADABLE`` lists."""
+    left_out: Callable[[str], Reason]
+    """The sentence for it when it cannot be read, given the problem."""
+
+
 def _plan(store: Store, source: Store, path: Path, progress: Progress | None) -> RestorePlan:
-    known_players = set(store.players())
     rows = _uids(source)
-    plan = RestorePlan(path, [], 0, [])
+
+    def arrival(game_id: int, uid: str, started_at: str) -> Arrival:
+        return Arrival(uid, started_at, _texts(source, game_id),
+                       lambda: (source.load(game_id), source.seating(game_id)),
+                       lambda problem: Reason("game #{game} of the backup was left out, unreadable: {problem}",
+                                              game=game_id, problem=problem))
+
+    return plan_arrivals(store, path, (arrival(*row) for row in rows), len(rows), progress)
+
+
+def plan_arrivals(store: Store, source: Path, arrivals: Iterable[Arrival], total: int,
+                  progress: Progress | None = None) -> RestorePlan:
+    """What a restore of these games would do here: the one plan for a backup and for another table's files
+    (the uid and the log decide: a game here is never doubled, a longer log extends it)."""
+    known_players = set(store.players())
+    plan = RestorePlan(source, [], 0, [])
     logs = _Logs(store)
     arrived = now()
-    for done, (game_id, uid, started_at) in enumerate(rows):
+    for done, come in enumerate(arrivals):
         if progress is not None:
-            progress(done, len(rows))
-        texts = _texts(source, game_id)
-        family = logs.of(_family(uid))
-        if any(_common(texts, log) == len(texts) for _, log in family.values()):
+            progress(done, total)
+        family = logs.of(_family(come.uid))
+        if any(_common(come.texts, log) == len(come.texts) for _, log in family.values()):
             plan.already += 1  # this log, or a longer one, is here
             continue
         try:
-            saved = source.load(game_id)
+            saved, seating = come.read()
             game = saved.game()
         except UNREADABLE as exc:
-            plan.left_out.append(Reason("game #{game} of the backup was left out, unreadable: {problem}",
-                                        game=game_id, problem=_problem(exc)))
+            plan.left_out.append(come.left_out(_problem(exc)))
             continue
-        recorded = Recorded(game, started_at, [entry.at for entry in saved.log], uid, source.seating(game_id),
+        recorded = Recorded(game, come.started_at, [entry.at for entry in saved.log], come.uid, seating,
                             saved.note, saved.abandoned_at, saved.buzz_times, arrived)
-        incoming = Incoming(uid, started_at, saved.setup.names, game.state.ended, saved.abandoned_at is not None,
-                            recorded)
-        _place(plan, family, incoming, texts)
+        incoming = Incoming(come.uid, come.started_at, saved.setup.names, game.state.ended,
+                            saved.abandoned_at is not None, recorded)
+        _place(plan, family, incoming, come.texts)
     plan.new_players = sorted({name for g in plan.games for name in g.names} - known_players)
     return plan
 

@@ -20,6 +20,10 @@ FORMATS = {"transcript": "txt", "json": "json", "csv": "csv"}
 """Each export format and the file extension it is written with."""
 IDENTITY = re.compile(r"^# spicy-companion game (?P<uid>[0-9a-f-]{36}(?:-\d+)?) started (?P<started>\S+)$", re.M)
 """The comment a transcript export starts with: ``games import`` keeps the game's identity and start from it."""
+GAME_KIND = "spicy-companion game"
+"""The JSON export's ``kind``: how a league file is known to be ours."""
+GAME_FORMAT = 1
+"""The JSON export's ``format``: a reader refuses a newer one rather than guess at it."""
 
 
 def transcript_text(saved: SavedGame, uid: str) -> str:
@@ -37,10 +41,13 @@ def identity(transcript: str) -> tuple[str, str] | None:
 def json_record(saved: SavedGame, uid: str) -> dict[str, Any]:
     setup = setup_row(saved.setup)
     return {
+        "kind": GAME_KIND,
+        "format": GAME_FORMAT,
         "id": saved.id,
         "uid": uid,
         "started_at": saved.started_at,
         "ended_at": saved.ended_at,
+        "abandoned_at": saved.abandoned_at,
         "profile": setup["profile"],
         "variants": sorted(saved.setup.variants),
         "options": {"start_after_challenge": saved.setup.start_after_challenge},

@@ -31,7 +31,7 @@ TEXT = re.compile(r"""tr\._\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*\)""
 
 
 TEMPLATES = frozenset({"Reason", "IllegalAction", "StoreError", "BuzzerError", "NoGpio", "ConfigError", "TakeHomeError",
-                       "FileRefused"})
+                       "FileRefused", "LeagueError", "SyncthingError"})
 """Calls whose first literal is an English template the screen translates: a ``Reason``, or an error built as one."""
 
 
