@@ -60,6 +60,7 @@ from companion.store import BuzzTime, StoreError
 from companion.table_link import RefereeLink
 from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, outcome, table_model
 from companion.ui import theme
+from companion.ui.calls import action_call, challenge_call, tie_call
 from companion.ui.i18n import say, tr
 from companion.ui.threads import mainthread_now
 from companion.ui.words import choose_spice_words, held_words, hint_words, press_words, result_words, too_late_words
@@ -103,7 +104,8 @@ class TableView(EventDispatcher):
     Events: ``on_refused(reason)`` when an action is refused (nothing changed),
     ``on_not_saved(error)`` when the store could not save it (nothing changed either:
     the app says why, as for every screen), ``on_notice(text)`` for a press that does
-    not count, ``on_sound(name)``.
+    not count, ``on_sound(name)``, and ``on_call(text)``, what the table says aloud (``companion.ui.calls``;
+    "" stops the call in progress, as an undo does).
     """
 
     seats = ListProperty()
@@ -171,7 +173,7 @@ class TableView(EventDispatcher):
     """Changes as the turn moves on: another seat to play, another card on top, a challenge taken, called
     or dropped, the end. A toast about a refused tap or a press speaks of the moment, and ends with it."""
 
-    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound")
+    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound", "on_call")
 
     def __init__(self, session: Session | Replay, referee: Referee | None = None) -> None:
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up.
@@ -207,6 +209,9 @@ class TableView(EventDispatcher):
         pass
 
     def on_sound(self, name: str) -> None:
+        pass
+
+    def on_call(self, text: str) -> None:
         pass
 
     @property
@@ -378,6 +383,7 @@ class TableView(EventDispatcher):
         if self.ended or not self.window:
             return
         self.dispatch("on_sound", "buzz")
+        self.dispatch("on_call", tie_call() if buzz.challenger is None else challenge_call(self.name(buzz.challenger)))
         if buzz.challenger is not None and not self.numbered:
             self.buzz = None
             self._apply(Challenge(buzz.challenger), self.link.buzz_time(buzz.challenger))
@@ -406,7 +412,7 @@ class TableView(EventDispatcher):
     def _apply(self, action: Action, buzz_time: BuzzTime | None = None, moved: bool = False) -> bool:
         """``buzz_time``: how a challenge was won by buzzer, saved with it; ``moved``: the card laid takes
         the challenge that waited on the card below (``move_challenge``)."""
-        before = self.state
+        before, level = self.state, self.end_level
         try:
             after = self.session.apply(action, buzz_time)
         except IllegalAction as exc:
@@ -425,8 +431,12 @@ class TableView(EventDispatcher):
             self.result = None
         if any(event.kind == "last-card" for event in after.events):
             self.dispatch("on_sound", "last-card")
-        if after.ended and not before.ended:
+        ended = after.ended and not before.ended
+        if ended:
             self.dispatch("on_sound", "end")
+        call = action_call(self, action, after.events, self.result if decided else None, level, ended)
+        if call or isinstance(action, Undo):
+            self.dispatch("on_call", call)
         return True
 
     def _refresh(self, moved: bool = False) -> None:
