@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 import wave
 from collections.abc import Iterable
 from pathlib import Path
@@ -42,6 +43,11 @@ MIXER_RATE, MIXER_CHANNELS = 44100, 2
 """The format Kivy opens SDL2_mixer in (44.1 kHz, 16-bit stereo). A WAV in another is converted as it is
 loaded, under the GIL: 40 ms for a result's sentence, a frame missed. Written in the mixer's format, it loads in
 under a millisecond."""
+BLOCK = 2048
+"""Samples converted at a time: a tenth of a second of speech, a few microseconds of work."""
+NICE = ("nice", "-n", "10")
+"""A sentence made ahead runs behind the UI: it takes a core for tens of milliseconds, and on a busy
+two-core machine the frames would wait for it. One to say now is made at the UI's own priority."""
 SILENT = Reason("espeak-ng is not installed, so the table does not speak: sudo apt-get install espeak-ng")
 
 Key = tuple[str, str]
@@ -154,18 +160,19 @@ class Speech:
             priority, order, key, ticket = self._queue.get()
             if priority < 0:
                 return
-            sound = self._made.get(key) or self._make(key, order)
+            sound = self._made.get(key) or self._make(key, order, niced=priority == AHEAD)
             if sound is not None and ticket:
                 self._made_late(key, sound, ticket)
 
-    def _make(self, key: Key, order: int) -> Sound | None:
+    def _make(self, key: Key, order: int, niced: bool = False) -> Sound | None:
         """espeak-ng speaks into a pipe (the words on its standard input, so a name is never read as an
         option), the WAV is written in the mixer's format, and Kivy loads it; None, logged, when one fails."""
         assert self._folder is not None and self.program is not None
         voice, text = key
         path = self._folder / f"{order}.wav"
         try:
-            spoken = subprocess.run([self.program, "-v", voice, "-b", "1", "--stdout"], input=text.encode(),
+            command = [*(NICE if niced else ()), self.program, "-v", voice, "-b", "1", "--stdout"]
+            spoken = subprocess.run(command, input=text.encode(),
                                     capture_output=True, timeout=MAKE_SECONDS, check=True).stdout
             path.write_bytes(for_the_mixer(spoken))
         except (OSError, subprocess.SubprocessError, wave.Error, EOFError) as exc:
@@ -183,20 +190,24 @@ class Speech:
 def for_the_mixer(spoken: bytes) -> bytes:
     """A 16-bit WAV at a rate that divides the mixer's (espeak-ng's is 22,050 Hz, mono) as a WAV in the
     mixer's format: each sample repeated over the channels and the frames it spans. Slices of an
-    ``array``, so the GIL is held a millisecond at a time, never for the whole sentence."""
+    ``array``, a block at a time, giving the GIL away between blocks: one slice of a whole sentence holds it
+    for milliseconds at a stretch, and a frame waits for it (benchmarks/speech.py)."""
     with wave.open(io.BytesIO(spoken)) as source:
         rate, channels, width = source.getframerate(), source.getnchannels(), source.getsampwidth()
         samples = array.array("h", source.readframes(source.getnframes()))
     if width != 2 or channels != 1 or MIXER_RATE % rate:
         raise wave.Error(f"espeak-ng spoke {channels} channels of {width * 8} bits at {rate} Hz, not mono 16-bit")
     copies = MIXER_RATE // rate * MIXER_CHANNELS
-    frames = array.array("h", bytes(2 * copies * len(samples)))
-    for copy in range(copies):
-        frames[copy::copies] = samples
     out = io.BytesIO()
     with wave.open(out, "wb") as target:
         target.setnchannels(MIXER_CHANNELS)
         target.setsampwidth(2)
         target.setframerate(MIXER_RATE)
-        target.writeframes(frames.tobytes())
+        for start in range(0, len(samples), BLOCK):
+            block = samples[start:start + BLOCK]
+            frames = array.array("h", bytes(2 * copies * len(block)))
+            for copy in range(copies):
+                frames[copy::copies] = block
+            target.writeframes(frames)
+            time.sleep(0)  # the GIL's turn: a frame waiting for it takes it now, not after the 5 ms switch interval
     return out.getvalue()
