@@ -48,6 +48,8 @@ BLOCK = 2048
 NICE = ("nice", "-n", "10")
 """A sentence made ahead runs behind the UI: it takes a core for tens of milliseconds, and on a busy
 two-core machine the frames would wait for it. One to say now is made at the UI's own priority."""
+KEPT = 3
+"""The sentences of the moment kept made (a result said again after an undo and a redo starts at once)."""
 SILENT = Reason("espeak-ng is not installed, so the table does not speak: sudo apt-get install espeak-ng")
 
 Key = tuple[str, str]
@@ -68,6 +70,11 @@ class Speech:
         """Each sentence made, as its WAV (the tests listen to them)."""
         self._made: dict[Key, Sound] = {}
         self._asked: set[Key] = set()
+        self._ahead: set[Key] = set()
+        """The game's sentences made ahead: kept while it lasts."""
+        self._lately: list[Key] = []
+        """The sentences of the moment, the latest last: only the last few are kept (a game's results would
+        otherwise pile up in memory, a megabyte each)."""
         self._queue: PriorityQueue[tuple[int, int, Key, int]] = PriorityQueue()
         self._order = itertools.count()
         self._worker: threading.Thread | None = None
@@ -97,10 +104,14 @@ class Speech:
         return SILENT
 
     def prepare(self, texts: Iterable[str]) -> None:
-        """Make these sentences ahead, in this order, off the UI thread."""
-        if self.speaking:
-            for text in texts:
-                self._ask((self.voice, text), AHEAD, 0)
+        """Make these sentences ahead, in this order, off the UI thread, for the game now on the table: the
+        sentences made for another game, or in another voice, are let go."""
+        wanted = [(self.voice, text) for text in texts] if self.speaking else []
+        self._ahead = set(wanted)
+        for key in [key for key in self._made if key not in self._ahead]:
+            self._drop(key)
+        for key in wanted:
+            self._ask(key, AHEAD, 0)
 
     def say(self, text: str) -> bool:
         """Stop the call in progress and start this one ("" only stops); False when nothing will be heard.
@@ -111,6 +122,11 @@ class Speech:
         if not text or not self.speaking:
             return False
         key = (self.voice, text)
+        if key not in self._ahead:
+            self._lately = [*(each for each in self._lately if each != key), key]
+            for old in self._lately[:-KEPT]:
+                self._drop(old)
+            del self._lately[:-KEPT]
         sound = self._made.get(key)
         if sound is not None:
             self._start(key, sound)
@@ -125,6 +141,7 @@ class Speech:
 
     def close(self) -> None:
         """Stop the thread and remove the sentences made (the app is closing)."""
+        self._ticket += 1  # a sentence being made is not started
         self.stop()
         if self._worker is not None:
             self._queue.put((-1, -1, ("", ""), 0))
@@ -137,12 +154,28 @@ class Speech:
     def _ask(self, key: Key, priority: int, ticket: int) -> None:
         if key in self._asked and not ticket:
             return
-        self._asked.add(key)
         if self._worker is None:
-            self._folder = Path(tempfile.mkdtemp(prefix="spicy-speech-"))
+            try:
+                self._folder = Path(tempfile.mkdtemp(prefix="spicy-speech-"))
+            except OSError as exc:
+                log.warning("no folder for the spoken calls (%s): the table stays silent", exc)
+                self.program = None
+                return
             self._worker = threading.Thread(target=self._work, name="speech", daemon=True)
             self._worker.start()
+        self._asked.add(key)
         self._queue.put((priority, next(self._order), key, ticket))
+
+    def _drop(self, key: Key) -> None:
+        """Let a sentence go (not the one being heard): its sound, its file, and its place among those asked."""
+        if self._playing is not None and self._playing[0] == key:
+            return
+        self._asked.discard(key)
+        sound, path = self._made.pop(key, None), self.files.pop(key, None)
+        if sound is not None:
+            sound.unload()
+        if path is not None:
+            path.unlink(missing_ok=True)
 
     def _start(self, key: Key, sound: Sound) -> None:
         sound.volume = self.volume / SPEECH_LOUD

@@ -224,3 +224,25 @@ def test_speech_is_off_until_turned_on_and_its_volume_is_kept(ui) -> None:
     assert (kept.speech, kept.speech_volume) == (True, 100)
     ui.tap(settings.ids.speech_off)
     assert not app.speech.enabled and settings.ids.speech_off.selected
+
+
+def test_the_next_game_and_another_language_let_the_old_sentences_go_and_a_few_results_are_kept(ui) -> None:
+    table = speaking_table(ui)
+    app, speech = table.app, table.app.speech
+    first = all_made(ui, table)
+    files = [speech.files[("en", text)] for text in first]
+    assert app.change_settings(language="fr")
+    french = calls.ahead(NAMES, end_card=True)
+    assert speech.voice == "fr" and french != first
+    ui.until(lambda: all(("fr", text) in speech.files for text in french), 30)
+    assert not any(path.exists() for path in files) and set(speech.files) == {("fr", text) for text in french}
+
+    said = [f"Résultat numéro {n}." for n in range(6)]
+    for text in said:
+        speech.say(text)
+        ui.until(lambda text=text: speech.playing == text, 5)
+    assert [key for key in speech.files if key[1] in said] == [("fr", text) for text in said[-3:]]
+
+    app.start_game(new_setup(SPICY, ["Dee", "Eve"], first=0))
+    ui.until(lambda: ("fr", calls.challenge_call("Eve")) in speech.files, 10)
+    assert ("fr", calls.challenge_call("Ana")) not in speech.files
