@@ -348,7 +348,7 @@ class SpicyApp(App):
             self.referee.listen(on_press)
 
     def play_sound(self, name: str) -> None:
-        """A short sound ("buzz", "decision", "last-card", "end"), unless sounds are off."""
+        """A short sound (a seat colour's buzz, "decision", "last-card", "end"), unless sounds are off."""
         self.sounds.play(name)
 
     def notify(self, text: str, seconds: float = 3.0,

@@ -62,6 +62,7 @@ from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, o
 from companion.ui import theme
 from companion.ui.calls import action_call, challenge_call, tie_call
 from companion.ui.i18n import say, tr
+from companion.ui.sounds import buzz as buzz_sound
 from companion.ui.threads import mainthread_now
 from companion.ui.words import choose_spice_words, held_words, hint_words, press_words, result_words, too_late_words
 
@@ -382,7 +383,8 @@ class TableView(EventDispatcher):
     def _take_buzz(self, buzz: Buzz) -> None:
         if self.ended or not self.window:
             return
-        self.dispatch("on_sound", "buzz")
+        for seat in buzz.tie if buzz.challenger is None else (buzz.challenger,):
+            self.dispatch("on_sound", buzz_sound(self.session.seating.colours[seat]))  # a tie: its seats' chord
         self.dispatch("on_call", tie_call() if buzz.challenger is None else challenge_call(self.name(buzz.challenger)))
         if buzz.challenger is not None and not self.numbered:
             self.buzz = None

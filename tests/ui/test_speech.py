@@ -246,3 +246,15 @@ def test_the_next_game_and_another_language_let_the_old_sentences_go_and_a_few_r
     app.start_game(new_setup(SPICY, ["Dee", "Eve"], first=0))
     ui.until(lambda: ("fr", calls.challenge_call("Eve")) in speech.files, 10)
     assert ("fr", calls.challenge_call("Ana")) not in speech.files
+
+
+def test_a_tie_is_called_and_heard_as_both_seats_buzzes(ui) -> None:
+    table = speaking_table(ui)
+    all_made(ui, table)
+    for number in (1, 2, 3, 5):
+        table.declare("chili", number)
+    table.buzz((BEN, 0.0), (CY, 0.0))
+    ui.until(lambda: table.screen.sheet_name == "challenge")
+    assert table.view.buzz.tie == (BEN, CY)
+    assert table.sounds == ["buzz-1", "buzz-2"]  # each seat's colour's own buzz, together
+    assert table.app.speech.playing == "A tie! Who challenges?"
