@@ -453,6 +453,7 @@ class TableView(EventDispatcher):
         self.moment = (model.turn, model.window_entry, self.buzz is not None, self.pending, model.ended)
         own_card = model.top_player if model.top_player >= 0 else None
         self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None, moved=moved)
+        self.link.show_turn(model.turn if model.turn >= 0 else None)
         if model.move_to < 0:
             self.moving = False
 

@@ -145,10 +145,18 @@ class Table:
             self.factory.pin(BUTTONS[seat]).release(at=base + 0.06)
 
     def lit(self) -> list[int]:
-        """The LEDs on, once the referee has carried out what the table asked of it."""
-        assert self.factory is not None and self.app.referee is not None
+        """The LEDs on or pulsing, once the referee has carried out what the table asked of it."""
+        assert self.factory is not None
+        pulsing = self.pulsing()
+        return [seat for seat, pin in enumerate(LEDS) if self.factory.pin(pin).state or seat == pulsing]
+
+    def pulsing(self) -> int | None:
+        """The seat whose LED pulses (gpiozero blinks it), once the referee has carried out what the table
+        asked of it; None when none does."""
+        assert self.app.referee is not None
         self.app.referee.flush()
-        return [seat for seat, pin in enumerate(LEDS) if self.factory.pin(pin).state]
+        leds = self.app.buzzers._leds
+        return next((seat for seat, led in enumerate(leds) if led._blink_thread is not None), None)
 
     def toast(self) -> str:
         toasts = [w for w in Window.children if isinstance(w, Toast)]
