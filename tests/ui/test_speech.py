@@ -258,3 +258,22 @@ def test_a_tie_is_called_and_heard_as_both_seats_buzzes(ui) -> None:
     assert table.view.buzz.tie == (BEN, CY)
     assert table.sounds == ["buzz-1", "buzz-2"]  # each seat's colour's own buzz, together
     assert table.app.speech.playing == "A tie! Who challenges?"
+
+
+@pytest.mark.parametrize("script", ["echo 'no voice here' >&2; exit 1", "echo 'not a WAV'"])
+def test_an_espeak_ng_that_fails_or_says_garbage_costs_its_call_and_is_logged(ui, tmp_path, monkeypatch, caplog,
+                                                                             script) -> None:
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    broken = folder / "espeak-ng"
+    broken.write_text(f"#!/bin/sh\n{script}\n")
+    broken.chmod(0o755)
+    with monkeypatch.context() as patch:
+        patch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+        table = speaking_table(ui)
+    speech = table.app.speech
+    assert speech.say("Ben challenges!")
+    ui.until(lambda: speech._queue.empty() and "could not say 'Ben challenges!'" in caplog.text, 10)
+    ui.step(3)
+    assert speech.playing == "" and ("en", "Ben challenges!") not in speech.files
+    assert table.app.notices.count(SILENT) == 0  # espeak-ng is there: not said to be missing
