@@ -15,7 +15,8 @@ The table's figures come from one more process: the real app at a 3-seat
 spicy table on gpiozero's MockFactory, frames paced at 60 a second, played
 for 25 rounds (a card by touch, a press on the card's own seat, two
 challenges by buzzer each cancelled on the sheet, a pass and two undos by
-touch): 100 presses and 100 actions. Its baseline is the same table redrawn
+touch): 100 presses and 100 actions; with ``--speech``, with its spoken calls
+on (each challenge called, made ahead while the first rounds are played). Its baseline is the same table redrawn
 with nothing arriving, so what drawing alone costs on this machine's
 renderer is beside what the updates cost. Each figure function in
 ``FIGURES`` takes the run count and returns table rows.
@@ -40,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 Row = tuple[str, str, str, str, str]
+SPEECH = "SPICY_BENCHMARK_SPEECH"
+"""Set by ``--speech``: the table child turns the spoken calls on."""
 SIZE = (800, 480)
 FRAME = 1 / 60
 
@@ -98,12 +101,13 @@ class TablePlay:
         from kivy.base import EventLoop
         from kivy.clock import Clock
 
-        from companion.config import Backend, BuzzerConfig, Config, StoreConfig
+        from companion.config import Backend, BuzzerConfig, Config, StoreConfig, UiConfig
         from companion.rules import SPICY, new_setup
         from companion.ui.app import SpicyApp
 
         self.factory = MockFactory()
-        config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.GPIO))
+        config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.GPIO),
+                        ui=UiConfig(speech=os.environ.get(SPEECH) == "1"))
         self.pins = config.buzzers.button_pins
         self.app = SpicyApp(config, pin_factory=self.factory)
         self.app._run_prepare()
@@ -624,7 +628,11 @@ def main() -> None:
     parser.add_argument("--child", choices=("bare", "table", "moments"), help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--settings", help=argparse.SUPPRESS)
+    parser.add_argument("--speech", action="store_true",
+                        help="the table with its spoken calls on (espeak-ng, as Settings turns them on)")
     args = parser.parse_args()
+    if args.speech:
+        os.environ[SPEECH] = "1"  # the children's environment is this one's
     if args.child == "table":
         table_child(args.folder)
         return

@@ -255,12 +255,18 @@ class DisplayConfig:
 KEYBOARDS = ("auto", "screen", "physical")
 
 
+SPEECH_LOUD = 100
+"""The spoken calls' full volume, in percent of the sounds' own."""
+
+
 @dataclass(frozen=True)
 class UiConfig:
     """How the table looks and sounds; the settings screen can change these while playing."""
 
     language: str = "en"  # a code of companion/languages.py
     sounds: bool = True
+    speech: bool = False  # spoken calls (companion/ui/speech.py): off until the table turns them on
+    speech_volume: int = SPEECH_LOUD  # percent
     face_seats: bool = False  # turn each seat panel to face its edge, for a screen lying flat
     keyboard: str = "auto"  # auto | screen | physical: where names are typed (companion/ui/keyboard.py)
 
@@ -275,6 +281,9 @@ class UiConfig:
                 "[ui] language must be one of {languages}, not {value}", languages=", ".join(CODES),
                 value=shown(self.language),
             )
+        if not 0 < self.speech_volume <= SPEECH_LOUD:
+            raise ConfigError("[ui] speech_volume must be a percentage from 1 to 100, not {value}",
+                              value=shown(self.speech_volume))
 
 
 @dataclass(frozen=True)

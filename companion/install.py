@@ -45,9 +45,10 @@ The service gets every group the user is in, not only ``SupplementaryGroups=``,
 so leaving the user in one keeps its access."""
 UDEV_RULES = ("99-spicy-buzzers.rules", "99-spicy-touch.rules")
 """The buzzer box's stable name, and the touchscreen (only it) for the service user."""
-APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1", "python3-lgpio", "syncthing")
-"""What Kivy's wheel needs on Raspberry Pi OS Lite (docs/design/KIVY-NOTES.md), lgpio, and Syncthing for
-club night (README "Club night"; it runs only while a league is on).
+APT_PACKAGES = ("libgl1", "libegl1", "libgles2", "libmtdev1", "python3-lgpio", "espeak-ng", "syncthing")
+"""What Kivy's wheel needs on Raspberry Pi OS Lite (docs/design/KIVY-NOTES.md), lgpio, espeak-ng for the
+spoken calls (README "Spoken calls"), and Syncthing for club night (README "Club night"; it runs only while a
+league is on).
 
 Raspberry Pi OS builds python3-lgpio for its own Python (3.11 on Bookworm, 3.13
 on Trixie); PyPI has no lgpio wheel for 3.13, and its sdist needs a compiler,

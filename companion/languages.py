@@ -27,16 +27,20 @@ class Language:
     """The font its words are drawn in, as Kivy registers it (``Roboto`` is Kivy's own)."""
     spaced_punctuation: bool = False
     """French typography: a narrow no-break space before ; : ! ? » and after «, put in by the catalogue."""
+    voice: str = ""
+    """The espeak-ng voice that speaks its calls (``espeak-ng --voices``); "" for none, and the table stays
+    silent in it. Japanese is one only if its catalogue is in kana: espeak-ng reads kanji as "Chinese letter"."""
 
 
 SOURCE = "en"
 """The language the code is written in: its catalogue is the text itself."""
 
 LANGUAGES: tuple[Language, ...] = (
-    Language("en", "English", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")),
-    Language("fr", "Français", ("azertyuiop", "qsdfghjklm", "wxcvbn'-"), spaced_punctuation=True),
-    Language("de", "Deutsch", ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß")),
-    Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")),
+    Language("en", "English", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-"), voice="en"),
+    Language("fr", "Français", ("azertyuiop", "qsdfghjklm", "wxcvbn'-"), spaced_punctuation=True,
+             voice="fr"),
+    Language("de", "Deutsch", ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß"), voice="de"),
+    Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-"), voice="nl"),
 )
 
 CODES = tuple(language.code for language in LANGUAGES)

@@ -58,6 +58,8 @@ class RefereeLink:
         """The open window's decision, read as seats: what its challenge's buzz time is made of."""
         self._margin: float | None = None
         """Milliseconds from the winning press to the next seat's press seen so far, for ``_decision``."""
+        self._turn: int | None = None
+        """The buzzer whose light the referee was last told to pulse."""
 
     def report_to(self, on_decision: Callable[[Decision], None] | None,
                   on_ignored: Callable[[Ignored], None] | None = None) -> None:
@@ -66,10 +68,18 @@ class RefereeLink:
 
     def close(self) -> None:
         """Stop listening (the app's referee keeps the buzzers for the next game)."""
+        self.show_turn(None)
         if self.referee is not None:
             self.referee.disarm()
             self.referee.report_to(None)
             self.referee = None
+
+    def show_turn(self, seat: int | None) -> None:
+        """The seat to play's light pulses (None: nobody is to play)."""
+        buzzer = None if seat is None else self.seating.buzzer_of(seat)
+        if self.referee is not None and buzzer != self._turn:
+            self._turn = buzzer
+            self.referee.show_turn(buzzer)
 
     def follow(
         self, card: int | None, armed: Collection[int], own_card: int | None, buzzed: bool, moved: bool = False

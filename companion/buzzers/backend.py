@@ -71,6 +71,10 @@ class Buzzers(ABC):
     def disarm(self) -> None:
         self._show(())
 
+    def show_turn(self, seat: int | None) -> None:
+        """The light of the seat to play (its buzzer; None: none) pulses slowly. Only GPIO's LEDs do: the
+        box's firmware has no such light yet, and the keyboard has no lights at all."""
+
     def bounces(self) -> dict[int, int]:
         """Bounce edges swallowed so far, by seat (only GPIO sees them)."""
         return {}

@@ -18,6 +18,9 @@ from companion.buzzers.backend import BuzzerError, Buzzers
 from companion.buzzers.debounce import PRESS, Debouncer
 from companion.errors import Reason
 
+PULSE_SECONDS = 0.8
+"""The seat to play's LED: this long on, this long off, slow beside a lit seat's steady light."""
+
 # Factories whose edge ticks are taken by the kernel (lgpio, pigpio) or by the
 # test (mock), not by a Python thread when it gets round to it.
 KERNEL_STAMPED = {"LGPIOFactory": "lgpio", "PiGPIOFactory": "pigpio", "MockFactory": "mock"}
@@ -118,6 +121,12 @@ class GpioBuzzers(Buzzers):
         super().__init__(len(button_pins))
         self._buttons: list[Button] = []
         self._leds: list[LED] = []
+        self._lit: frozenset[int] = frozenset()
+        self._turn: int | None = None
+        """The seat to play, whose LED pulses (``show_turn``) unless a challenge's winner is shown."""
+        self._deciding = False
+        """A winner's light is shown (``show_winner``): it alone is lit, and nothing pulses."""
+        self._pulsing: int | None = None
         self._piezo: Buzzer | None = None
         self._debouncers = [Debouncer(bounce_ms / 1000, confirm_ms / 1000) for _ in button_pins]
         self._wake = threading.Condition()
@@ -190,9 +199,33 @@ class GpioBuzzers(Buzzers):
             if device is not None:
                 device.close()
 
+    def arm(self, seats: Collection[int], waited: float = 0.0) -> frozenset[int]:
+        self._deciding = False
+        return super().arm(seats, waited)
+
+    def disarm(self) -> None:
+        self._deciding = False
+        super().disarm()
+
+    def show_winner(self, seats: Collection[int]) -> None:
+        self._deciding = True
+        super().show_winner(seats)
+
+    def show_turn(self, seat: int | None) -> None:
+        self._turn = seat
+        self._show(self._lit)
+
     def _show(self, seats: Collection[int]) -> None:
+        """The seats' LEDs on, the others off, but the seat to play's, which pulses (armed or not: it may
+        challenge too) while no winner is shown."""
+        self._lit = frozenset(seats)
+        pulse = None if self._deciding else self._turn
         for seat, led in enumerate(self._leds):
-            led.value = seat in seats
+            if seat != pulse:
+                led.value = seat in seats  # which stops a pulse
+            elif self._pulsing != seat:
+                led.blink(on_time=PULSE_SECONDS, off_time=PULSE_SECONDS)
+        self._pulsing = pulse if pulse is not None and pulse < len(self._leds) else None
 
     def _beep(self) -> None:
         if self._piezo is not None:

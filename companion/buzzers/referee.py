@@ -145,6 +145,10 @@ class Referee:
         the buzzer check and set-up's binding answer a press with it."""
         self._commands.put(partial(self.buzzers.show_winner, tuple(seats)))
 
+    def show_turn(self, buzzer: int | None) -> None:
+        """This buzzer's light pulses, the seat to play's (None: no seat's); the window left as it is."""
+        self._commands.put(partial(self.buzzers.show_turn, buzzer))
+
     def lights_off(self) -> None:
         """Every light off, the window left as it is (leaving the buzzer check)."""
         self._commands.put(self.buzzers.disarm)
@@ -171,6 +175,7 @@ class Referee:
 
     def stop(self) -> None:
         """Turn the lights off, end the thread and let go of the buzzers, leaving them open."""
+        self._commands.put(partial(self.buzzers.show_turn, None))
         self._commands.put(self._disarm)
         self._commands.put(None)
         if threading.current_thread() is not self._thread:

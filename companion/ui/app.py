@@ -29,7 +29,8 @@ from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.screenmanager import Screen, ScreenManager
 
-from companion.config import TABLE_WAIT, Config, ConfigError
+from companion.config import TABLE_WAIT, Config, ConfigError, UiConfig
+from companion.languages import language
 from companion.errors import CompanionError
 from companion.logs import log_buzzers
 from companion.ui import theme
@@ -37,6 +38,7 @@ from companion.ui.i18n import say, tr, when
 from companion.seating import Seating
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
+from companion.ui.speech import Speech
 from companion.ui.threads import after_drawn
 from companion.ui.widgets.pages import Pages
 
@@ -89,6 +91,7 @@ class SpicyApp(App):
         """The buzzers' one owner while the app runs: screens post to it and never touch a device."""
         self.prefs = Prefs(default_prefs_path(), config.ui)
         self.sounds = Sounds(enabled=self.prefs.ui.sounds)
+        self.speech = Speech(self.prefs.ui.speech, self.prefs.ui.speech_volume, language(self.prefs.ui.language).voice)
         self.face_seats = self.prefs.ui.face_seats
         self.prefs_ui = self.prefs.ui
         self._toast: Toast | None = None
@@ -147,7 +150,7 @@ class SpicyApp(App):
         Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
         self.notices = [
             n for n in (self.store.notice, self.store.cannot_save, self.buzzers.notice, self.prefs.notice,
-                        self.sounds.notice) if n
+                        self.sounds.notice, self.speech.silent_notice()) if n
         ]
         if self.notices:
             self.notify("\n".join(say(notice) for notice in self.notices), NOTICE_SECONDS)
@@ -234,6 +237,7 @@ class SpicyApp(App):
             self.referee.close()  # its thread first, then the buzzers
         if self.store is not None:
             self.store.close()
+        self.speech.close()
         gc.unfreeze()  # what start-up froze goes with the app (_settle_memory)
 
     def start_game(self, setup: Setup, seating: Seating | None = None) -> bool:
@@ -264,6 +268,7 @@ class SpicyApp(App):
         self.seating = session.seating
         self.screen("table").open(session)
         self.root.current = "table"
+        self.prepare_calls()
         table = self.root.get_screen("table")
         Clock.schedule_once(lambda _dt: table.prepare())
         Clock.schedule_once(lambda _dt: self.screen("end").prepare(table.view), PREPARE_END_SECONDS)
@@ -292,9 +297,36 @@ class SpicyApp(App):
         if ui.language != tr.language:
             tr.switch(ui.language)
         self.sounds.enabled = ui.sounds
+        self._change_speech(ui)
         self.face_seats = ui.face_seats
         self.prefs_ui = ui
         return True
+
+    def _change_speech(self, ui: UiConfig) -> None:
+        """Speech follows the settings: turned on or given another voice, it makes the game's calls again."""
+        speech = self.speech
+        voice = language(ui.language).voice
+        changed = (ui.speech, voice) != (speech.enabled, speech.voice)
+        speech.enabled, speech.volume, speech.voice = ui.speech, ui.speech_volume, voice
+        if not speech.speaking:
+            speech.stop()
+        notice = speech.silent_notice()
+        if notice:
+            self.notify(say(notice), NOTICE_SECONDS)
+        if changed and speech.speaking:
+            self.prepare_calls()
+
+    def prepare_calls(self) -> None:
+        """The live game's calls that name a seat, made ahead so that each starts the moment it is due."""
+        from companion.ui.calls import ahead
+
+        if self.session is not None:
+            view = self.root.get_screen("table").view
+            self.speech.prepare(ahead(self.session.state.setup.names, view is not None and view.has_end_card))
+
+    def speak(self, text: str) -> None:
+        """A call of the table's (``companion.ui.calls``), stopping the one in progress; "" only stops it."""
+        self.speech.say(text)
 
     def _clear_toast(self, keyboard: ScreenKeyboard, _value: object) -> None:
         """A toast shows above the on-screen keys, not over them."""
@@ -316,7 +348,7 @@ class SpicyApp(App):
             self.referee.listen(on_press)
 
     def play_sound(self, name: str) -> None:
-        """A short sound ("buzz", "decision", "last-card", "end"), unless sounds are off."""
+        """A short sound (a seat colour's buzz, "decision", "last-card", "end"), unless sounds are off."""
         self.sounds.play(name)
 
     def notify(self, text: str, seconds: float = 3.0,

@@ -1,4 +1,5 @@
-"""The table's four sounds, loaded once at start-up and played on demand.
+"""The table's sounds, loaded once at start-up and played on demand: a buzz for each seat colour (so a
+slap is heard as whose), a decision, a last card, the end.
 
 Loading a WAV takes a few milliseconds of disk and decoding; on a buzz that
 would be a visible hitch, so every sound is loaded before the first game.
@@ -14,7 +15,15 @@ from kivy.core.audio import Sound, SoundLoader
 from companion.errors import Reason
 
 FOLDER = Path(__file__).parent / "sounds"
-NAMES = ("buzz", "decision", "last-card", "end")
+BUZZES = 6
+"""One buzz a seat colour (``theme.SEAT_COLOURS``), each its own note (``scripts/sounds``)."""
+NAMES = (*(f"buzz-{colour}" for colour in range(BUZZES)), "decision", "last-card", "end")
+
+
+def buzz(colour: int) -> str:
+    """The buzz of a seat wearing this colour (an index into the seat colours; a buzzer's place in the
+    wiring where no seat has it yet)."""
+    return f"buzz-{colour % BUZZES}"
 
 
 class Sounds:

@@ -60,7 +60,9 @@ from companion.store import BuzzTime, StoreError
 from companion.table_link import RefereeLink
 from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, outcome, table_model
 from companion.ui import theme
+from companion.ui.calls import action_call, challenge_call, tie_call
 from companion.ui.i18n import say, tr
+from companion.ui.sounds import buzz as buzz_sound
 from companion.ui.threads import after_drawn, mainthread_now
 from companion.ui.words import choose_spice_words, held_words, hint_words, press_words, result_words, too_late_words
 
@@ -103,7 +105,8 @@ class TableView(EventDispatcher):
     Events: ``on_refused(reason)`` when an action is refused (nothing changed),
     ``on_not_saved(error)`` when the store could not save it (nothing changed either:
     the app says why, as for every screen), ``on_notice(text)`` for a press that does
-    not count, ``on_sound(name)``.
+    not count, ``on_sound(name)``, and ``on_call(text)``, what the table says aloud (``companion.ui.calls``;
+    "" stops the call in progress, as an undo does).
     """
 
     seats = ListProperty()
@@ -171,7 +174,7 @@ class TableView(EventDispatcher):
     """Changes as the turn moves on: another seat to play, another card on top, a challenge taken, called
     or dropped, the end. A toast about a refused tap or a press speaks of the moment, and ends with it."""
 
-    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound")
+    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound", "on_call")
 
     def __init__(self, session: Session | Replay | Preview, referee: Referee | None = None) -> None:
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up.
@@ -208,6 +211,9 @@ class TableView(EventDispatcher):
         pass
 
     def on_sound(self, name: str) -> None:
+        pass
+
+    def on_call(self, text: str) -> None:
         pass
 
     @property
@@ -378,7 +384,9 @@ class TableView(EventDispatcher):
     def _take_buzz(self, buzz: Buzz) -> None:
         if self.ended or not self.window:
             return
-        self.dispatch("on_sound", "buzz")
+        for seat in buzz.tie if buzz.challenger is None else (buzz.challenger,):
+            self.dispatch("on_sound", buzz_sound(self.session.seating.colours[seat]))  # a tie: its seats' chord
+        self.dispatch("on_call", tie_call() if buzz.challenger is None else challenge_call(self.name(buzz.challenger)))
         if buzz.challenger is not None and not self.numbered:
             self.buzz = None
             self._apply(Challenge(buzz.challenger), self.link.buzz_time(buzz.challenger))
@@ -407,7 +415,7 @@ class TableView(EventDispatcher):
     def _apply(self, action: Action, buzz_time: BuzzTime | None = None, moved: bool = False) -> bool:
         """``buzz_time``: how a challenge was won by buzzer, saved with it; ``moved``: the card laid takes
         the challenge that waited on the card below (``move_challenge``)."""
-        before = self.state
+        before, level = self.state, self.end_level
         try:
             after = self.session.apply(action, buzz_time)
         except IllegalAction as exc:
@@ -426,8 +434,12 @@ class TableView(EventDispatcher):
             self.result = None
         if any(event.kind == "last-card" for event in after.events):
             self.dispatch("on_sound", "last-card")
-        if after.ended and not before.ended:
+        ended = after.ended and not before.ended
+        if ended:
             self.dispatch("on_sound", "end")
+        call = action_call(self, action, after.events, self.result if decided else None, level, ended)
+        if call or isinstance(action, Undo):
+            self.dispatch("on_call", call)
         return True
 
     def _refresh(self, moved: bool = False) -> None:
@@ -447,6 +459,7 @@ class TableView(EventDispatcher):
         self.moment = (model.turn, model.window_entry, self.buzz is not None, model.pending, model.ended)
         own_card = model.top_player if model.top_player >= 0 else None
         self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None, moved=moved)
+        self.link.show_turn(model.turn if model.turn >= 0 else None)
         if model.move_to < 0:
             self.moving = False
 

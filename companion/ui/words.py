@@ -134,6 +134,15 @@ def end_reason_text(reason: str | None) -> str:
     return words.get(reason or "", "")
 
 
+def winner_words(names: Sequence[str]) -> Sentence:
+    """Who won, as the end screen's title says it (and the table aloud)."""
+    if len(names) == 1:
+        return sentence(tr._("{name} wins!"), {"name": names[0]})
+    fields = {f"name{i}": name for i, name in enumerate(names)}
+    together = tr._(" and ").join("{" + field + "}" for field in fields)
+    return Sentence(tr._("{names} share the win!").format(names=together), fields)
+
+
 def numbers_words(numbers: Sequence[int]) -> str:
     """Numbers as the hint reads them: "1, 2 or 3", "7 to 10", "1, 2, 3, 9 or 10"."""
     listed = [str(n) for n in numbers]

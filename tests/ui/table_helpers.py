@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from dataclasses import replace
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -14,7 +15,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from buzzers_fixtures import timed_factory
-from companion.config import BuzzerConfig
+from companion.config import BuzzerConfig, UiConfig
 from companion.rules import Setup
 from companion.ui.screens.table import TableScreen
 from companion.ui.view import TableView
@@ -108,10 +109,12 @@ class Table:
     """A started app with a game on its table, driven the way the table plays it."""
 
     def __init__(self, ui: Any, setup: Setup, *, gpio: bool = True, size: tuple[int, int] = (800, 480),
-                 face_seats: bool = False, from_home: bool = False) -> None:
+                 face_seats: bool = False, from_home: bool = False, settings: UiConfig | None = None) -> None:
         self.ui = ui
         self.factory = timed_factory() if gpio else None
         config = ui.config(buzzers=BuzzerConfig(backend="gpio", led_pins=LEDS)) if gpio else ui.config()
+        if settings is not None:
+            config = replace(config, ui=settings)
         self.app = ui.start(size=size, config=config, pin_factory=self.factory)
         self.sounds: list[str] = []
         self.app.play_sound = self.sounds.append
@@ -182,10 +185,18 @@ class Table:
             self.factory.pin(BUTTONS[seat]).release(at=base + 0.06)
 
     def lit(self) -> list[int]:
-        """The LEDs on, once the referee has carried out what the table asked of it."""
-        assert self.factory is not None and self.app.referee is not None
+        """The LEDs on or pulsing, once the referee has carried out what the table asked of it."""
+        assert self.factory is not None
+        pulsing = self.pulsing()
+        return [seat for seat, pin in enumerate(LEDS) if self.factory.pin(pin).state or seat == pulsing]
+
+    def pulsing(self) -> int | None:
+        """The seat whose LED pulses (gpiozero blinks it), once the referee has carried out what the table
+        asked of it; None when none does."""
+        assert self.app.referee is not None
         self.app.referee.flush()
-        return [seat for seat, pin in enumerate(LEDS) if self.factory.pin(pin).state]
+        leds = self.app.buzzers._leds
+        return next((seat for seat, led in enumerate(leds) if led._blink_thread is not None), None)
 
     def toast(self) -> str:
         toasts = [w for w in Window.children if isinstance(w, Toast)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import wave
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,12 @@ from companion.config import BuzzerConfig, StoreConfig, UiConfig
 from companion.rules import SPICY, EndCardDrawn, Pass, Play, new_setup
 from companion.session import Session
 from companion.store import Store
+from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.seating import Seating
 from companion.ui.screens.games import GameRow
 from companion.ui.screens.setup import SetupScreen
+from companion.ui.sounds import FOLDER
 from companion.ui.widgets.seat_panel import SeatPanel
 from store_helpers import damaged_database
 
@@ -333,10 +336,13 @@ def test_settings_apply_at_once_and_outlive_a_restart(ui) -> None:
     settings = app.screen("settings")
     ui.tap(settings.ids.languages.buttons["fr"])
     ui.tap(settings.ids.sounds_off)
+    within_settings = ui.find(ScrollView)
+    within_settings.scroll_y = 0  # the last setting is below the fold at 800x480: scrolled to, as a finger would
+    ui.step(2)
     ui.tap(settings.ids.face_on)
     assert tr.language == "fr" and tr._("Settings") == "Réglages"
     assert settings.ids.languages.buttons["fr"].selected and not settings.ids.languages.buttons["en"].selected
-    assert not app.sounds.enabled and not app.sounds.play("buzz")
+    assert not app.sounds.enabled and not app.sounds.play("buzz-0")
     assert app.face_seats
     ui.stop()
     again = ui.start(config=ui.config(ui=UiConfig(language="en", sounds=True, face_seats=False)))
@@ -349,7 +355,10 @@ def test_settings_apply_at_once_and_outlive_a_restart(ui) -> None:
 
 def test_sounds_are_preloaded_and_play_when_on(ui) -> None:
     app = ui.start()
-    assert set(app.sounds.loaded) == {"buzz", "decision", "last-card", "end"}
+    buzzes = {f"buzz-{colour}" for colour in range(len(theme.SEAT_COLOURS))}
+    assert set(app.sounds.loaded) == {*buzzes, "decision", "last-card", "end"}
+    notes = {wave.open(str(FOLDER / f"{name}.wav")).readframes(2205) for name in buzzes}
+    assert len(notes) == len(buzzes)  # each seat colour's buzz is a sound of its own
     assert app.sounds.play("decision")
     assert app.sounds.loaded["decision"].state == "play"
     with pytest.raises(KeyError, match="no sound named 'boom'"):

@@ -21,6 +21,7 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
     table.declare("chili", 2)
     table.declare("chili", 3)
     assert table.lit() == [ANA, BEN]  # Cy's card is on top: everyone else's LED glows
+    assert table.pulsing() == ANA  # Ana's, the seat to play's, pulses
     table.declare("chili", 5)
     assert view.seats[ANA].played == "5" and table.lit() == [BEN, CY]
 
@@ -30,7 +31,7 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
     sheet = table.sheet()
     assert sheet.ids.title.text.startswith("Ben challenges ")
     assert "Cy +1 ms" in sheet.ids.later.text
-    assert table.lit() == [BEN] and view.seats[CY].locked and "buzz" in table.sounds
+    assert table.lit() == [BEN] and view.seats[CY].locked and table.sounds[-1] == "buzz-1"  # Ben's colour's
     table.tap(sheet.ids.not_number)
 
     assert screen.sheet_name == "reveal"
@@ -42,7 +43,7 @@ def test_a_full_spicy_game_with_buzzers_a_reveal_a_trophy_and_the_worlds_end(ui)
     table.tap(result.ids.ok)
     assert screen.sheet_name == ""
     assert [(s.hand, s.won, s.score) for s in view.seats] == [(6, 0, -6), (5, 4, -1), (5, 0, -5)]
-    assert view.turn == ANA and view.stack == 0 and table.lit() == []
+    assert view.turn == ANA and view.stack == 0 and table.lit() == [ANA] and table.pulsing() == ANA
 
     # Ben plays out his hand while the others pass: a last card, then a trophy.
     table.declare("chili", 1)

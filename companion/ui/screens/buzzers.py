@@ -14,6 +14,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.ui.i18n import tr
+from companion.ui.sounds import buzz
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import load_kv
 
@@ -57,7 +58,7 @@ class BuzzersScreen(Screen):
         app = App.get_running_app()
         self.lights[buzzer].lit = True
         self.last = tr._("Buzzer {number} pressed").format(number=buzzer + 1)
-        app.play_sound("buzz")
+        app.play_sound(buzz(buzzer))  # no seat has it here: its place in the wiring
         if app.referee is not None:
             app.referee.light([buzzer])
         Clock.schedule_once(lambda _dt: self._unlight(buzzer), LIT_SECONDS)

@@ -29,7 +29,7 @@ from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.table_model import SeatModel
 from companion.ui.view import SeatView, TableView
-from companion.ui.words import Sentence, end_reason_text, length_words, sentence
+from companion.ui.words import Sentence, end_reason_text, length_words, winner_words
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.play_log import show_play_log
 
@@ -124,12 +124,7 @@ class EndScreen(Screen):
     def title_text(self, view: TableView | None, *_deps: Any) -> Sentence:
         if view is None or not view.winners:
             return Sentence("", {})
-        names = [view.seats[i].name for i in view.winners]
-        if len(names) == 1:
-            return sentence(tr._("{name} wins!"), {"name": names[0]})
-        fields = {f"name{i}": name for i, name in enumerate(names)}
-        together = tr._(" and ").join("{" + field + "}" for field in fields)
-        return Sentence(tr._("{names} share the win!").format(names=together), fields)
+        return winner_words([view.seats[i].name for i in view.winners])
 
     def reason_text(self, view: TableView | None, *_deps: Any) -> str:
         return "" if view is None else end_reason_text(view.end_reason)

@@ -1,4 +1,5 @@
-"""Settings: the language, the sounds, and seat panels that face their edges for a screen lying flat.
+"""Settings: the language, the sounds, the spoken calls and their volume, and seat panels that face their
+edges for a screen lying flat.
 
 Each change applies at once and is kept across restarts (``companion.ui.prefs``).
 """
@@ -11,6 +12,7 @@ from kivy.properties import DictProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.config import SPEECH_LOUD, UiConfig
 from companion.languages import LANGUAGES
 from companion.ui import theme
 from companion.ui.widgets import load_kv
@@ -20,10 +22,16 @@ load_kv(__file__)
 
 LANGUAGE_WIDTH = 160
 """The narrowest a language's button gets (dp): its own name whole, in the longest ("Nederlands")."""
+VOLUMES = (40, 70, SPEECH_LOUD)
+"""The spoken calls' volumes to choose from, in percent: soft, medium, loud (settings.kv has a button each)."""
 
 
 class SettingsScreen(Screen):
-    pass
+    @staticmethod
+    def volume_chosen(ui: UiConfig) -> int:
+        """The spoken calls' button lit: 0 (Off) when speech is off, else the nearest of ``VOLUMES`` (the
+        config file may set any percentage)."""
+        return min(VOLUMES, key=lambda each: abs(each - ui.speech_volume)) if ui.speech else 0
 
 
 class LanguageChoices(GridLayout):

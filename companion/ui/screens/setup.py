@@ -22,6 +22,7 @@ from companion.rules.variants import VARIANTS
 from companion.seating import Seating
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import tr
+from companion.ui.sounds import buzz
 from companion.ui.threads import after_drawn, mainthread_now
 from companion.ui.widgets import load_kv, short
 from companion.ui.widgets.keyboard import FieldButton, TextField  # noqa: F401  (used in the kv)
@@ -275,10 +276,11 @@ class SetupScreen(Screen):
     @mainthread_now
     def bind_buzzer(self, buzzer: int) -> None:
         """The press goes to the next seat still waiting (``Draft.press_buzzer``)."""
-        if self.step != "buzzers" or self.draft.press_buzzer(buzzer) is None:
+        seat = self.draft.press_buzzer(buzzer) if self.step == "buzzers" else None
+        if seat is None:
             return
         app = App.get_running_app()
-        app.play_sound("buzz")
+        app.play_sound(buzz(self.draft.colours[seat]))  # the seat's own, as its slaps will sound in the game
         if app.referee is not None:
             app.referee.light([buzzer])
         self.refresh()

@@ -195,6 +195,7 @@ class TableScreen(Screen):
             on_not_saved=lambda _v, error: app.not_saved(error),
             on_notice=lambda _v, text: app.notify(text, ends_with=(view, TURN_MOVES)),
             on_sound=lambda _v, name: app.play_sound(name),
+            on_call=lambda _v, text: app.speak(text),
             buzz=self._show_sheet, pending=self._show_sheet, result=self._show_sheet, ended=self._show_sheet,
         )
         self.view = view
