@@ -29,6 +29,10 @@ def test_the_font_a_label_chooses_draws_every_letter_of_a_name(language: Languag
     assert unchosen(set(NAMES[script]), language) == {}
 
 
+def test_each_language_names_a_font_the_labels_choose_from() -> None:
+    assert {language.font for language in LANGUAGES} <= set(fonts.faces())
+
+
 def test_each_script_is_drawn_in_the_font_that_has_it() -> None:
     """Roboto for Latin and Cyrillic, the design's type; DejaVuSans for Persian (and the capital ẞ Roboto
     lacks); the Japanese font for kana and kanji, and for the English sentence around them."""
@@ -59,12 +63,12 @@ def test_the_placeholder_is_in_every_font_so_it_never_changes_the_font() -> None
 def test_the_coverage_the_app_reads_is_what_the_fonts_draw() -> None:
     """``coverage.json`` stands in for the fonts at start: a newer Kivy's Roboto or a remade subset shows here
     (run scripts/subset-font)."""
-    with fonts.COVERAGE.open() as opened:
-        runs = json.load(opened)
-    assert list(runs) == list(fonts.faces())
+    with fonts.COVERAGE.open(encoding="utf-8") as opened:
+        characters = json.load(opened)
+    assert list(characters) == list(fonts.faces())
     for name, files in fonts.faces().items():
         points = set.intersection(*(set(TTFont(path).getBestCmap()) for path in files))
-        assert {p for first, last in runs[name] for p in range(first, last + 1)} == points, name
+        assert set(map(ord, characters[name])) == points, name
 
 
 def test_the_japanese_font_has_kana_and_the_level_one_kanji_and_its_licence() -> None:

@@ -20,7 +20,7 @@ What each font draws is read from ``fonts/coverage.json``, written by ``scripts/
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from unicodedata import category
 
@@ -60,21 +60,23 @@ def register() -> None:
 
 
 @lru_cache(maxsize=1)
-def _drawable() -> frozenset[int]:
-    """What a label may draw as it is: what a font draws, but no emoji."""
-    return frozenset().union(*_drawn_by().values()).difference(*EMOJI)
-
-
-@lru_cache(maxsize=1)
-def _drawn_by() -> dict[str, frozenset[int]]:
+def _coverage() -> dict[str, str]:
     with COVERAGE.open(encoding="utf-8") as opened:
-        runs = json.load(opened)
-    return {name: frozenset(p for first, last in runs[name] for p in range(first, last + 1)) for name in faces()}
+        characters: dict[str, str] = json.load(opened)
+    return characters
 
 
+@cache
 def drawn_by(font: str) -> frozenset[int]:
-    """The code points ``font`` (a name of ``faces()``) draws, in both its weights."""
-    return _drawn_by()[font]
+    """The code points ``font`` (a name of ``faces()``) draws, in both its weights. Each font's set is made
+    when a text first needs it: a table writing Latin alone makes Roboto's only."""
+    return frozenset(map(ord, _coverage()[font]))
+
+
+@cache
+def _drawable(fonts: tuple[str, ...]) -> frozenset[int]:
+    """What a label may draw as it is in one of ``fonts``: what they draw, but no emoji."""
+    return frozenset().union(*map(drawn_by, fonts)).difference(*EMOJI)
 
 
 def invisible(character: str) -> bool:
@@ -90,7 +92,9 @@ def shown(text: str) -> str:
     >>> shown("Zoë 😀"), shown("👍🏽 ok"), shown("👨\u200d👩\u200d👧"), shown("🇯🇵🇫🇷"), shown("❤️ 한")
     ('Zoë ◊', '◊ ok', '◊', '◊◊', '◊ ◊')
     """
-    drawable = _drawable()
+    if all(ord(character) in _drawable((ROBOTO,)) or invisible(character) for character in text):
+        return text  # the common case, Latin or Cyrillic: no other font's set is made
+    drawable = _drawable(tuple(faces()))
     out: list[str] = []
     joined = flag = False
     for character in text:
