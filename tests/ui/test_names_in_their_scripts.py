@@ -77,3 +77,19 @@ def test_every_name_is_drawn_in_its_own_script_on_every_screen(ui, language: str
     ui.tap(page.ids.race_button)
     ui.step(3)
     check(ui, "race", NAMES)
+
+
+def test_a_name_being_typed_shows_in_its_own_script(ui) -> None:  # type: ignore[no-untyped-def]
+    app = ui.start()
+    ui.tap(app.screen("home").ids.new_game)
+    screen = app.screen("setup")
+    ui.tap(screen.ids.next)
+    ui.step(2)
+    field = screen.ids.new_name
+    for name in ("Zoë", "Ёжик", "さくら", "佐藤", "سارا"):
+        field.text = name
+        ui.step()
+        assert undrawable({name}, field.font_name) == {}, name
+    field.text = ""
+    ui.step()
+    assert undrawable({field.hint_text}, field.font_name) == {}
