@@ -128,10 +128,34 @@ def font_for(text: str, preferred: str = ROBOTO) -> str:
                 max(order, key=lambda name: len(needed & drawn_by(name))))
 
 
+@lru_cache(maxsize=4096)
+def runs(text: str, preferred: str = ROBOTO) -> tuple[tuple[str, str], ...]:
+    """``shown(text)`` as (font, words) runs: one run in ``font_for`` it, or, when no font draws all of it
+    (Persian and Japanese in one sentence), each letter in that font if it has it, else in the first that has
+    it, a space or a joiner in the run it is in. A label draws several runs as Kivy markup's font spans.
+
+    >>> runs("Zoë"), runs("سارا beat さくら")
+    ((('Roboto', 'Zoë'),), (('DejaVuSans', 'سارا beat '), ('NotoSansJP', 'さくら')))
+    """
+    words = shown(text)
+    first = font_for(words, preferred)
+    order = [first, *(name for name in faces() if name != first)]
+    found: list[tuple[str, str]] = []
+    for character in words:
+        font = found[-1][0] if found else first
+        if not invisible(character) and ord(character) not in drawn_by(font):
+            font = next((name for name in order if ord(character) in drawn_by(name)), first)
+        if found and found[-1][0] == font:
+            found[-1] = (font, found[-1][1] + character)
+        else:
+            found.append((font, character))
+    return tuple(found) or ((first, words),)
+
+
 def drawn(text: str, preferred: str = ROBOTO) -> tuple[str, str]:
-    """What a label holding ``text`` draws, and its font: ``shown(text)`` in ``font_for`` it. When no font
-    draws all of it (Persian and Japanese in one sentence), a letter the chosen font lacks is a placeholder
-    too: the label then shows the script it holds most of, and never a box.
+    """What a label holding ``text`` draws, and its font, for code that measures or draws one font only:
+    ``shown(text)`` in ``font_for`` it. When no font draws all of it (``runs``), a letter the chosen font
+    lacks is measured as the placeholder: the width is near, and nothing is a box.
 
     >>> drawn("Zoë 😀"), drawn("سارا beat さくら")
     (('Zoë ◊', 'Roboto'), ('سارا beat ◊◊◊', 'DejaVuSans'))

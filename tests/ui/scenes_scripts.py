@@ -79,3 +79,15 @@ def race(ui: Any) -> None:
     goto(ui, "game")
     ui.tap(page.ids.race_button)
     ui.step(3)
+
+
+@scene("scripts-challenge-mixed")
+def challenge_mixed(ui: Any) -> None:
+    """سارا challenges さくら's chili 1: no one font has both, each name in its own."""
+    ui.app.start_game(new_setup(SPICY, NAMES, first=2, end_card=25))
+    ui.step(2)
+    view: TableView = ui.app.screen("table").view
+    view.declare("chili", 1)
+    view.press(4)
+    ui.until(lambda: view.buzz is not None)
+    ui.step(2)

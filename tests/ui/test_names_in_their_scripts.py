@@ -8,6 +8,8 @@ for every character it draws (checked with fontTools on the font files Kivy has 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from kivy.uix.label import Label
 
@@ -15,6 +17,7 @@ from companion.languages import CODES
 from companion.rules import SPICY, Card, new_setup
 from companion.ui.fonts import PLACEHOLDER
 from companion.ui.widgets.fit import ELLIPSIS
+from companion.ui.widgets.label import Runs
 from table_helpers import Table
 from tests.test_ui_catalogue import undrawable
 
@@ -23,13 +26,22 @@ SHOWN = {"Ben 🌶️": f"Ben {PLACEHOLDER}"}
 """How a name is drawn when it is not drawn as typed: its emoji as the placeholder."""
 
 
+def spans(label: Label) -> list[tuple[str, str]]:
+    """What the label's core text draws, as (font, words): its one font, or each markup font span."""
+    if not isinstance(label._label, Runs):
+        return [(label.font_name, label._label.text)]
+    found = re.findall(r"\[font=([^\]]+)\](.*?)\[/font\]", label._label.text)
+    assert "".join(f"[font={font}]{words}[/font]" for font, words in found) == label._label.text
+    return [(font, words.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")) for font, words in found]
+
+
 def check(ui, where: str, names: list[str]) -> None:  # type: ignore[no-untyped-def]
     """Every label on screen draws in a font with all its glyphs; each of ``names`` is drawn in one."""
     labels = [label for label in ui.find_all(Label) if label.text and label.opacity and label.width > 1]
-    lacking = {(label.text, label.font_name): missing for label in labels
-               if (missing := undrawable({label._label.text}, label.font_name))}
+    lacking = {(label.text, font): missing for label in labels for font, words in spans(label)
+               if (missing := undrawable({words}, font))}
     assert lacking == {}, where
-    drawn = [label._label.text for label in labels]
+    drawn = ["".join(words for _font, words in spans(label)) for label in labels]
     for name in names:
         shown = SHOWN.get(name, name)
         assert any(shown in text or (shown[:2] in text and ELLIPSIS in text) for text in drawn), (where, name)
@@ -93,3 +105,15 @@ def test_a_name_being_typed_shows_in_its_own_script(ui) -> None:  # type: ignore
     field.text = ""
     ui.step()
     assert undrawable({field.hint_text}, field.font_name) == {}
+
+
+def test_a_sentence_with_persian_and_japanese_names_draws_each_in_its_font(ui) -> None:  # type: ignore
+    """No one font has both scripts: the label draws a font span a script, each name in its own letters."""
+    table = Table(ui, new_setup(SPICY, NAMES, first=2, end_card=25), gpio=False)
+    table.declare("chili", 1)  # さくら's card; سارا challenges it
+    table.view.press(4)
+    ui.until(lambda: table.screen.sheet_name == "challenge")
+    ui.step(2)
+    title = table.sheet().ids.title
+    assert isinstance(title._label, Runs) and {font for font, _words in spans(title)} == {"DejaVuSans", "NotoSansJP"}
+    check(ui, "challenge", ["سارا", "さくら"])
