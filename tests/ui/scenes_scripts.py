@@ -13,12 +13,12 @@ from scenes_setup import goto
 NAMES = ["Zoë", "Ёжик", "さくら", "佐藤", "سارا", "Ben 🌶️"]
 
 
-def started(ui: Any) -> TableView:
-    """Zoë's chili 2 on the stack, Ёжик to play."""
-    ui.app.start_game(new_setup(SPICY, NAMES, first=0, end_card=25))
+def started(ui: Any, first: int = 0, number: int = 2) -> TableView:
+    """Zoë's chili 2 on the stack, Ёжик to play (or the chili ``number`` of the seat ``first``)."""
+    ui.app.start_game(new_setup(SPICY, NAMES, first=first, end_card=25))
     ui.step(2)
     view: TableView = ui.app.screen("table").view
-    view.declare("chili", 2)
+    view.declare("chili", number)
     ui.step(2)
     return view
 
@@ -84,10 +84,7 @@ def race(ui: Any) -> None:
 @scene("scripts-challenge-mixed")
 def challenge_mixed(ui: Any) -> None:
     """سارا challenges さくら's chili 1: no one font has both, each name in its own."""
-    ui.app.start_game(new_setup(SPICY, NAMES, first=2, end_card=25))
-    ui.step(2)
-    view: TableView = ui.app.screen("table").view
-    view.declare("chili", 1)
+    view = started(ui, first=2, number=1)
     view.press(4)
     ui.until(lambda: view.buzz is not None)
     ui.step(2)
