@@ -84,3 +84,10 @@ def test_the_japanese_font_has_kana_and_the_level_one_kanji_and_its_licence() ->
         assert path.stat().st_size < 2.5e6, "the subset grew: the table's Pi carries it"
     licence = (fonts.FOLDER / "OFL.txt").read_text()
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Adobe" in licence
+
+
+def test_the_bold_persian_font_ships_with_its_licence() -> None:
+    """Kivy brings DejaVuSans without its bold: the copy beside the app is Debian's, with its licence."""
+    with TTFont(fonts.faces()[fonts.PERSIAN][-1]) as bold:
+        assert bold["name"].getDebugName(4) == "DejaVu Sans Bold"
+    assert "Bitstream Vera" in (fonts.FOLDER / "DejaVu-copyright.txt").read_text()

@@ -47,7 +47,7 @@ def faces() -> dict[str, tuple[Path, ...]]:
     """Each label font's files, regular then bold, in the order a text tries them."""
     return {
         ROBOTO: (KIVY_FONTS / "Roboto-Regular.ttf", KIVY_FONTS / "Roboto-Bold.ttf"),
-        PERSIAN: (KIVY_FONTS / "DejaVuSans.ttf",),  # Kivy brings no bold: SDL2_ttf emboldens it
+        PERSIAN: (KIVY_FONTS / "DejaVuSans.ttf", FOLDER / "DejaVuSans-Bold.ttf"),  # Kivy brings no bold
         JAPANESE: (FOLDER / f"{JAPANESE}-Regular.otf", FOLDER / f"{JAPANESE}-Bold.otf"),
     }
 
