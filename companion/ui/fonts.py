@@ -5,7 +5,8 @@ letter that font lacks is a box. So a label chooses its font from the letters it
 (``companion.ui.widgets.label``): the language's own font first, then Roboto (the design's type: Latin and
 Cyrillic), DejaVuSans (Persian letters and digits, Latin and Cyrillic as well) and Noto Sans CJK JP (kana and
 kanji, Latin and Cyrillic as well). Each of the last two also draws Latin, so a Persian or a Japanese name in
-an English sentence is drawn whole in one font; the first font that draws every letter wins.
+an English sentence is drawn whole in one font; the first font that draws every letter wins. Only a text no
+one font draws all of (Persian and Japanese together) is cut into runs, a font each (``runs``).
 
 An emoji, and a character none of them draws (a script none of them has), is shown as one placeholder, a
 lozenge all three fonts have, so a label never changes font for it and never shows a box. Every emoji: DejaVuSans

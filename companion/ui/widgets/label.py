@@ -2,9 +2,10 @@
 
 A screen's kv says ``Label:``; importing ``companion.ui.widgets`` registers this class under that name, so
 every label of every ``.kv``, and each one added later, is this one. Python code builds it by importing it
-from here. Its ``font_name`` is its own: chosen from its text (``companion.ui.fonts.drawn``) each time the
-text changes, with the table's language's font first; a character no font draws (an emoji) is drawn as the
-placeholder while ``text`` keeps what was typed.
+from here. Its ``font_name`` is its own: chosen from its text (``companion.ui.fonts.runs``) each time the
+text changes, with the table's language's font first; a text no one font draws all of is drawn as Kivy
+markup, a font span a script; a character no font draws (an emoji) is drawn as the placeholder while
+``text`` keeps what was typed.
 """
 
 from __future__ import annotations
