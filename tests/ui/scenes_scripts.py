@@ -37,6 +37,8 @@ def ended(ui: Any) -> None:
     view = challenged(ui)
     view.call("number")
     view.reveal(Card("chili", 3))
+    ui.step(2)
+    view.dismiss_result()
     view.end_card_showed()
     ui.step(3)
 
