@@ -9,7 +9,9 @@ and the bare app taking turns so both see the same machine:
 - peak memory: the process's maximum resident set, half a second after that.
 
 The bare app is a Kivy ``App`` whose root is one ``Label``: the least any
-Kivy app costs.
+Kivy app costs. It starts a third time with its label in Japanese, in the
+app's Japanese font (companion/ui/fonts): what that font costs a first frame
+and memory beside Roboto.
 
 The table's figures come from one more process: the real app at a 3-seat
 spicy table on gpiozero's MockFactory, frames paced at 60 a second, played
@@ -62,8 +64,13 @@ def size_window() -> None:
         KivyConfig.remove_option("input", option)
 
 
-def bare_child(settings: str) -> None:
-    """The bare Kivy app: configured as the app configures itself, READY said at its first frame the same way."""
+JAPANESE_TITLE = "スパイシー・コンパニオン 佐藤さくら"
+"""The bare app's label in Japanese: kana and kanji, in the app's Japanese font."""
+
+
+def bare_child(settings: str, japanese: bool) -> None:
+    """The bare Kivy app: configured as the app configures itself, READY said at its first frame the same way;
+    its label in Roboto, or in Japanese in the app's Japanese font."""
     from kivy.config import Config as KivyConfig
 
     for section, values in json.loads(settings).items():
@@ -78,10 +85,14 @@ def bare_child(settings: str) -> None:
     from kivy.uix.label import Label
 
     from companion.notify import ready_when_drawn
+    from companion.ui import fonts
 
     class BareApp(App):
         def build(self) -> Label:
-            return Label(text="Spicy Companion")
+            if not japanese:
+                return Label(text="Spicy Companion")
+            fonts.register()
+            return Label(text=JAPANESE_TITLE, font_name=fonts.JAPANESE)
 
     ready_when_drawn(Window)
     BareApp().run()
@@ -431,7 +442,7 @@ def one_start(kind: str) -> tuple[float, float, float]:
             command = [*entry_command(), "--config", str(config)]
         else:
             settings = kivy_settings(DisplayConfig(width=SIZE[0], height=SIZE[1]))
-            command = [sys.executable, __file__, "--child", "bare", "--settings", json.dumps(settings)]
+            command = [sys.executable, __file__, "--child", kind, "--settings", json.dumps(settings)]
         env = {**child_env(folder), "NOTIFY_SOCKET": notify}
         started = time.monotonic()
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -472,12 +483,13 @@ def _peak_kib(pid: int) -> int:
 
 
 def start_up(runs: int) -> list[Row]:
-    first: dict[str, list[float]] = {"app": [], "bare": []}
-    cpu: dict[str, list[float]] = {"app": [], "bare": []}
-    peak: dict[str, list[float]] = {"app": [], "bare": []}
+    kinds = ("bare", "app", "bare-japanese")
+    first: dict[str, list[float]] = {kind: [] for kind in kinds}
+    cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
+    peak: dict[str, list[float]] = {kind: [] for kind in kinds}
     load = Load()
     for _ in range(runs):
-        for kind in ("bare", "app"):
+        for kind in kinds:
             seconds, cpu_seconds, mib = one_start(kind)
             first[kind].append(seconds)
             cpu[kind].append(cpu_seconds)
@@ -486,6 +498,7 @@ def start_up(runs: int) -> list[Row]:
     f_app, f_bare = statistics.median(first["app"]), statistics.median(first["bare"])
     c_app, c_bare = statistics.median(cpu["app"]), statistics.median(cpu["bare"])
     p_app, p_bare = statistics.median(peak["app"]), statistics.median(peak["bare"])
+    f_ja, p_ja = statistics.median(first["bare-japanese"]), statistics.median(peak["bare-japanese"])
     return [
         ("time to the first frame, through `spicy-companion`", f"{f_app * 1000:.0f} ms",
          f"bare Kivy app {f_bare * 1000:.0f} ms: {f_app / f_bare:.2f}x", "at most 1.2x the bare app", str(load)),
@@ -493,6 +506,10 @@ def start_up(runs: int) -> list[Row]:
          f"bare Kivy app {c_bare * 1000:.0f} ms: {c_app / c_bare:.2f}x", "at most 1.2x the bare app", str(load)),
         ("peak memory", f"{p_app:.1f} MiB", f"bare Kivy app {p_bare:.1f} MiB: {p_app / p_bare:.2f}x",
          "at most 1.3x the bare app", str(load)),
+        ("time to the first frame, the bare app in Japanese (the app's Japanese font)", f"{f_ja * 1000:.0f} ms",
+         f"in Roboto {f_bare * 1000:.0f} ms: {f_ja / f_bare:.2f}x", "what the font adds to a first frame", str(load)),
+        ("peak memory, the bare app in Japanese", f"{p_ja:.1f} MiB", f"in Roboto {p_bare:.1f} MiB: +{p_ja - p_bare:.1f} MiB",
+         "what the font adds to memory", str(load)),
     ]
 
 
@@ -625,7 +642,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--only", choices=[figure.__name__ for figure in FIGURES], action="append",
                         help="measure only these figures")
-    parser.add_argument("--child", choices=("bare", "table", "moments"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("bare", "bare-japanese", "table", "moments"), help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--settings", help=argparse.SUPPRESS)
     parser.add_argument("--speech", action="store_true",
@@ -639,8 +656,8 @@ def main() -> None:
     if args.child == "moments":
         moments_child(args.folder)
         return
-    if args.child == "bare":
-        bare_child(args.settings)
+    if args.child in ("bare", "bare-japanese"):
+        bare_child(args.settings, japanese=args.child == "bare-japanese")
         return
     with_display()
     # Each start is ended by SIGINT: a run started in the background (``&`` in a script) inherits it ignored,

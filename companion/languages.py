@@ -24,7 +24,9 @@ class Language:
     """The keyboard's three rows of letters, in the layout a hand of that language already knows."""
     direction: str = "ltr"
     font: str = "Roboto"
-    """The font its words are drawn in, as Kivy registers it (``Roboto`` is Kivy's own)."""
+    """The font a label tries first when the table speaks it, so its words and the numbers beside them match: a
+    name of ``companion.ui.fonts.faces`` (``Roboto`` is Kivy's own). A label whose text this font cannot draw
+    all of takes the first of the others that can (a Japanese name on an English table)."""
     spaced_punctuation: bool = False
     """French typography: a narrow no-break space before ; : ! ? » and after «, put in by the catalogue."""
     voice: str = ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import re
+from functools import cache
 from unicodedata import category
 from pathlib import Path
 
@@ -157,16 +158,27 @@ def test_french_punctuation_has_its_narrow_no_break_space() -> None:
     assert not wrong, "run scripts/translations, which puts them in:\n" + "\n".join(wrong)
 
 
-def undrawable(shown: set[str], font: str) -> dict[str, set[str]]:
-    """The letters of ``shown`` that the font's files the labels use (regular and bold) have no glyph for."""
+@cache
+def drawn_by(path: str) -> frozenset[int]:
+    """The code points the font file has a glyph for."""
     from fontTools.ttLib import TTFont
+
+    with TTFont(path, fontNumber=0) as opened:
+        return frozenset(opened.getBestCmap())
+
+
+def undrawable(shown: set[str], font: str) -> dict[str, set[str]]:
+    """The letters of ``shown`` that the font's files the labels use (regular and bold), as Kivy has them
+    registered, have no glyph for."""
     from kivy.core.text import LabelBase
 
+    from companion.ui import fonts
+
+    fonts.register()
     registered = LabelBase._fonts.get(font) or (font,) * 4
     found = {}
     for path in {registered[0], registered[2]}:
-        with TTFont(path, fontNumber=0) as opened:
-            cmap = opened.getBestCmap()
+        cmap = drawn_by(path)
         # a space the font lacks (Roboto has no U+202F, French's narrow no-break space) is drawn as a space
         # of its width by HarfBuzz, which SDL2_ttf shapes with: looked at in a rendered label, no box
         missing = {ch for text in shown for ch in text if category(ch) not in ("Zs", "Cc") and ord(ch) not in cmap}
@@ -180,10 +192,24 @@ def test_a_letter_the_font_lacks_is_found() -> None:
     assert [sorted(letters) for letters in undrawable({"さくら", "Zoë"}, "Roboto").values()] == [["く", "さ", "ら"]] * 2
 
 
+def unchosen(texts: set[str], language: Language) -> dict[str, dict[str, set[str]]]:
+    """The texts that the font their label would choose (``companion.ui.fonts``), with the language's font
+    first, cannot draw all of, as the label draws them (an emoji as the placeholder): by text, the font's
+    files and the letters each lacks."""
+    from companion.ui.fonts import font_for, shown
+
+    found = {}
+    for text in texts:
+        words = shown(text)
+        if lacking := undrawable({words}, font_for(words, language.font)):
+            found[text] = lacking
+    return found
+
+
 @pytest.mark.parametrize("language", LANGUAGES, ids=lambda language: language.code)
-def test_the_font_of_each_language_draws_every_letter_of_its_catalogue(language: Language) -> None:
+def test_the_font_each_label_chooses_draws_every_letter_of_the_catalogue(language: Language) -> None:
     """Kivy's text has no per-glyph fallback: a letter its one font lacks is drawn as a box. Checked over
-    every translation and the language's own name (Settings shows it in the language's font)."""
+    every translation and the language's own name (Settings shows it), each in the font its label chooses."""
     from babel.messages.pofile import read_po
 
     shown = {language.name}
@@ -193,4 +219,4 @@ def test_the_font_of_each_language_draws_every_letter_of_its_catalogue(language:
                                                                     else (m.string,))}
     else:
         shown |= {form for text in texts() for form in ((text,) if isinstance(text, str) else text)}
-    assert undrawable(shown, language.font) == {}
+    assert unchosen(shown, language) == {}

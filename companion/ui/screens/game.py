@@ -16,7 +16,6 @@ from kivy.properties import (
     BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
@@ -28,7 +27,7 @@ from companion.store.review import Moment, score_race, timeline
 from companion.ui import theme
 from companion.ui.i18n import say, table_word, tr, when
 from companion.ui.words import Sentence, card_words, claim_words, end_reason_text, sentence
-from companion.ui.widgets import Icon, load_kv
+from companion.ui.widgets import Icon, Label, load_kv
 from companion.ui.widgets.chart import LineChart
 from companion.ui.widgets.fit import fit_names
 from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)

@@ -28,6 +28,7 @@ from companion.store.review import Filter, GameLine, Status, count_games, games_
 from companion.ui import theme
 from companion.ui.i18n import number, period_words, say, table_word, tr, when
 from companion.ui.widgets import ChoiceButton, load_kv, short
+from companion.ui.widgets.label import drawn
 from companion.ui.words import Sentence, joined, listing
 
 load_kv(__file__)
@@ -203,7 +204,8 @@ class GamesScreen(Screen):
 
 def choice_width(text: str) -> float:
     """A choice's width: its text in the button's type, and the padding."""
-    label = CoreLabel(text=text, font_size=sp(theme.FONT_BUTTON), bold=True)
+    words, font = drawn(text)
+    label = CoreLabel(text=words, font_name=font, font_size=sp(theme.FONT_BUTTON), bold=True)
     label.refresh()
     return float(label.texture.width + dp(40))
 

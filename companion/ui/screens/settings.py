@@ -48,7 +48,7 @@ class LanguageChoices(GridLayout):
         self.size_hint_y = None
         self.bind(minimum_height=self.setter("height"), width=self._columns)
         for row in LANGUAGES:
-            button = ChoiceButton(text=row.name, font_name=row.font, size_hint_y=None, height=dp(56))
+            button = ChoiceButton(text=row.name, size_hint_y=None, height=dp(56))
             button.bind(on_release=lambda _button, code=row.code: App.get_running_app().change_settings(language=code))
             self.buttons[row.code] = button
             self.add_widget(button)

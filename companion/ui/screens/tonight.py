@@ -9,7 +9,6 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.buzzers import format_delay
@@ -17,7 +16,7 @@ from companion.errors import CompanionError
 from companion.store.review import EVENING_GAP_HOURS, AwardKind, Evening, tonight
 from companion.ui import theme
 from companion.ui.i18n import say, tr, when
-from companion.ui.widgets import load_kv, short
+from companion.ui.widgets import Label, load_kv, short
 
 load_kv(__file__)
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kivy.factory import Factory
 from kivy.lang import Builder
 
+from companion.ui import fonts
+from companion.ui.widgets.label import Label
 from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
 from companion.ui.widgets.fit import short
 from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile
@@ -28,10 +31,13 @@ def load_kv(module_file: str) -> None:
         Builder.load_file(path)
 
 
+fonts.register()
+Factory.unregister("Label")
+Factory.register("Label", cls=Label)  # every kv ``Label:`` draws its words in a font that has them
 load_kv(str(HERE / "buttons.py"))
 load_kv(str(HERE / "forms.py"))
 
 __all__ = [
-    "Caption", "ChoiceButton", "GhostButton", "Header", "Icon", "PrimaryButton", "RoundButton", "SecondaryButton",
+    "Caption", "ChoiceButton", "GhostButton", "Header", "Icon", "Label", "PrimaryButton", "RoundButton", "SecondaryButton",
     "Tile", "load_kv", "short",
 ]

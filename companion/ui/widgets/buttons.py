@@ -37,8 +37,6 @@ class BaseButton(ButtonBehavior, BoxLayout):
     border_width = NumericProperty(2)
     radius = NumericProperty()
     font_size = NumericProperty()
-    font_name = StringProperty("Roboto")
-    """Kivy's own font, unless the words need another (a language's own name in Settings)."""
     icon_size = NumericProperty()
 
 

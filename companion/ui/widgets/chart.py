@@ -21,6 +21,7 @@ from kivy.properties import ListProperty
 from kivy.uix.widget import Widget
 
 from companion.ui import theme
+from companion.ui.widgets.label import drawn
 
 POINT_GAP = 3
 """Pixels (dp) at least between two drawn points of a line."""
@@ -99,6 +100,7 @@ class LineChart(Widget):
 
     @staticmethod
     def _label(text: str) -> Any:
-        label = CoreLabel(text=text, font_size=sp(theme.FONT_SMALL), bold=True)
+        words, font = drawn(text)
+        label = CoreLabel(text=words, font_name=font, font_size=sp(theme.FONT_SMALL), bold=True)
         label.refresh()
         return label.texture

@@ -13,16 +13,18 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 
+from companion.ui.widgets.label import Runs, runs, spans, width as drawn_width
+
 ELLIPSIS = "\u2026"
 
 
 def one_line_size(text: str, size: float, width: float) -> float:
     """``size``, or less when the bold ``text`` would be wider than ``width``."""
     while size > 1 and text:
-        drawn = float(CoreLabel(font_size=size, bold=True).get_extents(text)[0])
-        if drawn <= width:
+        extent = drawn_width(text, size)
+        if extent <= width:
             break
-        size = max(1.0, min(size - 1, size * width / drawn))
+        size = max(1.0, min(size - 1, size * width / extent))
     return size
 
 
@@ -33,8 +35,7 @@ def lines_size(text: str, size: float, width: float) -> float:
 
 def words_width(text: str, size: float) -> float:
     """How wide the bold ``text`` is drawn at ``size``: its widest line."""
-    label = CoreLabel(font_size=size, bold=True)
-    return max(float(label.get_extents(line)[0]) for line in text.split("\n"))
+    return max(drawn_width(line, size) for line in text.split("\n"))
 
 
 def needed_width(button: Any, size: float) -> float:
@@ -102,10 +103,18 @@ def _cut(name: str, keep: int) -> str:
     return name[:keep].rstrip(" -") + ELLIPSIS
 
 
-@lru_cache(maxsize=4096)
 def _drawn(text: str, font_size: float, bold: bool, wrap: int | None) -> tuple[int, int]:
-    """The laid-out size of ``text``: one line, or wrapped at ``wrap`` pixels. Cached: a kv rule asks
-    again on every resize, and the table's sentences come back turn after turn."""
-    label = CoreLabel(text=text, font_size=font_size, bold=bold, text_size=(wrap, None))
+    """The laid-out size of ``text`` as its label draws it: one line, or wrapped at ``wrap`` pixels."""
+    return _laid_out(runs(text), font_size, bold, wrap)
+
+
+@lru_cache(maxsize=4096)
+def _laid_out(parts: tuple[tuple[str, str], ...], font_size: float, bold: bool, wrap: int | None) -> tuple[int, int]:
+    """Cached: a kv rule asks again on every resize, and the table's sentences come back turn after turn."""
+    if len(parts) > 1:
+        label = Runs(text=spans(parts), font_size=font_size, bold=bold, text_size=(wrap, None))
+    else:
+        ((font, words),) = parts
+        label = CoreLabel(text=words, font_name=font, font_size=font_size, bold=bold, text_size=(wrap, None))
     width, height = label.render()
     return int(width), int(height)

@@ -35,6 +35,7 @@ from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
+from companion.ui.widgets.label import drawn
 from companion.ui.keyboard import (
     ACCENTS, BACKSPACE, ENTER, HIDE, LETTERS, SHIFT, SPACE, SYMBOLS, Key, cased, rows, shifts_by_itself,
 )
@@ -211,7 +212,13 @@ class TextField(TextInput):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(focus=self._focused)
+        self.bind(focus=self._focused, text=self._choose_font, hint_text=self._choose_font)
+        self._choose_font()
+
+    def _choose_font(self, *_args: object) -> None:
+        """A name typed or pasted in its own script shows in it as it is typed, in the font a label would
+        choose; an emoji is kept as typed, so it is the font's box here until the name is added."""
+        self.font_name = drawn(self.text or self.hint_text)[1]
 
     def _focused(self, _field: TextField, focused: bool) -> None:
         keyboard: ScreenKeyboard | None = getattr(App.get_running_app(), "screen_keyboard", None)

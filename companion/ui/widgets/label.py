@@ -1,0 +1,77 @@
+"""The label every screen draws its words with: in a font that has all of them, and never a box.
+
+A screen's kv says ``Label:``; importing ``companion.ui.widgets`` registers this class under that name, so
+every label of every ``.kv``, and each one added later, is this one. Python code builds it by importing it
+from here. Its ``font_name`` is its own: chosen from its text (``companion.ui.fonts.runs``) each time the
+text changes, with the table's language's font first; a text no one font draws all of is drawn as Kivy
+markup, a font span a script; a character no font draws (an emoji) is drawn as the placeholder while
+``text`` keeps what was typed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.core.text.markup import MarkupLabel
+from kivy.uix.label import CoreLabel, Label as KivyLabel
+from kivy.utils import escape_markup
+
+from companion.languages import language
+from companion.ui import fonts
+from companion.ui.i18n import tr
+
+
+def drawn(text: str) -> tuple[str, str]:
+    """What ``text`` is drawn as in one font, and the font, for code that draws text itself in one font
+    (the chart, a text field)."""
+    return fonts.drawn(text, language(tr.language).font)
+
+
+def runs(text: str) -> tuple[tuple[str, str], ...]:
+    """What a label holding ``text`` draws, as (font, words) runs (``fonts.runs``)."""
+    return fonts.runs(text, language(tr.language).font)
+
+
+def spans(parts: tuple[tuple[str, str], ...]) -> str:
+    """Runs as Kivy markup: a font span each, their words escaped."""
+    return "".join(f"[font={font}]{escape_markup(words)}[/font]" for font, words in parts)
+
+
+def width(text: str, font_size: float, bold: bool = True) -> float:
+    """How wide a label draws ``text`` on one line, each run in its font; measured without a texture."""
+    return sum(float(CoreLabel(font_name=font, font_size=font_size, bold=bold).get_extents(words)[0])
+               for font, words in runs(text))
+
+
+class Runs(MarkupLabel):
+    """Kivy's markup text for a label in several fonts (``fonts.runs``). A class of its own: Kivy's label
+    wraps its text in colour markup, from ``text``, only when its core text is exactly a ``MarkupLabel``."""
+
+
+class Label(KivyLabel):
+    """Kivy's label, drawing ``fonts.runs(text)``: in one font, or in a font span a script."""
+
+    _label: Any
+    """Kivy's core text: a ``CoreLabel``, or ``Runs``."""
+
+    def _create_label(self) -> None:
+        super()._create_label()
+        self._draw(self.text)
+
+    def _trigger_texture_update(self, name: str | None = None, source: Any = None, value: Any = None) -> None:
+        if name == "text" and source:
+            value = self._draw(value)
+        super()._trigger_texture_update(name, source, value)
+
+    def _draw(self, text: str) -> str:
+        """Choose the font for ``text``; what the core label is given to draw."""
+        parts = runs(text)
+        if len(parts) == 1:
+            (font, words), kind = parts[0], CoreLabel
+        else:
+            font, kind, words = parts[0][0], Runs, spans(parts)
+        if type(self._label) is not kind:
+            self._label = kind(**{**self._label.options, "text_size": self._label.usersize})
+        self._label.text = words
+        self.font_name = font  # Kivy's own binding hands it to the core label
+        return words

@@ -1,0 +1,93 @@
+"""A name is drawn in its own script on a table of any language: the font its label chooses has every one of
+its letters (fontTools, on the font files Kivy has registered), and an emoji is one placeholder, never a box."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from companion.languages import LANGUAGES, Language
+from companion.ui import fonts
+from tests.test_ui_catalogue import unchosen
+
+NAMES = {
+    "latin": ["Zoë", "Łukasz", "Nguyễn Thị", "Ørjan", "Şule", "Ærøskøbing", "Groß", "GROẞ", "O'Brien-Smith"],
+    "cyrillic": ["Ёжик", "Пётр", "Юлія", "Ђорђе", "Ѓорѓи"],
+    "japanese": ["さくら", "佐藤", "山田太郎", "ゆうき", "カタカナ", "渡辺", "高橋", "ｻｸﾗ", "々木"],
+    "persian": ["سارا", "ابراهیم", "نرگس", "پژمان", "گلی", "محمدرضا", "مهر\u200cناز", "۱۲۳"],
+    "emoji": ["Zoë 😀", "🌶️ Chili 🔥", "さくら👍🏽", "سارا ❤️", "👨\u200d👩\u200d👧", "🇯🇵"],
+    "mixed": ["さくら wins 12 cards from Zoë", "سارا challenges Ben: Chili 7", "Ёжик and さくら", "佐藤 −3"],
+}
+"""Names as players type them, alone and in an English sentence beside another script's."""
+
+
+@pytest.mark.parametrize("script", NAMES)
+@pytest.mark.parametrize("language", LANGUAGES, ids=lambda language: language.code)
+def test_the_font_a_label_chooses_draws_every_letter_of_a_name(language: Language, script: str) -> None:
+    assert unchosen(set(NAMES[script]), language) == {}
+
+
+def test_each_language_names_a_font_the_labels_choose_from() -> None:
+    assert {language.font for language in LANGUAGES} <= set(fonts.faces())
+
+
+def test_each_script_is_drawn_in_the_font_that_has_it() -> None:
+    """Roboto for Latin and Cyrillic, the design's type; DejaVuSans for Persian (and the capital ẞ Roboto
+    lacks); the Japanese font for kana and kanji, and for the English sentence around them."""
+    chosen = {name: fonts.font_for(fonts.shown(name)) for name in ("Zoë", "Ёжик", "سارا", "GROẞ", "さくら", "佐藤",
+                                                                   "さくら wins 12 cards from Zoë", "Zoë 😀")}
+    assert chosen == {"Zoë": "Roboto", "Ёжик": "Roboto", "سارا": "DejaVuSans", "GROẞ": "DejaVuSans",
+                      "さくら": "NotoSansJP", "佐藤": "NotoSansJP", "さくら wins 12 cards from Zoë": "NotoSansJP",
+                      "Zoë 😀": "Roboto"}
+
+
+def test_an_emoji_is_one_placeholder_whatever_it_is_made_of() -> None:
+    placeholder = fonts.PLACEHOLDER
+    assert fonts.shown("Zoë 😀") == f"Zoë {placeholder}"
+    assert fonts.shown("👍🏽") == fonts.shown("❤️") == fonts.shown("🇯🇵") == placeholder  # skin tone, VS16, flag
+    assert fonts.shown("👨\u200d👩\u200d👧") == placeholder  # a family: three joined by zero-width joiners
+    assert fonts.shown("😀😀") == placeholder * 2
+    assert fonts.shown("مهر\u200cناز") == "مهر\u200cناز"  # the Persian zero-width non-joiner is kept
+    assert fonts.shown("한글") == placeholder * 2  # a script no font has: a placeholder a letter, no box
+
+
+def test_the_placeholder_is_in_every_font_so_it_never_changes_the_font() -> None:
+    for name, files in fonts.faces().items():
+        for path in files:
+            with TTFont(path) as font:
+                assert ord(fonts.PLACEHOLDER) in font.getBestCmap(), (name, path.name)
+
+
+def test_the_coverage_the_app_reads_is_what_the_fonts_draw() -> None:
+    """``coverage.json`` stands in for the fonts at start: a newer Kivy's Roboto or a remade subset shows here
+    (run scripts/subset-font)."""
+    with fonts.COVERAGE.open(encoding="utf-8") as opened:
+        characters = json.load(opened)
+    assert list(characters) == list(fonts.faces())
+    for name, files in fonts.faces().items():
+        points = set.intersection(*(set(TTFont(path).getBestCmap()) for path in files))
+        assert set(map(ord, characters[name])) == points, name
+
+
+def test_the_japanese_font_has_kana_and_the_level_one_kanji_and_its_licence() -> None:
+    level_one = [bytes((0xA0 + row, 0xA0 + cell)).decode("euc_jp", "ignore") for row in range(16, 48)
+                 for cell in range(1, 95)]
+    kanji = {ord(ch) for ch in "".join(level_one)}
+    kana = {*range(0x3041, 0x3097), *range(0x30A1, 0x30FB)}
+    assert len(kanji) == 2965
+    for path in fonts.faces()[fonts.JAPANESE]:
+        with TTFont(path) as font:
+            assert kanji | kana <= set(font.getBestCmap()), path.name
+            assert font["name"].getDebugName(1).startswith("Noto Sans CJK JP")
+        assert path.stat().st_size < 2.5e6, "the subset grew: the table's Pi carries it"
+    licence = (fonts.FOLDER / "OFL.txt").read_text()
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Adobe" in licence
+
+
+def test_the_bold_persian_font_ships_with_its_licence() -> None:
+    """Kivy brings DejaVuSans without its bold: the copy beside the app is Debian's, with its licence."""
+    with TTFont(fonts.faces()[fonts.PERSIAN][-1]) as bold:
+        assert bold["name"].getDebugName(4) == "DejaVu Sans Bold"
+    assert "Bitstream Vera" in (fonts.FOLDER / "DejaVu-copyright.txt").read_text()
