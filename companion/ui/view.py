@@ -103,7 +103,8 @@ class TableView(EventDispatcher):
     Events: ``on_refused(reason)`` when an action is refused (nothing changed),
     ``on_not_saved(error)`` when the store could not save it (nothing changed either:
     the app says why, as for every screen), ``on_notice(text)`` for a press that does
-    not count, ``on_sound(name)``.
+    not count, ``on_sound(name)``, and ``on_table`` after every change of the table model (the phone page
+    follows it).
     """
 
     seats = ListProperty()
@@ -171,7 +172,7 @@ class TableView(EventDispatcher):
     """Changes as the turn moves on: another seat to play, another card on top, a challenge taken, called
     or dropped, the end. A toast about a refused tap or a press speaks of the moment, and ends with it."""
 
-    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound")
+    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound", "on_table")
 
     def __init__(self, session: Session | Replay, referee: Referee | None = None) -> None:
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up.
@@ -204,6 +205,9 @@ class TableView(EventDispatcher):
         pass
 
     def on_notice(self, text: str) -> None:
+        pass
+
+    def on_table(self) -> None:
         pass
 
     def on_sound(self, name: str) -> None:
@@ -443,6 +447,7 @@ class TableView(EventDispatcher):
         self.link.follow(model.window_entry, model.armed, own_card, buzzed=self.buzz is not None, moved=moved)
         if model.move_to < 0:
             self.moving = False
+        self.dispatch("on_table")
 
 
 def _property_value(value: Any) -> Any:
