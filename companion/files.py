@@ -119,6 +119,7 @@ def write_whole(path: Path, data: bytes, mode: int) -> None:
     aside.unlink(missing_ok=True)
     descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
+        os.fchmod(descriptor, mode)  # whatever the umask: a unit's drop-in is read by all, a key by its owner
         os.write(descriptor, data)
         os.fsync(descriptor)
     finally:

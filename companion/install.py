@@ -61,6 +61,10 @@ UNIT = Path("/etc/systemd/system") / SERVICE
 RULES = Path("/etc/udev/rules.d")
 STICK_RULE = "99-spicy-usb-sticks.rules"
 EJECT_UNITS = ("spicy-companion-eject.service", "spicy-companion-eject.path")
+PHONES_UNITS = ("spicy-companion-phones.service", "spicy-companion-phones.path")
+"""The root helper behind "Show the game on phones" (companion/phones/switch.py) and the path unit that starts it."""
+DROP_INS = UNIT.with_name(SERVICE + ".d")
+"""Where that helper puts the kiosk's network drop-in; made here, since its unit may write only there."""
 MEDIA = Path("/media/spicy-companion")
 """Where the udev rule mounts USB sticks; the one folder outside its state the service may write."""
 STATE = Path("/var/lib/spicy-companion")
@@ -167,6 +171,7 @@ class Installer:
             self.file(CONFIG, example, 0o640, group=USER)
         self.directory(STATE, 0o750, owner=USER, group=USER, deep=True)
         self.usb_sticks()
+        self.phones()
         self.enable()
 
     def usb_sticks(self) -> None:
@@ -178,27 +183,42 @@ class Installer:
         uid, gid = self.id_of("passwd", USER), self.id_of("group", USER)
         self.file(Path("/etc/udev/rules.d") / STICK_RULE,
                   rule.replace("@UID@", str(uid)).replace("@GID@", str(gid)).encode(), 0o644)
-        for unit in EJECT_UNITS:
-            self.file(UNIT.parent / unit, (self.source / "systemd" / unit).read_bytes(), 0o644)
         self.directory(MEDIA, 0o750, group=USER)
-        path_unit = EJECT_UNITS[1]
+        self.helper(EJECT_UNITS, "Eject on screen unmounts the stick")
+
+    def phones(self) -> None:
+        """The helper that opens the kiosk's network for the phone page, and the folder it writes its drop-in in."""
+        self.directory(DROP_INS, 0o755)
+        self.helper(PHONES_UNITS, "the setting Show the game on phones can open the local network")
+
+    def helper(self, units: tuple[str, str], why: str) -> None:
+        """A root helper's service and its path unit, enabled: the kiosk starts it by writing a request."""
+        for unit in units:
+            self.file(UNIT.parent / unit, (self.source / "systemd" / unit).read_bytes(), 0o644)
+        path_unit = units[1]
         state = subprocess.run(["systemctl", *self.root_args(), "is-enabled", path_unit],
                                capture_output=True, text=True).stdout.strip()
         if state != "enabled":
             self.run("systemctl", *self.root_args(), "enable", path_unit)
-            self.changed(f"enabled {path_unit}: Eject on screen unmounts the stick")
+            self.changed(f"enabled {path_unit}: {why}")
 
     def remove_usb_sticks(self) -> None:
-        if self.at(UNIT.parent / EJECT_UNITS[1]).exists():
-            self.run("systemctl", *self.root_args(), "disable", EJECT_UNITS[1])
-            self.changed(f"disabled {EJECT_UNITS[1]}")
-        for path in (Path("/etc/udev/rules.d") / STICK_RULE, *(UNIT.parent / unit for unit in EJECT_UNITS)):
+        self.remove_helper(EJECT_UNITS)
+        path = Path("/etc/udev/rules.d") / STICK_RULE
+        if self.at(path).exists():
+            self.at(path).unlink()
+            self.changed(f"removed {path}")
+        if self.at(MEDIA).is_dir() and not any(self.at(MEDIA).iterdir()):
+            self.at(MEDIA).rmdir()
+
+    def remove_helper(self, units: tuple[str, str]) -> None:
+        if self.at(UNIT.parent / units[1]).exists():
+            self.run("systemctl", *self.root_args(), "disable", units[1])
+            self.changed(f"disabled {units[1]}")
+        for path in (UNIT.parent / unit for unit in units):
             if self.at(path).exists():
                 self.at(path).unlink()
                 self.changed(f"removed {path}")
-        if self.at(MEDIA).is_dir() and not any(self.at(MEDIA).iterdir()):
-            self.at(MEDIA).rmdir()
-            self.changed(f"removed {MEDIA}")
 
     def apt_packages(self) -> None:
         missing = [p for p in APT_PACKAGES if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode]
@@ -376,6 +396,10 @@ class Installer:
             self.run("systemctl", *self.root_args(), "disable", *(["--now"] if self.live else []), SERVICE)
             self.changed(f"disabled {SERVICE}")
         self.remove_usb_sticks()
+        self.remove_helper(PHONES_UNITS)
+        if self.at(DROP_INS).exists():
+            shutil.rmtree(self.at(DROP_INS))
+            self.changed(f"removed {DROP_INS}")
         for path in (UNIT, *(RULES / rule for rule in UDEV_RULES)):
             if self.at(path).exists():
                 self.at(path).unlink()
