@@ -258,6 +258,7 @@ class UiConfig:
     sounds: bool = True
     face_seats: bool = False  # turn each seat panel to face its edge, for a screen lying flat
     keyboard: str = "auto"  # auto | screen | physical: where names are typed (companion/ui/keyboard.py)
+    phones: bool = False  # show the game on phones: a read-only page on the local network (companion/ui/phones.py)
 
     def __post_init__(self) -> None:
         check_kinds(self, "ui")

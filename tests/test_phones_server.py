@@ -16,7 +16,7 @@ from companion.phones.address import game_token
 from companion.phones.server import PhoneServer
 from companion.rules import Challenge, Game, Play, Resolve, Undo
 from companion.table_model import table_model
-from companion.ui.phones import phone_snapshot
+from companion.ui.phone_page import phone_snapshot
 from tests.rules_helpers import game as transcript_game
 
 NAMES = ("Ana", "Ben", "Cy")

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from companion.files import write_whole
 
+PORT = 8137
+"""A fixed port, so the address a phone holds is the same after the Pi restarts and its page reconnects."""
 KEY_BYTES = 32
 PROBE = ("192.0.2.1", 9)
 """A documentation address (RFC 5737): connecting a UDP socket to it sends nothing, but picks the interface

@@ -1,4 +1,5 @@
-"""Settings: the language, the sounds, and seat panels that face their edges for a screen lying flat.
+"""Settings: the language, the sounds, seat panels that face their edges for a screen lying flat, and the
+phone page.
 
 Each change applies at once and is kept across restarts (``companion.ui.prefs``).
 """

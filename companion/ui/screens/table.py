@@ -153,6 +153,7 @@ class TableScreen(Screen):
         self.bind(size=self._layout, flat=self._layout)
         self.ids.turn_row.bind(height=self._layout)  # a second row of buttons takes room from the pad
         self.ids.title.bind(size=self._layout)  # the title is centred in the bar: its width changes with its words
+        self.ids.phone_link.bind(shown=self._layout)  # the phone page's button takes room from the title
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
         self.ids.redo.bind(pos=self._fit_sheet)
 
@@ -400,6 +401,11 @@ class TableScreen(Screen):
         widget.size_hint = (1, 1)
         return Facing(widget, size_hint=(None, None))
 
+    def show_phone_link(self) -> None:
+        from companion.ui.widgets.phone_link import show_phone_link
+
+        show_phone_link(self)
+
     def _layout(self, *_args: Any) -> None:
         if self.view is None or not self._slots:
             return
@@ -506,11 +512,13 @@ class TableScreen(Screen):
         ids.undo.pos = (x, top - ids.undo.height)
         ids.redo.pos = (ids.undo.right + _dp(8), top - ids.redo.height)
         ids.menu.pos = (right - ids.menu.width, top - ids.menu.height)
-        ids.title.opacity = 1
-        ids.title.center = ((ids.redo.right + ids.menu.x) / 2, top - ids.menu.height / 2)
         gap = _dp(8)
+        ids.phone_link.pos = (ids.menu.x - gap - ids.phone_link.width, ids.menu.y)
+        end = ids.phone_link.x if ids.phone_link.shown else ids.menu.x
+        ids.title.opacity = 1
+        ids.title.center = ((ids.redo.right + end) / 2, top - ids.menu.height / 2)
         self._title_box = (ids.redo.right + gap, top - ids.menu.height,
-                           max(0.0, ids.menu.x - ids.redo.right - 2 * gap), ids.menu.height)
+                           max(0.0, end - ids.redo.right - 2 * gap), ids.menu.height)
         if self._banner.parent is self._board:
             self._banner.pos, self._banner.size = self._title_box[:2], self._title_box[2:]
 
