@@ -17,7 +17,7 @@ from companion.phones.server import PhoneServer
 from companion.rules import Challenge, Game, Play, Resolve, Undo
 from companion.table_model import table_model
 from companion.ui.phone_page import phone_snapshot
-from tests.rules_helpers import game as transcript_game
+from rules_helpers import game as transcript_game
 
 NAMES = ("Ana", "Ben", "Cy")
 COLOURS = ("#FF8A5C", "#5B9BF0", "#B68AF0")

@@ -58,6 +58,8 @@ class PhoneServer(ThreadingHTTPServer):
         super().__init__((host, port), _Handler)
         self.host, self.token = host, token
         self._latest: deque[tuple[int, bytes]] = deque(maxlen=KEPT)
+        self._now = "null"
+        """The newest snapshot's JSON: the page comes with it, so it shows the table before its stream opens."""
         self._changed = threading.Condition()
         self._closing = False
         self._streams = 0
@@ -100,8 +102,16 @@ class PhoneServer(ThreadingHTTPServer):
             number += 1
             message = f"id: {number}\ndata: {data}\n\n".encode()
             with self._changed:
+                self._now = data
                 self._latest.append((number, message))
                 self._changed.notify_all()
+
+    def page(self) -> bytes:
+        """The page with the table as it is now in it, as JSON that no ``</script>`` in a name can end early."""
+        with self._changed:
+            now = self._now
+        inline = now.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        return (PAGE / "page.html").read_text(encoding="utf-8").replace("@NOW@", inline).encode()
 
     def open_stream(self) -> bool:
         with self._changed:
@@ -144,7 +154,7 @@ class _Handler(BaseHTTPRequestHandler):
         if name not in FILES:
             return self._refuse(HTTPStatus.NOT_FOUND)
         file, kind = FILES[name]
-        body = (PAGE / file).read_bytes()
+        body = self.server.page() if name == "" else (PAGE / file).read_bytes()
         self.send_response(HTTPStatus.OK)
         self._headers(kind, len(body))
         self.wfile.write(body)

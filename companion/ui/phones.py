@@ -143,11 +143,11 @@ class Phones(EventDispatcher):
 def status_words(status: str, problem: str) -> str:
     """The setting's line on the Settings screen: what the page is doing now."""
     words = {
-        "off": tr._("A live page of the game for phones on the table's Wi-Fi; nothing on it changes the game"),
-        "opening": tr._("Opening the local network: the table restarts once, and the game reopens"),
-        "no-network": tr._("No local network: connect the table to the Wi-Fi; the page opens once it is there"),
+        "off": tr._("A live page of the game for phones on the same Wi-Fi"),
+        "opening": tr._("Opening the network: the table restarts once"),
+        "no-network": tr._("No local network: connect the table to the Wi-Fi"),
         "no-game": tr._("On: the page opens with the next game"),
-        "up": tr._("On: phones scan the code on the table or on the home screen"),
+        "up": tr._("On: scan the code on the table or the home screen"),
         "failed": tr._("The page could not start: {problem}").format(problem=problem),
     }
     return words.get(status, "")

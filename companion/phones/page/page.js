@@ -81,5 +81,7 @@
       }
     };
   }
+  const now = JSON.parse(document.getElementById("now").textContent);
+  if (now) draw(now);  // the table as the page was served: shown before the stream opens
   connect();
 })();

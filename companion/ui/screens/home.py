@@ -58,7 +58,7 @@ class HomeScreen(Screen):
             from companion.ui.widgets.phone_link import PhoneCode
 
             self.phone_code = PhoneCode(size_hint=(None, None), size=(dp(112), dp(112)),
-                                        pos_hint={"x": 0, "top": 1})
+                                        pos_hint={"x": 0.01, "top": 0.985})
         if url and self.phone_code.parent is None:
             self.add_widget(self.phone_code)
         elif not url and self.phone_code.parent is not None:

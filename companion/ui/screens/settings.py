@@ -24,7 +24,14 @@ LANGUAGE_WIDTH = 160
 
 
 class SettingsScreen(Screen):
-    pass
+    phones_said = StringProperty("")
+    """What the phone page is doing, in words (``Phones.said`` of the app that built this screen)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        phones = App.get_running_app().phones
+        phones.bind(said=self.setter("phones_said"))
+        self.phones_said = phones.said
 
 
 class LanguageChoices(GridLayout):

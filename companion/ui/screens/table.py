@@ -113,6 +113,8 @@ class TableScreen(Screen):
     playing = ObjectProperty(None, allownone=True, rebind=True)
     """The seat to play's ``SeatView``, or None between games."""
     replaying = BooleanProperty(False)
+    phone_url = StringProperty("")
+    """The phone page's address while it is served (``companion.ui.phones``): the bar shows its button."""
     """A saved game replayed (``replay``): the table is read-only. Given when it is made, the table has no
     sheets at all: none opens over a replay."""
 
@@ -154,6 +156,10 @@ class TableScreen(Screen):
         self.ids.turn_row.bind(height=self._layout)  # a second row of buttons takes room from the pad
         self.ids.title.bind(size=self._layout)  # the title is centred in the bar: its width changes with its words
         self.ids.phone_link.bind(shown=self._layout)  # the phone page's button takes room from the title
+        app = App.get_running_app()
+        if app is not None:  # the app that built this screen: its page, whichever app ran before it
+            app.phones.bind(url=self.setter("phone_url"))
+            self.phone_url = app.phones.url
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
         self.ids.redo.bind(pos=self._fit_sheet)
 
@@ -479,8 +485,9 @@ class TableScreen(Screen):
         for edge in ("bottom", "top"):  # the long edges: the panels share what the side columns leave
             slots = by_edge[edge]
             x0, x1 = hub_l, hub_r
-            if edge == "top":  # clear of undo and redo at the left, the menu at the right
-                x0, x1 = max(x0, m + 2 * corner + 2 * m), min(x1, w - m - corner - m)
+            if edge == "top":  # clear of undo and redo at the left, the menu (and the phone page's button) at the right
+                right = (2 if self.ids.phone_link.shown else 1) * (corner + m)
+                x0, x1 = max(x0, m + 2 * corner + 2 * m), min(x1, w - m - right)
             n = max(1, len(slots))
             length = min(_dp(PANEL_MOST), (x1 - x0 - (n - 1) * m) / n)
             start = min(max(x0, (w - n * length - (n - 1) * m) / 2), x1 - n * length - (n - 1) * m)  # centred if it can be
