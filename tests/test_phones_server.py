@@ -38,7 +38,9 @@ class Stream:
         self.connection.request("GET", path or f"/{server.token}/events")
         self.response = self.connection.getresponse()
         self.events: list[tuple[float, dict[str, Any]]] = []
+        self.retry = b""
         self.arrived = threading.Condition()
+        self.ended = threading.Event()
         if self.response.status == 200:
             threading.Thread(target=self._read, daemon=True).start()
 
@@ -49,8 +51,12 @@ class Stream:
                     with self.arrived:
                         self.events.append((time.perf_counter(), json.loads(line[6:])))
                         self.arrived.notify_all()
+                elif line.startswith(b"retry: "):
+                    self.retry = line
         except (OSError, ValueError):
             pass
+        finally:
+            self.ended.set()
 
     def wait_for(self, count: int, timeout: float = 10.0) -> list[tuple[float, dict[str, Any]]]:
         with self.arrived:
@@ -162,7 +168,7 @@ def test_stopping_closes_every_stream(server: PhoneServer) -> None:
     started = time.perf_counter()
     server.stop()
     assert time.perf_counter() - started < 5
-    assert phone.response.read() == b""  # the stream ended, rather than hanging
+    assert phone.ended.wait(5)  # the stream ended, rather than hanging
 
 
 def test_each_game_has_its_own_token_and_keeps_it_across_restarts(tmp_path: Any) -> None:
@@ -173,3 +179,40 @@ def test_each_game_has_its_own_token_and_keeps_it_across_restarts(tmp_path: Any)
     assert oct(key.stat().st_mode & 0o777) == "0o600"
     other = tmp_path / "other" / "phones.key"
     assert game_token(other, 1) != first  # another table's key: nobody can work the token out
+
+
+def test_a_page_left_open_finds_the_same_game_again_after_the_pi_restarts(tmp_path: Any) -> None:
+    """The stream tells the browser to come back in 2 s; the restarted table serves the same address (the same
+    port, and the token from the same key and game), so the page's own retry lands on the game as it is now."""
+    key = tmp_path / "phones.key"
+    before = PhoneServer("127.0.0.1", game_token(key, 7)).start()
+    port = before.server_address[1]
+    before.publish(snapshot_of(transcript_game()))
+    phone = Stream(before)
+    phone.wait_for(1)
+    before.stop()  # the power goes
+    assert phone.ended.wait(5) and phone.retry == b"retry: 2000\n"
+    after = PhoneServer("127.0.0.1", game_token(key, 7), port).start()  # the table is back, with its game
+    try:
+        after.publish(snapshot_of(transcript_game("play Ana chili 2")))
+        again = Stream(after, before.url.split(str(port), 1)[1] + "events")
+        assert again.wait_for(1)[0][1]["stack"]["count"] == 1
+        again.close()
+    finally:
+        after.stop()
+
+
+def test_the_table_in_the_page_cannot_end_its_script_early_whatever_a_name_holds(server: PhoneServer) -> None:
+    name = "</script><script>alert(1)</script>&<!--"
+    server.publish(partial(dict, seats=[{"name": name}]))
+    phone = Stream(server)
+    phone.wait_for(1)  # the snapshot is made
+    phone.close()
+    host, port = server.server_address[:2]
+    connection = http.client.HTTPConnection(str(host), port, timeout=10)
+    connection.request("GET", f"/{server.token}/")
+    page = connection.getresponse().read().decode()
+    connection.close()
+    inline = page.split('<script type="application/json" id="now">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in inline and ">" not in inline and "&" not in inline
+    assert json.loads(inline) == {"seats": [{"name": name}]}
