@@ -216,3 +216,12 @@ def test_the_table_in_the_page_cannot_end_its_script_early_whatever_a_name_holds
     inline = page.split('<script type="application/json" id="now">', 1)[1].split("</script>", 1)[0]
     assert "<" not in inline and ">" not in inline and "&" not in inline
     assert json.loads(inline) == {"seats": [{"name": name}]}
+
+
+@pytest.mark.parametrize(("pile", "level", "words"), [(20, "calm", "before World's End"),
+                                                      (8, "warning", "World's End is near"),
+                                                      (2, "danger", "World's End next!")])
+def test_the_page_warns_of_the_worlds_end_as_the_table_does(pile: int, level: str, words: str) -> None:
+    """Three seats: within three rounds a warning, within one a danger, as ``table_model.end_level`` says."""
+    snapshot = snapshot_of(transcript_game(f"adjust draw-pile {pile}"))()
+    assert snapshot["draw_pile"] == {"count": pile, "level": level, "warning": words}
