@@ -103,8 +103,8 @@ class Phones(EventDispatcher):
         host = address.lan_address()
         if host is None:
             if self._kiosk() and not switch.DROP_IN.exists():
-                self._ask("on")
                 self.status = "opening"
+                self._ask("on")  # a request that cannot be written says so instead
             else:
                 self.status = "no-network"
                 self._retry()
@@ -123,6 +123,7 @@ class Phones(EventDispatcher):
         self.publish()
 
     def _close(self) -> None:
+        """Stops the server before returning (at most its 0.1 s poll): the next game's binds the same port."""
         self._retry.cancel()
         if self.server is not None:
             self.server.stop()
