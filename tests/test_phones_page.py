@@ -7,6 +7,7 @@ in the table's language, in the seats' colours, on a phone's width.
 
 from __future__ import annotations
 
+import http.client
 import re
 import struct
 import subprocess
@@ -72,11 +73,20 @@ def pixels(png: Path) -> tuple[int, int, list[bytes]]:
     return width, height, rows
 
 
+def made(server: PhoneServer) -> None:
+    """Once the server's thread has made the snapshot (a stream's first event): the page comes with it."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
+    connection.request("GET", f"/{server.token}/events")
+    assert any(line.startswith(b"data: ") for line in connection.getresponse())
+    connection.close()
+
+
 @pytest.fixture
 def page() -> Iterator[tuple[str, object]]:
     played = game(*LINES, header=HEADER)
     server = PhoneServer("127.0.0.1", "page-test-token").start()
     server.publish(partial(phone_snapshot, table_model(played), played, tuple(played.setup.names), COLOURS))
+    made(server)
     yield server.url, played
     server.stop()
 

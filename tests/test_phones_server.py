@@ -111,14 +111,17 @@ def test_a_play_a_challenge_and_an_undo_reach_a_phone_in_order_and_at_once(serve
 
 def test_a_phone_that_joins_late_gets_the_table_as_it_is_now(server: PhoneServer) -> None:
     game = transcript_game("play Ana chili 2", "play Ben chili 4")
+    early = Stream(server)
     for upto in (transcript_game(), transcript_game("play Ana chili 2"), game):
         server.publish(snapshot_of(upto))
-    time.sleep(0.2)
+    with early.arrived:  # the server has made all three (a stream that opened first may skip to the newest)
+        assert early.arrived.wait_for(lambda: early.events and early.events[-1][1]["stack"]["count"] == 2, 10)
     late = Stream(server)
     events = late.wait_for(1)
     time.sleep(0.2)
     assert len(late.events) == 1 and events[0][1]["stack"] == {"count": 2, "claim": "Chili 4"}
     late.close()
+    early.close()
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"])

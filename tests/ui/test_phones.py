@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,18 +26,19 @@ def tap_setting(ui, name: str) -> None:
     ui.tap(button)
 
 
-def first_event(url: str) -> dict:
-    """What a phone opening the page's stream gets at once."""
+def first_event(url: str, until: Callable[[dict], bool] = lambda _event: True) -> dict:
+    """What a phone opening the page's stream gets: the first event, or the first for which ``until`` holds
+    (the snapshot of a change is made on the server's thread, a moment after the change)."""
     host_port, token = url.removeprefix("http://").rstrip("/").split("/")
     connection = http.client.HTTPConnection(host_port, timeout=10)
     connection.request("GET", f"/{token}/events")
     response = connection.getresponse()
     assert response.status == 200
     for line in response:
-        if line.startswith(b"data: "):
+        if line.startswith(b"data: ") and until(event := json.loads(line[6:])):
             connection.close()
-            return json.loads(line[6:])
-    raise AssertionError("the stream ended without an event")
+            return event
+    raise AssertionError("the stream ended without the event")
 
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=lambda size: "x".join(map(str, size)))
@@ -62,7 +64,8 @@ def test_turned_on_by_touch_phones_follow_the_table_and_turned_off_the_page_is_g
     assert table.ids.phone_link.shown and table.ids.phone_link.x > table.ids.title.right
     view.declare("chili", 3)
     ui.step(2)
-    assert first_event(url)["stack"] == {"count": 1, "claim": "Chili 3"}
+    played = first_event(url, lambda event: event["stack"]["count"] == 1)
+    assert played["stack"] == {"count": 1, "claim": "Chili 3"} and played["turn"] == "Ben to play"
     ui.tap(table.ids.phone_link)
     layer = ui.find(PhoneLink)
     assert layer.ids.code.module_px >= 3
