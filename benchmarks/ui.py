@@ -20,7 +20,9 @@ challenges by buzzer each cancelled on the sheet, a pass and two undos by
 touch): 100 presses and 100 actions; with ``--speech``, with its spoken calls
 on (each challenge called, made ahead while the first rounds are played). Its baseline is the same table redrawn
 with nothing arriving, so what drawing alone costs on this machine's
-renderer is beside what the updates cost. Each figure function in
+renderer is beside what the updates cost. ``--phones N`` plays it with the
+phone page on and N phones reading its stream (on loopback, each on a thread
+of the benchmark's own process, as a phone's browser would be elsewhere). Each figure function in
 ``FIGURES`` takes the run count and returns table rows.
 """
 
@@ -142,6 +144,7 @@ class TablePlay:
         self.app.start_game(new_setup(SPICY, ["Ana", "Ben", "Cy"], first=0))
         self.screen = self.app.screen("table")
         self.view = self.screen.view
+        self.phones = [phone_reader(self.app, number) for number in range(int(os.environ.get("BENCH_PHONES", "0")))]
         self.step(10)
 
     def step(self, frames: int = 1) -> float:
@@ -216,6 +219,30 @@ class TablePlay:
 
 
 @functools.cache
+def phone_reader(app: Any, number: int) -> list[int]:
+    """One phone on the page's stream: the page turned on (loopback) with the first; counts the events read."""
+    import http.client
+    import threading
+
+    from companion.phones import address
+
+    if number == 0:
+        address.lan_address, address.PORT = lambda: "127.0.0.1", 0
+        app.change_settings(phones=True)
+    host_port, token = app.phones.url.removeprefix("http://").rstrip("/").split("/")
+    events: list[int] = []
+
+    def read() -> None:
+        connection = http.client.HTTPConnection(host_port, timeout=60)
+        connection.request("GET", f"/{token}/events")
+        for line in connection.getresponse():
+            if line.startswith(b"id: "):
+                events.append(int(line[4:]))
+
+    threading.Thread(target=read, daemon=True).start()
+    return events
+
+
 def _finger_class() -> type:
     from kivy.input.motionevent import MotionEvent
 
@@ -278,7 +305,8 @@ def table_child(folder: Path) -> None:
     for _ in range(120):  # the same table, redrawn with nothing arriving: what drawing alone costs
         play.app.root_window.canvas.ask_update()
         play.step()
-    print(json.dumps({"busy": busy, "busy_flips": busy_flips, "busy_cpu": busy_cpu, "redraw": play.frames,
+    phones = [len(events) for events in play.phones]
+    print(json.dumps({"phones": phones, "busy": busy, "busy_flips": busy_flips, "busy_cpu": busy_cpu, "redraw": play.frames,
                       "redraw_flips": play.flips, "redraw_cpu": play.cpu,
                       "taps": [wall for wall, _ in taps], "taps_cpu": [cpu for _, cpu in taps],
                       "sheets": sheets, "sheets_cpu": sheets_cpu,
@@ -384,11 +412,16 @@ def moments_child(folder: Path) -> None:
     app.stop()
 
 
+PHONES = 0
+"""Phones reading the page's stream while the table plays (``--phones``)."""
+
+
 def run_child(kind: str, folder: str) -> dict[str, Any]:
     """Run one measured child process in ``folder``; what it printed."""
     out = subprocess.run(
         [sys.executable, __file__, "--child", kind, "--folder", folder],
-        env=child_env(folder), capture_output=True, text=True, timeout=300, check=True,
+        env={**child_env(folder), "BENCH_PHONES": str(PHONES)}, capture_output=True, text=True, timeout=300,
+        check=True,
     ).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
@@ -529,8 +562,9 @@ def table(_runs: int) -> list[Row]:
     beyond = [value - result["settle_ms"] for value in ms["sheets"]]
     redraw = statistics.median(ms["redraw"])
     busy_p99, redraw_p99 = percentile(ms["busy"], 0.99), percentile(ms["redraw"], 0.99)
+    phones = f", {PHONES} phones each read {min(result['phones'])} to {max(result['phones'])} events" if PHONES else ""
     return [
-        ("frames while 100 buzzer presses and 100 actions arrive",
+        ("frames while 100 buzzer presses and 100 actions arrive" + phones,
          f"{statistics.median(ms['busy']):.1f} ms, p99 {busy_p99:.1f} ms ({len(ms['busy'])} frames)",
          f"the same table redrawn with nothing arriving: {redraw:.1f} ms, p99 {redraw_p99:.1f} ms",
          within("p99", busy_p99 / redraw_p99, 1.5), str(load)),
@@ -647,9 +681,12 @@ def main() -> None:
     parser.add_argument("--settings", help=argparse.SUPPRESS)
     parser.add_argument("--speech", action="store_true",
                         help="the table with its spoken calls on (espeak-ng, as Settings turns them on)")
+    parser.add_argument("--phones", type=int, default=0, help="phones reading the page while the table plays")
     args = parser.parse_args()
     if args.speech:
         os.environ[SPEECH] = "1"  # the children's environment is this one's
+    global PHONES
+    PHONES = args.phones
     if args.child == "table":
         table_child(args.folder)
         return

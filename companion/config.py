@@ -269,6 +269,7 @@ class UiConfig:
     speech_volume: int = SPEECH_LOUD  # percent
     face_seats: bool = False  # turn each seat panel to face its edge, for a screen lying flat
     keyboard: str = "auto"  # auto | screen | physical: where names are typed (companion/ui/keyboard.py)
+    phones: bool = False  # show the game on phones: a read-only page on the local network (companion/ui/phones.py)
 
     def __post_init__(self) -> None:
         check_kinds(self, "ui")

@@ -24,7 +24,7 @@ NAME = re.compile(rf"[A-Za-z0-9_][A-Za-z0-9_.-]{{0,{LONGEST - 1}}}")
 
 def requested_stick(request: Path = REQUEST, media: Path = MEDIA) -> Path | None:
     """The stick folder named in the request (which is used up), if it is a plain name and a mount point."""
-    name = _name_in(request)
+    name = read_request(request)
     try:
         request.unlink()
     except OSError:
@@ -35,7 +35,7 @@ def requested_stick(request: Path = REQUEST, media: Path = MEDIA) -> Path | None
     return folder if os.path.ismount(folder) else None
 
 
-def _name_in(request: Path) -> str | None:
+def read_request(request: Path) -> str | None:
     """What the request holds, if it is a regular file no longer than a name and its newline.
 
     The kiosk's side may put anything at that name, and this runs as root: a

@@ -117,3 +117,18 @@ def read_capped(stream: BinaryIO, name: Path | str, kind: Kind) -> bytes:
 
 __all__ = ["BACKUP", "CONFIG", "DATABASE", "LEAGUE", "SETTINGS", "TRANSCRIPT", "FileRefused", "Kind", "file_size", "read_capped",
            "read_file"]
+
+
+def write_whole(path: Path, data: bytes, mode: int) -> None:
+    """``data`` written aside, flushed to the disk and renamed over ``path``: a power cut leaves the old file or
+    the new one, never half of it; a link at the aside name is refused, not followed. OSError on failure."""
+    aside = path.with_name(path.name + ".new")
+    aside.unlink(missing_ok=True)
+    descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:
+        os.fchmod(descriptor, mode)  # whatever the umask: a unit's drop-in is read by all, a key by its owner
+        os.write(descriptor, data)
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+    os.replace(aside, path)

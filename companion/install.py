@@ -65,6 +65,10 @@ STICK_RULE = "99-spicy-usb-sticks.rules"
 EJECT_UNITS = ("spicy-companion-eject.service", "spicy-companion-eject.path")
 SYNCTHING_UNITS = ("spicy-companion-syncthing.service", "spicy-companion-syncthing.path")
 """Syncthing for club night (README "Club night"): started by its path unit while the league is on."""
+PHONES_UNITS = ("spicy-companion-phones.service", "spicy-companion-phones.path")
+"""The root helper behind "Show the game on phones" (companion/phones/switch.py) and the path unit that starts it."""
+DROP_INS = UNIT.with_name(SERVICE + ".d")
+"""Where that helper puts the kiosk's network drop-in; made here, since its unit may write only there."""
 MEDIA = Path("/media/spicy-companion")
 """Where the udev rule mounts USB sticks; the one folder outside its state the service may write."""
 STATE = Path("/var/lib/spicy-companion")
@@ -172,6 +176,7 @@ class Installer:
         self.directory(STATE, 0o750, owner=USER, group=USER, deep=True)
         self.usb_sticks()
         self.path_started(SYNCTHING_UNITS, "Syncthing runs while the league is on")
+        self.phones()
         self.enable()
 
     def usb_sticks(self) -> None:
@@ -185,6 +190,11 @@ class Installer:
                   rule.replace("@UID@", str(uid)).replace("@GID@", str(gid)).encode(), 0o644)
         self.directory(MEDIA, 0o750, group=USER)
         self.path_started(EJECT_UNITS, "Eject on screen unmounts the stick")
+
+    def phones(self) -> None:
+        """The helper that opens the kiosk's network for the phone page, and the folder it writes its drop-in in."""
+        self.directory(DROP_INS, 0o755)
+        self.path_started(PHONES_UNITS, "the setting Show the game on phones can open the local network")
 
     def path_started(self, units: tuple[str, str], why: str) -> None:
         """A helper service and the path unit that starts it when the kiosk asks (a file appears): the kiosk
@@ -393,6 +403,10 @@ class Installer:
             self.changed(f"disabled {SERVICE}")
         self.remove_usb_sticks()
         self.remove_path_started(SYNCTHING_UNITS)
+        self.remove_path_started(PHONES_UNITS)
+        if self.at(DROP_INS).exists():
+            shutil.rmtree(self.at(DROP_INS))
+            self.changed(f"removed {DROP_INS}")
         for path in (UNIT, *(RULES / rule for rule in UDEV_RULES)):
             if self.at(path).exists():
                 self.at(path).unlink()

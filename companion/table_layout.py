@@ -62,6 +62,8 @@ class Measures:
     turn_rows: int
     """The rows the turn's buttons take (``TurnRow``)."""
     turn_row_height: float
+    phone_link: Size | None = None
+    """The phone page's button, while the page is served: left of the menu, it takes room from the title."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,8 @@ class TableLayout:
     menu: Rect
     title: Rect
     title_shown: bool
+    phone_link: Rect | None
+    """The phone page's button, while it shows (``Measures.phone_link``)."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,8 @@ class _Bar:
     menu: Rect
     title: Rect
     words: Rect
-    """Between Redo and the menu: the title's place, and the banner's standing."""
+    """Between Redo and the menu (or the phone page's button): the title's place, and the banner's standing."""
+    phone_link: Rect | None
 
 
 @dataclass(frozen=True)
@@ -159,7 +164,7 @@ def table_layout(size: Size, seats: int, *, flat: bool, turn: int, measures: Mea
         lying=lying, portrait=portrait, seats=frame.seats, turn=frame.turn, turn_shown=not (lying and replaying),
         turn_padding=padding, head=head, hub=frame.hub, stack_card=stack_card, tiles=tiles,
         draw_pile=draw_pile, beside=beside, banner=banner, banner_in_hub=in_hub, undo=bar.undo, redo=bar.redo,
-        menu=bar.menu, title=bar.title, title_shown=not lying)
+        menu=bar.menu, title=bar.title, title_shown=not lying, phone_link=bar.phone_link)
 
 
 def _turn_padding(head: float, measures: Measures) -> tuple[float, float, float, float]:
@@ -170,17 +175,23 @@ def _turn_padding(head: float, measures: Measures) -> tuple[float, float, float,
 
 
 def _bar(measures: Measures, x: float, right: float, top: float) -> _Bar:
-    """Undo and Redo at the left, always one tap away; the menu at the right; their tops at ``top``."""
+    """Undo and Redo at the left, always one tap away; the menu at the right, the phone page's button left of
+    it while the page is served; their tops at ``top``."""
     (history_w, history_h), (menu_w, menu_h), (title_w, title_h) = measures.history, measures.menu, measures.title
     gap = measures.dp * 8
     undo = (x, top - history_h, history_w, history_h)
     redo = (x + history_w + gap, top - history_h, history_w, history_h)
     redo_right, menu_x = redo[0] + history_w, right - menu_w
-    centre = ((redo_right + menu_x) / 2, top - menu_h / 2)
+    phone_link = None
+    if measures.phone_link is not None:
+        phone_w, phone_h = measures.phone_link
+        phone_link = (menu_x - gap - phone_w, top - phone_h, phone_w, phone_h)
+    end = phone_link[0] if phone_link is not None else menu_x
+    centre = ((redo_right + end) / 2, top - menu_h / 2)
     return _Bar(
         undo=undo, redo=redo, menu=(menu_x, top - menu_h, menu_w, menu_h),
         title=(centre[0] - title_w / 2, centre[1] - title_h / 2, title_w, title_h),
-        words=(redo_right + gap, top - menu_h, max(0.0, menu_x - redo_right - 2 * gap), menu_h))
+        words=(redo_right + gap, top - menu_h, max(0.0, end - redo_right - 2 * gap), menu_h), phone_link=phone_link)
 
 
 def _standing(size: Size, seats: int, measures: Measures, keys_least: float) -> _Frame:
@@ -244,8 +255,9 @@ def _flat(size: Size, seats: int, turn: int, bar: _Bar, measures: Measures) -> _
         if edge == "bottom":
             on_edge.reverse()  # clockwise seen from above runs right to left along the bottom
         x0, x1 = hub_l, hub_r
-        if edge == "top":  # clear of undo and redo at the left, the menu at the right
-            x0, x1 = max(x0, bar.redo[0] + bar.redo[2] + m), min(x1, bar.menu[0] - m)
+        if edge == "top":  # clear of undo and redo at the left, the menu (and the phone page's button) at the right
+            end = bar.phone_link[0] if bar.phone_link is not None else bar.menu[0]
+            x0, x1 = max(x0, bar.redo[0] + bar.redo[2] + m), min(x1, end - m)
         n = max(1, len(on_edge))
         length = min(d * PANEL_MOST, (x1 - x0 - (n - 1) * m) / n)
         start = min(max(x0, (w - n * length - (n - 1) * m) / 2), x1 - n * length - (n - 1) * m)  # centred if it can be

@@ -10,6 +10,7 @@ copies it into Kivy properties and ``companion.ui.words`` says it in words.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from itertools import pairwise
 from typing import Any, Literal
 
 from companion.rules import (
@@ -367,3 +368,10 @@ def outcome(before: State, after: State, action: Action) -> Outcome | None:
         numbered=after.profile.numbered,
         ended=after.ended,
     )
+
+
+def challenges(game: Game) -> tuple[Outcome, ...]:
+    """Every challenge decided in the moves that stand, oldest first: an undone one is not among them."""
+    found = (outcome(before.state, step.state, step.move) for before, step in pairwise(game.steps())
+             if step.move is not None)
+    return tuple(decided for decided in found if decided is not None)

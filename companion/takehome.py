@@ -42,18 +42,22 @@ def sticks(media: Path | None = None, by_label: Path | None = None) -> list[Stic
 
 
 def request_eject(stick: Path, request: Path | None = None) -> None:
-    """Ask for the stick to be unmounted; OSError when the kiosk's runtime folder is not there (a desktop).
+    """Ask for the stick to be unmounted; OSError when the kiosk's runtime folder is not there (a desktop)."""
+    write_request(request or eject.REQUEST, stick.name)
+
+
+def write_request(request: Path, word: str) -> None:
+    """A request to a root helper (eject, the phone page's network); OSError when it cannot be written.
 
     The request appears whole (written aside, then renamed), since its appearing
     starts the helper; and it is readable by the service's group, which is how
     the helper (root, but without the capability to override permissions) reads it.
     """
-    request = request or eject.REQUEST
     aside = request.with_name(request.name + ".new")
     descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, REQUEST_MODE)
     with os.fdopen(descriptor, "w", encoding="utf-8") as file:
         os.fchmod(descriptor, REQUEST_MODE)  # the service's UMask=0077 took the group's read away
-        file.write(stick.name + "\n")
+        file.write(word + "\n")
     aside.replace(request)
 
 

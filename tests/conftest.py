@@ -3,7 +3,9 @@
 The defaults (platformdirs) follow XDG_CONFIG_HOME and XDG_DATA_HOME on Linux,
 so no test reads a developer's config file or writes into their saved games;
 the sticks mounted on the machine running the suite (``/media/spicy-companion``)
-and its eject request are never seen or written either.
+and its eject request are never seen or written either, nor its network: the
+phone page is served on loopback, on a port the system picks, and its request
+and drop-in are the test's own.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion import eject, takehome
+from companion.phones import address, switch
 from companion.display import CLOCK
 
 # Kivy reads these once, at its first import: no command-line parsing, no
@@ -36,6 +39,10 @@ def own_user_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     monkeypatch.setattr(eject, "MEDIA", home / "media")
     monkeypatch.setattr(eject, "REQUEST", home / "run" / "eject")
     monkeypatch.setattr(takehome, "BY_LABEL", home / "by-label")
+    monkeypatch.setattr(switch, "REQUEST", home / "run" / "phones")
+    monkeypatch.setattr(switch, "DROP_IN", home / "systemd" / "spicy-companion.service.d" / "phones.conf")
+    monkeypatch.setattr(address, "lan_address", lambda: "127.0.0.1")
+    monkeypatch.setattr(address, "PORT", 0)
     return home
 
 

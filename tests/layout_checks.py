@@ -42,6 +42,8 @@ def parts(table: TableLayout, banner: bool = True) -> dict[str, Rect]:
     named = {f"seat {i}": seat.rect for i, seat in enumerate(table.seats)}
     named.update(turn=table.turn.rect, stack_card=table.stack_card, draw_pile=table.draw_pile, undo=table.undo,
                  redo=table.redo, menu=table.menu)
+    if table.phone_link is not None:
+        named["phone_link"] = table.phone_link
     if table.beside is not None and not table.banner_in_hub:
         named["beside"] = table.beside
     if banner:
@@ -62,8 +64,8 @@ def problems(table: TableLayout, size: tuple[float, float], *, banner: bool, dp:
               if overlap(box(named[a]), box(named[b]))]
     if table.lying and not inside(box(table.turn.rect), box(table.hub)):
         wrong.append("the pad leaves the hub")
-    wrong += [f"{name} is under {TARGET} dp" for name in ("undo", "redo", "menu")
-              if min(named[name][2:]) < TARGET * dp - 0.5]
+    wrong += [f"{name} is under {TARGET} dp" for name in ("undo", "redo", "menu", "phone_link")
+              if name in named and min(named[name][2:]) < TARGET * dp - 0.5]
     wrong += [f"seat {i} is under {TARGET} dp" for i, seat in enumerate(table.seats)
               if min(seat.rect[2:]) < TARGET * dp - 0.5]
     wrong += pad_problems(table, dp, spices_high)

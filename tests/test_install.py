@@ -21,6 +21,7 @@ import pytest
 
 from companion import __version__
 from companion.cli import main
+from companion.phones import switch
 from companion.install import BUILD_LEFTOVERS, GROUPS, STATE, UDEV_RULES, USER, Installer
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="setting owners needs root (scripts/test runs as root in CI)")
@@ -159,6 +160,7 @@ def test_uninstall_removes_everything_but_the_saved_games(
 ) -> None:
     root = tmp_path / "pi"
     copy(installed, root)
+    switch.put(True, root / "etc/systemd/system/spicy-companion.service.d/phones.conf")  # the setting was on
     games = root / "var/lib/spicy-companion/games.db"
     games.write_bytes(b"SQLite format 3\0 the saved games")
     assert install(root, "--uninstall") == 0
@@ -176,6 +178,10 @@ def test_uninstall_removes_everything_but_the_saved_games(
         "etc/systemd/system/spicy-companion-syncthing.service",
         "etc/systemd/system/spicy-companion-syncthing.path",
         "etc/systemd/system/multi-user.target.wants/spicy-companion-syncthing.path",
+        "etc/systemd/system/spicy-companion-phones.path",
+        "etc/systemd/system/spicy-companion-phones.service",
+        "etc/systemd/system/multi-user.target.wants/spicy-companion-phones.path",
+        "etc/systemd/system/spicy-companion.service.d",
         "media/spicy-companion",
     ):
         assert not (root / gone).exists(), gone
@@ -363,3 +369,23 @@ def test_syncthing_is_installed_to_start_while_the_league_is_on(installed: Path,
     )  # fmt: skip
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
 
+
+def test_with_the_phone_page_on_systemd_accepts_the_service_its_drop_in_and_the_helper(
+    installed: Path, tmp_path: Path
+) -> None:
+    """The drop-in goes where the installer made room for it, and the helper's unit may write only there."""
+    root = tmp_path / "pi"
+    copy(installed, root)
+    drop_ins = root / "etc/systemd/system/spicy-companion.service.d"
+    assert owner_and_mode(drop_ins) == (0, 0, "0o755") and list(drop_ins.iterdir()) == []
+    assert switch.put(True, drop_ins / "phones.conf") and not switch.put(True, drop_ins / "phones.conf")
+    assert owner_and_mode(drop_ins / "phones.conf") == (0, 0, "0o644")
+    assert (root / "etc/systemd/system/multi-user.target.wants/spicy-companion-phones.path").is_symlink()
+    result = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={root}", "spicy-companion.service", "spicy-companion-phones.path",
+         "spicy-companion-phones.service"], capture_output=True, text=True,
+    )  # fmt: skip
+    assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
+    helper = (root / "etc/systemd/system/spicy-companion-phones.service").read_text()
+    assert "ReadWritePaths=/etc/systemd/system/spicy-companion.service.d -/run/spicy-companion\n" in helper
+    assert switch.put(False, drop_ins / "phones.conf") and list(drop_ins.iterdir()) == []

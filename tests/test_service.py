@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import ipaddress
 import re
 import subprocess
 from pathlib import Path
@@ -11,10 +12,12 @@ import pytest
 
 from companion.config import load_config
 from companion.install import GROUPS, STATE, USER, VENV
+from companion.phones import switch
 
 UNIT = Path(__file__).parent.parent / "systemd" / "spicy-companion.service"
 EJECT_UNIT = UNIT.with_name("spicy-companion-eject.service")
 SYNCTHING_UNIT = UNIT.with_name("spicy-companion-syncthing.service")
+PHONES_UNIT = UNIT.with_name("spicy-companion-phones.service")
 EXAMPLE = Path(__file__).parent.parent / "companion" / "config.example.toml"
 
 
@@ -25,16 +28,37 @@ def service(unit: Path = UNIT) -> configparser.SectionProxy:
     return parser["Service"]
 
 
-@pytest.mark.parametrize("unit", [UNIT, EJECT_UNIT, SYNCTHING_UNIT], ids=lambda unit: unit.name)
-def test_systemd_rates_the_service_ok_or_better(unit: Path) -> None:
+def rating(unit: Path) -> tuple[str, str]:
     result = subprocess.run(
         ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(unit)], capture_output=True, text=True
     )
     found = re.search(rf"Overall exposure level for {re.escape(unit.name)}: ([\d.]+) (\w+)", result.stdout)
     assert found, result.stdout[-500:] + result.stderr
     assert found[2] in ("SAFE", "OK") and float(found[1]) < 5.0
+    return found[1], found[2]
+
+
+@pytest.mark.parametrize("unit", [UNIT, EJECT_UNIT, PHONES_UNIT, SYNCTHING_UNIT], ids=lambda unit: unit.name)
+def test_systemd_rates_the_service_ok_or_better(unit: Path) -> None:
+    level, word = rating(unit)
     documented = (UNIT.parent.parent / "docs" / "SERVICE.md").read_text()
-    assert f"**Overall exposure level for {unit.name}: {found[1]} {found[2]}**" in documented
+    assert f"**Overall exposure level for {unit.name}: {level} {word}**" in documented
+
+
+def test_with_the_phone_page_on_the_service_still_rates_ok_and_reaches_only_the_local_network(tmp_path: Path) -> None:
+    """The drop-in the setting puts beside the unit (read offline from ``<unit>.d``, as systemd reads it)."""
+    unit = tmp_path / UNIT.name
+    unit.write_bytes(UNIT.read_bytes())
+    assert switch.put(True, tmp_path / f"{UNIT.name}.d" / "phones.conf")
+    level, word = rating(unit)
+    assert float(level) > float(rating(UNIT)[0])  # the drop-in is read: the network is open
+    documented = (UNIT.parent.parent / "docs" / "SERVICE.md").read_text()
+    assert f"**Overall exposure level for {UNIT.name} with the phone page on: {level} {word}**" in documented
+    drop_in = configparser.ConfigParser(interpolation=None)
+    drop_in.read_string(switch.NETWORK.read_text())
+    allowed = drop_in["Service"]["IPAddressAllow"].split()
+    assert all(name in ("localhost", "link-local") or ipaddress.ip_network(name).is_private for name in allowed)
+    assert service()["IPAddressDeny"] == "any"  # the base unit's deny stays under the drop-in's allow list
 
 
 def test_the_eject_helper_can_neither_hang_nor_fill_the_memory() -> None:

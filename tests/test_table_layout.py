@@ -25,23 +25,28 @@ TITLE = (190.0, 29.0)
 """About the longest title's words ("Sweet & Spicy" at 24 sp)."""
 
 
-def measures(size: tuple[int, int], turn_rows: int = 1, title: tuple[float, float] = TITLE) -> Measures:
+def measures(size: tuple[int, int], turn_rows: int = 1, title: tuple[float, float] = TITLE,
+             phone_link: bool = False) -> Measures:
     """What the table's widgets measure at density 1: Undo and Redo are pills in portrait
-    (buttons.kv), the turn's buttons' rows are 48 dp high and 6 dp apart (table.kv)."""
+    (buttons.kv), the turn's buttons' rows are 48 dp high and 6 dp apart (table.kv); ``phone_link``: the
+    phone page is served, and its round button is in the bar."""
     round_button = theme.ROUND_BUTTON
     history = (theme.HISTORY_PILL, round_button) if size[0] < size[1] else (round_button, round_button)
     return Measures(dp=1, history=history, menu=(round_button, round_button), title=title, tab_rise=theme.TAB_RISE,
-                    turn_rows=turn_rows, turn_row_height=turn_rows * theme.TARGET + (turn_rows - 1) * 6)
+                    turn_rows=turn_rows, turn_row_height=turn_rows * theme.TARGET + (turn_rows - 1) * 6,
+                    phone_link=(round_button, round_button) if phone_link else None)
 
 
 def tables(screen: Layout, seats: int) -> Iterator[tuple[str, bool, TableLayout]]:
     """The table at every turn (and none), with one or two rows of turn buttons, with and without the banner,
-    trophies, a replay."""
-    for turn, rows, last_card, awards, replaying in itertools.product(
-            range(-1, seats), (1, 2), (False, True), (False, True), (False, True)):
-        name = f"turn {turn}, {rows} rows{', last card' * last_card}{', awards' * awards}{', replay' * replaying}"
-        yield name, last_card, table_layout(screen.size, seats, flat=screen.flat, turn=turn, measures=measures(screen.size, rows),
-                                 last_card=last_card, awards=awards, replaying=replaying)
+    trophies, a replay, the phone page's button."""
+    for turn, rows, last_card, awards, replaying, phone in itertools.product(
+            range(-1, seats), (1, 2), (False, True), (False, True), (False, True), (False, True)):
+        name = (f"turn {turn}, {rows} rows{', last card' * last_card}{', awards' * awards}{', replay' * replaying}"
+                f"{', phone page' * phone}")
+        yield name, last_card, table_layout(
+            screen.size, seats, flat=screen.flat, turn=turn, measures=measures(screen.size, rows, phone_link=phone),
+            last_card=last_card, awards=awards, replaying=replaying)
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=str)
@@ -140,6 +145,19 @@ def test_the_title_is_centred_between_redo_and_the_menu_and_goes_lying_flat(scre
         assert (w, h) == title and x + w / 2 == (redo[0] + redo[2] + menu[0]) / 2
         assert y + h / 2 == menu[1] + menu[3] / 2
         assert table.title_shown != table.lying
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=str)
+def test_the_phone_pages_button_stands_left_of_the_menu_and_the_title_is_centred_between_redo_and_it(
+        screen: Layout) -> None:
+    served = table_layout(screen.size, 4, flat=screen.flat, turn=0, measures=measures(screen.size, phone_link=True))
+    assert served.phone_link is not None
+    x, y, w, h = served.phone_link
+    menu, redo, title = served.menu, served.redo, served.title
+    assert x + w < menu[0] and y + h == menu[1] + menu[3] and x > redo[0] + redo[2]
+    assert title[0] + title[2] / 2 == (redo[0] + redo[2] + x) / 2
+    alone = table_layout(screen.size, 4, flat=screen.flat, turn=0, measures=measures(screen.size))
+    assert alone.phone_link is None and alone.menu == menu and alone.title[0] > title[0]
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=str)

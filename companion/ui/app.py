@@ -36,6 +36,7 @@ from companion.logs import log_buzzers
 from companion.ui import theme
 from companion.ui.i18n import say, tr, when
 from companion.seating import Seating
+from companion.ui.phones import Phones
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.speech import Speech
@@ -99,6 +100,9 @@ class SpicyApp(App):
         self.notices: list[str] = []
         """What start-up had to work around, shown once when the window opens."""
         tr.switch(self.prefs.ui.language)
+        self.phones = Phones(default_prefs_path().with_name("phones.key"))
+        """The phone page, while the setting is on: it follows the table shown."""
+        self.phones.turn(self.prefs.ui.phones)
 
     @property
     def toast(self) -> Toast:
@@ -235,6 +239,7 @@ class SpicyApp(App):
             self.root.get_screen("table").view.close()
         if self.referee is not None:
             self.referee.close()  # its thread first, then the buzzers
+        self.phones.close()
         if self.store is not None:
             self.store.close()
         self.speech.close()
@@ -270,6 +275,7 @@ class SpicyApp(App):
         self.root.current = "table"
         self.prepare_calls()
         table = self.root.get_screen("table")
+        self.phones.follow(table.view, session.game_id)
         Clock.schedule_once(lambda _dt: table.prepare())
         Clock.schedule_once(lambda _dt: self.screen("end").prepare(table.view), PREPARE_END_SECONDS)
 
@@ -296,6 +302,9 @@ class SpicyApp(App):
             return False
         if ui.language != tr.language:
             tr.switch(ui.language)
+            self.phones.publish()
+        if ui.phones != self.phones.on:
+            self.phones.turn(ui.phones)
         self.sounds.enabled = ui.sounds
         self._change_speech(ui)
         self.face_seats = ui.face_seats

@@ -105,8 +105,9 @@ class TableView(EventDispatcher):
     Events: ``on_refused(reason)`` when an action is refused (nothing changed),
     ``on_not_saved(error)`` when the store could not save it (nothing changed either:
     the app says why, as for every screen), ``on_notice(text)`` for a press that does
-    not count, ``on_sound(name)``, and ``on_call(text)``, what the table says aloud (``companion.ui.calls``;
-    "" stops the call in progress, as an undo does).
+    not count, ``on_sound(name)``, ``on_call(text)``, what the table says aloud (``companion.ui.calls``;
+    "" stops the call in progress, as an undo does), and ``on_table`` after every change of the table model
+    (the phone page follows it).
     """
 
     seats = ListProperty()
@@ -174,7 +175,7 @@ class TableView(EventDispatcher):
     """Changes as the turn moves on: another seat to play, another card on top, a challenge taken, called
     or dropped, the end. A toast about a refused tap or a press speaks of the moment, and ends with it."""
 
-    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound", "on_call")
+    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound", "on_call", "on_table")
 
     def __init__(self, session: Session | Replay | Preview, referee: Referee | None = None) -> None:
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up.
@@ -208,6 +209,9 @@ class TableView(EventDispatcher):
         pass
 
     def on_notice(self, text: str) -> None:
+        pass
+
+    def on_table(self) -> None:
         pass
 
     def on_sound(self, name: str) -> None:
@@ -462,6 +466,7 @@ class TableView(EventDispatcher):
         self.link.show_turn(model.turn if model.turn >= 0 else None)
         if model.move_to < 0:
             self.moving = False
+        self.dispatch("on_table")
 
     def _copy(self) -> None:
         """The model now (a copy put off to the next frame takes the newest) into the properties."""

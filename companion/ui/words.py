@@ -123,6 +123,15 @@ def length_words(length: timedelta) -> str:
     return tr._("Played for {hours} h {minutes}").format(hours=minutes // 60, minutes=f"{minutes % 60:02d}")
 
 
+def pile_words(level: str, end_card: bool, _: Callable[[str], str] = tr._) -> str:
+    """The line under the draw pile's count: how near the World's End card is, or that the pile is reshuffled
+    (a kv rule passes ``tr._``, as for ``spice_name``)."""
+    if not end_card:
+        return tr._("then the pile is reshuffled")
+    return {"danger": tr._("World's End next!"), "warning": tr._("World's End is near")}.get(
+        level, tr._("before World's End"))
+
+
 def end_reason_text(reason: str | None) -> str:
     """Why the game ended, the same on the end screen and in the saved games ("" while it goes on)."""
     words: dict[str, str] = {

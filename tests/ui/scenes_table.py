@@ -248,3 +248,41 @@ def table_six_seats(ui: Any) -> None:
 def table_six_seats_fr(ui: Any) -> None:
     ui.app.change_settings(language="fr")
     six_seats(ui)
+
+
+def phones_on(ui: Any) -> TableView:
+    """The middle of a game with the phone page served (on loopback, as in the tests), back at the table."""
+    from companion.phones import address
+
+    address.lan_address, address.PORT = lambda: "127.0.0.1", 0
+    view = mid_game(ui)
+    ui.app.change_settings(phones=True)
+    ui.step(3)
+    return view
+
+
+@scene("table-phones", wide_flat=True)
+def table_phones(ui: Any) -> None:
+    phones_on(ui)
+
+
+@scene("phone-link", wide_flat=True)
+def phone_link(ui: Any) -> None:
+    phones_on(ui)
+    ui.tap(ui.app.screen("table").ids.phone_link)
+
+
+@scene("home-phones")
+def home_phones(ui: Any) -> None:
+    phones_on(ui)
+    ui.app.root.current = "home"
+    ui.step(3)
+
+
+@scene("settings-phones")
+def settings_phones(ui: Any) -> None:
+    phones_on(ui)
+    ui.app.show("settings")
+    ui.step(3)
+    settings = ui.app.screen("settings")
+    settings.children[0].children[0].scroll_to(settings.ids.phones_on, animate=False)

@@ -12,7 +12,9 @@ from typing import Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.metrics import dp
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
 from companion.seating import Seating
@@ -46,6 +48,22 @@ class HomeScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.sheet = LeftGameSheet()
+        self.phone_code: Widget | None = None
+        """The phone page's code in the corner, made when the page first starts (not for the first frame)."""
+        App.get_running_app().phones.bind(url=self._phone_code)
+
+    def _phone_code(self, _phones: object, url: str) -> None:
+        """While phones can follow the game, its code in the top corner; a tap shows it whole-screen."""
+        if self.phone_code is None:
+            from companion.ui.widgets.phone_link import PhoneCode
+
+            self.phone_code = PhoneCode(size_hint=(None, None), size=(dp(112), dp(112)),
+                                        pos_hint={"x": 0.01, "top": 0.985})
+        if url and self.phone_code.parent is None:
+            self.add_widget(self.phone_code)
+        elif not url and self.phone_code.parent is not None:
+            self.remove_widget(self.phone_code)
+        self.phone_code.text = url
 
     def on_pre_enter(self, *_args: object) -> None:
         self.refresh()

@@ -1,5 +1,5 @@
-"""Settings: the language, the sounds, the spoken calls and their volume, and seat panels that face their
-edges for a screen lying flat.
+"""Settings: the language, the sounds, the spoken calls and their volume, seat panels that face their
+edges for a screen lying flat, and the phone page.
 
 Each change applies at once and is kept across restarts (``companion.ui.prefs``).
 """
@@ -27,6 +27,15 @@ VOLUMES = (40, 70, SPEECH_LOUD)
 
 
 class SettingsScreen(Screen):
+    phones_said = StringProperty("")
+    """What the phone page is doing, in words (``Phones.said`` of the app that built this screen)."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        phones = App.get_running_app().phones
+        phones.bind(said=self.setter("phones_said"))
+        self.phones_said = phones.said
+
     @staticmethod
     def volume_chosen(ui: UiConfig) -> int:
         """The spoken calls' button lit: 0 (Off) when speech is off, else the nearest of ``VOLUMES`` (the

@@ -97,6 +97,8 @@ class TableScreen(Screen):
     playing = ObjectProperty(None, allownone=True, rebind=True)
     """The seat to play's ``SeatView``, or None between games."""
     replaying = BooleanProperty(False)
+    phone_url = StringProperty("")
+    """The phone page's address while it is served (``companion.ui.phones``): the bar shows its button."""
     """A saved game replayed (``replay``): the table is read-only. Given when it is made, the table has no
     sheets at all: none opens over a replay."""
 
@@ -137,6 +139,11 @@ class TableScreen(Screen):
         self.ids.turn_row.bind(height=self._layout)  # a second row of buttons takes room from the pad
         self.ids.title.bind(size=self._layout)  # the title is centred in the bar: its width changes with its words
         self.ids.undo.bind(size=self._layout)  # a pill in portrait: redo goes beside it
+        self.ids.phone_link.bind(shown=self._layout)  # the phone page's button takes room from the title
+        app = App.get_running_app()
+        if app is not None:  # the app that built this screen: its page, whichever app ran before it
+            app.phones.bind(url=self.setter("phone_url"))
+            self.phone_url = app.phones.url
         self.bind(size=self._fit_sheet, pos=self._fit_sheet)
         self.ids.redo.bind(pos=self._fit_sheet)
 
@@ -400,10 +407,16 @@ class TableScreen(Screen):
         view, ids, row = self.view, self.ids, self.ids.turn_row
         measures = Measures(dp=_dp(1), history=tuple(ids.undo.size), menu=tuple(ids.menu.size),
                             title=tuple(ids.title.size), tab_rise=_dp(theme.TAB_RISE), turn_rows=row.lines,
-                            turn_row_height=row.height)
+                            turn_row_height=row.height,
+                            phone_link=tuple(ids.phone_link.size) if ids.phone_link.shown else None)
         return table_layout(tuple(self.size), len(view.seats), flat=self.flat, turn=view.turn, measures=measures,
                             last_card=bool(view.last_card), awards=bool(self._awards.children),
                             replaying=self.replaying)
+
+    def show_phone_link(self) -> None:
+        from companion.ui.widgets.phone_link import show_phone_link
+
+        show_phone_link(self)
 
     def _layout(self, *_args: Any) -> None:
         view = self.view
@@ -427,6 +440,8 @@ class TableScreen(Screen):
             _place(widget, rect)
         ids.title.pos = table.title[:2]
         ids.title.opacity = 1 if table.title_shown else 0
+        if table.phone_link is not None:
+            ids.phone_link.pos = table.phone_link[:2]
         self._place_beside(table)
 
     def _place_beside(self, table: TableLayout) -> None:
