@@ -37,6 +37,7 @@ LANGUAGES: tuple[Language, ...] = (
     Language("fr", "Français", ("azertyuiop", "qsdfghjklm", "wxcvbn'-"), spaced_punctuation=True),
     Language("de", "Deutsch", ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß")),
     Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-")),
+    Language("ru", "Русский", ("йцукенгшщзхъ", "фывапролджэё", "ячсмитьбю")),
 )
 
 CODES = tuple(language.code for language in LANGUAGES)
