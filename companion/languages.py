@@ -9,6 +9,7 @@ checks a language without Kivy.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -27,6 +28,17 @@ class Language:
     """The font its words are drawn in, as Kivy registers it (``Roboto`` is Kivy's own)."""
     spaced_punctuation: bool = False
     """French typography: a narrow no-break space before ; : ! ? » and after «, put in by the catalogue."""
+
+    @property
+    def latin(self) -> bool:
+        """Whether its letters are Latin ones: a language in another script gets the Latin letters as a layer
+        of its keyboard too, for a visitor's name.
+
+        >>> language("de").latin, language("ru").latin
+        (True, False)
+        """
+        return all(unicodedata.name(letter).startswith("LATIN") for row in self.letters for letter in row
+                   if letter.isalpha())
 
 
 SOURCE = "en"
