@@ -85,6 +85,13 @@ def fit_names(template: str, names: Mapping[str, str], width: float, font_size: 
     return filled(low)
 
 
+def sentence_size(template: str, names: Mapping[str, str], size: float, width: float) -> float:
+    """``size``, or less when the sentence would not fit on one line even with every name cut to one letter:
+    the names give way first (``fit_names``), then the type, so a long word ("побеждает!" in a 720-wide
+    window) is drawn whole, never wrapped out of its box."""
+    return one_line_size(template.format(**{field: _cut(name, 1) for field, name in names.items()}), size, width)
+
+
 def short(name: str, limit: int = 16) -> str:
     """A name of at most ``limit`` characters, for a button that sizes to its text: with no box to fit,
     it is cut the same way as in a sentence.
