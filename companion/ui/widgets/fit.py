@@ -85,11 +85,11 @@ def fit_names(template: str, names: Mapping[str, str], width: float, font_size: 
     return filled(low)
 
 
-def sentence_size(template: str, names: Mapping[str, str], size: float, width: float) -> float:
-    """``size``, or less when the sentence would not fit on one line even with every name cut to one letter:
-    the names give way first (``fit_names``), then the type, so a long word ("побеждает!" in a 720-wide
-    window) is drawn whole, never wrapped out of its box."""
-    return one_line_size(template.format(**{field: _cut(name, 1) for field, name in names.items()}), size, width)
+def sentence_size(template: str, names: Mapping[str, str], size: float, width: float, keep: int = 7) -> float:
+    """``size``, or less when the sentence would not fit on one line with its names cut to ``keep`` letters
+    ("Maximil…"): a long name gives way first (``fit_names``), a long word makes the type smaller, so
+    "Ben побеждает!" in a 720-wide window is drawn whole, not as "B… побеждает!" wrapped out of its box."""
+    return one_line_size(template.format(**{field: _cut(name, keep) for field, name in names.items()}), size, width)
 
 
 def short(name: str, limit: int = 16) -> str:
