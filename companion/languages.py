@@ -9,6 +9,7 @@ checks a language without Kivy.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -33,6 +34,17 @@ class Language:
     """The espeak-ng voice that speaks its calls (``espeak-ng --voices``); "" for none, and the table stays
     silent in it. Japanese is one only if its catalogue is in kana: espeak-ng reads kanji as "Chinese letter"."""
 
+    @property
+    def latin(self) -> bool:
+        """Whether its letters are Latin ones: a language in another script gets the Latin letters as a layer
+        of its keyboard too, for a visitor's name.
+
+        >>> language("de").latin, language("ru").latin
+        (True, False)
+        """
+        return all(unicodedata.name(letter).startswith("LATIN") for row in self.letters for letter in row
+                   if letter.isalpha())
+
 
 SOURCE = "en"
 """The language the code is written in: its catalogue is the text itself."""
@@ -43,6 +55,7 @@ LANGUAGES: tuple[Language, ...] = (
              voice="fr"),
     Language("de", "Deutsch", ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß"), voice="de"),
     Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-"), voice="nl"),
+    Language("ru", "Русский", ("йцукенгшщзхъ", "фывапролджэё", "ячсмитьбю"), voice="ru"),
 )
 
 CODES = tuple(language.code for language in LANGUAGES)

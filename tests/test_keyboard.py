@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from companion.config import ConfigError, UiConfig
-from companion.ui.keyboard import ACCENTS, LETTERS, SYMBOLS, physical_keyboard, rows, screen_keyboard_wanted
-from companion.languages import CODES
-
+from companion.languages import CODES, language as language_row
+from companion.ui.keyboard import (
+    ACCENTS, LATIN, LETTERS, SYMBOLS, physical_keyboard, rows, screen_keyboard_wanted, switches,
+)
 
 KEYBOARD_KEYS = "10000 0 0 0 0 0 0 0 ffefffdf 3fcfffff ffffffff fffffffe"  # a USB keyboard, highest word first
 POWER_BUTTON_KEYS = "10000000000000 0"  # KEY_POWER only
@@ -53,8 +54,29 @@ def test_an_unknown_keyboard_setting_is_refused_with_the_choices() -> None:
 
 @pytest.mark.parametrize("language", CODES)
 def test_every_layer_has_the_letters_names_need_and_rows_of_one_key_size(language: str) -> None:
-    typed = {key.action for layer in (LETTERS, ACCENTS, SYMBOLS) for row in rows(layer, language) for key in row}
-    for letter in "abcdefghijklmnopqrstuvwxyzéèêëàâäçîïôöûüùÿœæñß0123456789-'":
+    """The language's own letters, and in every language the Latin ones with their accents (a visitor's
+    name), each layer reached from the letters by its keys; a row is 10 to 12 keys wide."""
+    reached, todo = {LETTERS}, [LETTERS]
+    while todo:
+        for other in switches(todo.pop(), language):
+            if other not in reached:
+                reached.add(other)
+                todo.append(other)
+    assert reached == ({LETTERS, ACCENTS, SYMBOLS} | (set() if language_row(language).latin else {LATIN}))
+    typed = {key.action for layer in reached for row in rows(layer, language) for key in row}
+    own = "".join(language_row(language).letters)
+    for letter in own + "abcdefghijklmnopqrstuvwxyzéèêëàâäçîïôöûüùÿœæñß0123456789-'":
         assert letter in typed
-    for layer in (LETTERS, ACCENTS, SYMBOLS):
-        assert all(10 <= sum(key.width for key in row) <= 11 for row in rows(layer, language))
+    for layer in reached:
+        assert all(10 <= sum(key.width for key in row) <= 12 for row in rows(layer, language))
+
+
+def test_russian_types_on_jcuken_with_yo_and_reaches_latin_letters() -> None:
+    assert "".join(key.action for key in rows(LETTERS, "ru")[0]) == "йцукенгшщзхъ"
+    assert [len(row) for row in rows(LETTERS, "ru")[:2]] == [12, 12] and "ё" in typed_keys(LETTERS, "ru")
+    assert LATIN in typed_keys(LETTERS, "ru") and LATIN not in typed_keys(LETTERS, "de")
+    assert "".join(key.action for key in rows(LATIN, "ru")[0]) == "qwertyuiop"
+
+
+def typed_keys(layer: str, language: str) -> set[str]:
+    return {key.action for row in rows(layer, language) for key in row}

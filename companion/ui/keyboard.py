@@ -17,8 +17,9 @@ from companion import languages
 
 SHIFT, BACKSPACE, ENTER, SPACE, HIDE = "shift", "backspace", "enter", "space", "hide"
 """Keys that do something other than type their own letter."""
-LETTERS, ACCENTS, SYMBOLS = "letters", "accents", "symbols"
-"""The layers: a key on each switches to another."""
+LETTERS, LATIN, ACCENTS, SYMBOLS = "letters", "latin", "accents", "symbols"
+"""The layers: a key on each switches to another. ``LATIN`` is the source language's letters, a layer of
+its own only where the language's letters are not Latin ones."""
 
 LETTER_KEYS = range(16, 26)
 """Linux key codes of the top letter row (Q to P): a keyboard has them all, a power button or a GPIO key
@@ -66,22 +67,52 @@ _SYMBOL_ROWS = ("1234567890", "-'.&()_!?@", ",:;\"/#+*")
 
 def rows(layer: str, language: str) -> list[list[Key]]:
     """The keys of a layer, row by row, the letters in the language's layout (``companion.languages``);
-    every row is 10 to 11 keys wide, so keys keep one size.
+    every row is 10 to 12 keys wide, so keys keep one size.
 
     >>> [key.action for key in rows(LETTERS, "fr")[0]][:3]
     ['a', 'z', 'e']
     >>> [len(row) for row in rows(ACCENTS, "en")]
     [10, 10, 10, 5]
     """
-    top, middle, bottom = {LETTERS: languages.language(language).letters, ACCENTS: _ACCENT_ROWS,
+    latin = languages.language(languages.SOURCE).letters
+    top, middle, bottom = {LETTERS: languages.language(language).letters, LATIN: latin, ACCENTS: _ACCENT_ROWS,
                            SYMBOLS: _SYMBOL_ROWS}[layer]
-    other = (SYMBOLS, ACCENTS) if layer == LETTERS else (LETTERS, SYMBOLS if layer == ACCENTS else ACCENTS)
+    other = switches(layer, language)
     return [
         [Key(c) for c in top],
         [Key(c) for c in middle],
         [Key(SHIFT, 1.5), *(Key(c) for c in bottom), Key(BACKSPACE, 1.5)],
         [Key(other[0], 1.5), Key(other[1], 1.5), Key(SPACE, 4.5), Key(ENTER, 2.0), Key(HIDE, 1.0)],
     ]
+
+
+def switches(layer: str, language: str) -> tuple[str, str]:
+    """The two layers a layer's bottom row switches to. In a language written in Latin letters, each layer
+    reaches the other two; in another script, the letters reach the symbols and the Latin letters, and
+    those reach the accents (Zoë at a table in Moscow), each layer a tap from the language's own letters.
+
+    >>> switches(LETTERS, "en"), switches(LETTERS, "ru"), switches(LATIN, "ru")
+    (('symbols', 'accents'), ('symbols', 'latin'), ('letters', 'accents'))
+    """
+    if languages.language(language).latin:
+        return {LETTERS: (SYMBOLS, ACCENTS), ACCENTS: (LETTERS, SYMBOLS), SYMBOLS: (LETTERS, ACCENTS)}[layer]
+    return {LETTERS: (SYMBOLS, LATIN), LATIN: (LETTERS, ACCENTS), ACCENTS: (LETTERS, LATIN),
+            SYMBOLS: (LETTERS, LATIN)}[layer]
+
+
+def after_accent(language: str) -> str:
+    """The layer an accented letter goes back to: the Latin letters it belongs with."""
+    return LETTERS if languages.language(language).latin else LATIN
+
+
+def letters_face(language: str) -> str:
+    """What the key to a language's letters shows: the first three of its alphabet ("ABC", "АБВ").
+
+    >>> letters_face("en"), letters_face("de"), letters_face("ru")
+    ('ABC', 'ABC', 'АБВ')
+    """
+    alphabet = sorted({letter for row in languages.language(language).letters for letter in row if letter.isalpha()})
+    return "".join(alphabet[:3]).upper()
 
 
 def cased(letter: str, shift: bool) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.ui.keyboard import ACCENTS, LETTERS, SHIFT, SPACE, SYMBOLS
+from companion.ui.keyboard import ACCENTS, LATIN, LETTERS, SHIFT, SPACE, SYMBOLS
 from companion.ui.widgets.keyboard import KeyboardKey
 
 
@@ -21,7 +21,7 @@ def type_on_screen(ui: Any, text: str) -> None:
         tried: set[str] = set()
         while action not in keys(ui):  # another layer has it: try each layer key once
             shown = keys(ui)
-            layer = next(layer for layer in (ACCENTS, SYMBOLS, LETTERS) if layer in shown and layer not in tried)
+            layer = next(layer for layer in (LATIN, ACCENTS, SYMBOLS, LETTERS) if layer in shown and layer not in tried)
             tried.add(layer)
             ui.tap(shown[layer])
         if char.isalpha() and char.isupper() != keyboard.shift and char.lower() != char.upper():

@@ -11,7 +11,11 @@ from scenes import scene
 from companion.rules import SPICY, EndCardDrawn, Play, new_setup
 from companion.session import Session
 from companion.store import Store, StoreError
+from companion.ui.i18n import tr
 from companion.ui.keyboard import ACCENTS
+
+OWN_SCRIPT_NAMES = {"ru": "Ёжик"}
+"""A name in the table's own script where its letters are not Latin ones, typed on its own layout."""
 
 
 def goto(ui: Any, screen: str) -> Any:
@@ -81,7 +85,7 @@ def typing(ui: Any, text: str) -> Any:
 
 @scene("setup-keyboard")
 def setup_keyboard(ui: Any) -> None:
-    typing(ui, "Zoë")
+    typing(ui, OWN_SCRIPT_NAMES.get(tr.language, "Zoë"))
 
 
 @scene("setup-keyboard-accents")

@@ -11,7 +11,7 @@ from kivy.metrics import dp
 from companion.config import UiConfig
 from companion.store import Store
 from companion.store.simulate import simulate
-from companion.ui.keyboard import BACKSPACE, ENTER, HIDE, LETTERS, SPACE, SYMBOLS
+from companion.ui.keyboard import ACCENTS, BACKSPACE, ENTER, HIDE, LATIN, LETTERS, SPACE, SYMBOLS
 from companion.ui.screens.setup import SetupScreen
 from companion.ui.widgets.keyboard import KeyboardKey, TextField
 from keyboard_helpers import keys, type_on_screen
@@ -82,6 +82,45 @@ def test_french_types_on_azerty_and_the_enter_key_says_what_it_does(ui) -> None:
     ui.tap(keys(ui)[ENTER])
     assert setup.draft.names == ["Françoise"]
     assert app.screen_keyboard.target is setup.ids.new_name.__self__
+
+
+@pytest.mark.parametrize(("size", "flat"), [((800, 480), False), ((720, 1280), False), ((800, 480), True)],
+                         ids=["800x480", "720x1280", "800x480-flat"])
+def test_russian_types_a_cyrillic_name_on_jcuken_and_a_visitor_s_on_the_latin_keys(ui, size, flat) -> None:
+    """Twelve keys in a row still fit the narrowest window a finger's size; one key brings the Latin letters
+    and their accents, and the keys go back to Cyrillic. Touches only: no key event reaches the window."""
+    ui.start(size=size, config=ui.config(ui=UiConfig(keyboard="screen", language="ru", face_seats=flat)))
+    key_events: list[object] = []
+    Window.bind(on_key_down=lambda *args: key_events.append(args))
+    setup = seats_step(ui)
+    field = setup.ids.new_name
+    ui.tap(field)
+    shown = ui.find_all(KeyboardKey)
+    top_row = sorted((key for key in shown if len(key.key.action) == 1), key=lambda key: (-key.y, key.x))[:12]
+    assert "".join(key.text for key in top_row) == "ЙЦУКЕНГШЩЗХЪ"
+    for key in shown:
+        x0, y0, x1, y1 = window_box(key)
+        assert key.width >= dp(48) and key.height >= dp(48), key.key
+        assert 0 <= x0 and x1 <= Window.width and 0 <= y0, key.key
+    assert keys(ui)[LATIN].text == "ABC" and ACCENTS not in keys(ui)
+
+    for letter in "ёжик":  # shift comes on by itself for the first letter
+        ui.tap(keys(ui)[letter])
+    assert field.text == "Ёжик"
+    assert keys(ui)[ENTER].text == "Добавить"
+    ui.tap(keys(ui)[ENTER])
+
+    ui.tap(keys(ui)[LATIN])
+    for letter in "zo":
+        ui.tap(keys(ui)[letter])
+    ui.tap(keys(ui)[ACCENTS])
+    ui.tap(keys(ui)["ë"])
+    assert "z" in keys(ui) and keys(ui)[LETTERS].text == "АБВ"  # back to the Latin letters after an accent
+    ui.tap(keys(ui)[LETTERS])
+    assert "ж" in keys(ui) and "z" not in keys(ui)
+    ui.tap(keys(ui)[ENTER])
+    assert setup.draft.names == ["Ёжик", "Zoë"]
+    assert key_events == []
 
 
 def test_a_table_with_a_keyboard_types_on_it(ui) -> None:

@@ -27,7 +27,7 @@ from table_helpers import Table, within
 
 ANA, BEN, CY = 0, 1, 2
 NAMES = ["Ana", "Ben", "Cy"]
-VOICES = {"en": "en", "fr": "fr", "de": "de", "nl": "nl"}
+VOICES = {"en": "en", "fr": "fr", "de": "de", "nl": "nl", "ru": "ru"}
 """espeak-ng's voice for each language the table speaks today, written out here and not read from
 companion/languages.py, so that a wrong voice there fails."""
 ESPEAK = shutil.which("espeak-ng")

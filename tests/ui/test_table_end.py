@@ -54,3 +54,23 @@ def test_a_game_ended_before_the_end_screen_is_prepared_keeps_its_winners_lit(ui
     table.app.screen("end").prepare(view)  # as the app's timer does, once the game has ended
     ui.step(2)
     assert [(row.name, row.winner) for row in rows(table)] == [("Ben", True), ("Cy", True), ("Ana", False)]
+
+
+def test_a_long_word_in_the_winner_s_title_makes_its_type_smaller_and_leaves_a_short_name_whole(ui) -> None:
+    """Russian's "Ben побеждает!" at 720x1280, where the English title's type does not fit it: one line,
+    inside its box, the name whole (fit_names alone cut it to "B…" and the words wrapped out of the box)."""
+    from kivy.metrics import sp
+
+    from companion.ui import theme
+
+    table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA), size=(720, 1280))
+    assert table.app.change_settings(language="ru")
+    table.pass_turn()  # Ana draws: Ben and Cy end with fewer cards in hand
+    table.declare("chili", 1)
+    end_by_worlds_end(table)
+    table.ui.step(3)
+    title = table.app.screen("end").ids.title
+    assert title.text.endswith(("побеждает!", "делят победу!")) and "\u2026" not in title.text
+    assert title.font_size < sp(theme.FONT_CHALLENGE_TITLE)
+    width, height = title.texture_size
+    assert width <= title.width + 1 and height <= title.height + 1

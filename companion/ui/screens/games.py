@@ -13,8 +13,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.core.text import Label as CoreLabel
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -28,7 +27,7 @@ from companion.store.review import Filter, GameLine, Status, count_games, games_
 from companion.ui import theme
 from companion.ui.i18n import number, period_words, say, table_word, tr, when
 from companion.ui.widgets import ChoiceButton, load_kv, short
-from companion.ui.widgets.label import drawn
+from companion.ui.widgets.fit import needed_width
 from companion.ui.words import Sentence, joined, listing
 
 load_kv(__file__)
@@ -187,7 +186,8 @@ class GamesScreen(Screen):
             current = getattr(self.chosen, field)
             for text, value in [(tr._("Any"), None), *choices]:
                 button = ChoiceButton(text=text, selected=current == value, size_hint=(None, None),
-                                      width=choice_width(text), height=dp(theme.TARGET))
+                                      height=dp(theme.TARGET))
+                button.width = needed_width(button, button.font_size)
                 button.bind(on_release=lambda _b, v=value, c=choose: self.choose(c(v)))
                 box.add_widget(button)
 
@@ -200,14 +200,6 @@ class GamesScreen(Screen):
         self.chosen = Filter()
         self.filtering = False
         self.reload()
-
-
-def choice_width(text: str) -> float:
-    """A choice's width: its text in the button's type, and the padding."""
-    words, font = drawn(text)
-    label = CoreLabel(text=words, font_name=font, font_size=sp(theme.FONT_BUTTON), bold=True)
-    label.refresh()
-    return float(label.texture.width + dp(40))
 
 
 def status_text(status: Status) -> str:

@@ -33,9 +33,10 @@ from companion.store.review import (
 )
 from companion.ui import theme
 from companion.ui.i18n import number, percent, say, tr
-from companion.ui.screens.games import choice_width, profile_title
+from companion.ui.screens.games import profile_title
 from companion.ui.words import spice_name
 from companion.ui.widgets import ChoiceButton, load_kv, short
+from companion.ui.widgets.fit import needed_width
 from companion.ui.widgets.layer import Layer
 from companion.ui.widgets.chart import LineChart
 from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
@@ -186,7 +187,8 @@ class PlayerScreen(Screen):
         box.clear_widgets()
         for text, value in choices:
             button = ChoiceButton(text=text, selected=value == current, size_hint=(None, None),
-                                  width=choice_width(text), height=dp(theme.TARGET))
+                                  height=dp(theme.TARGET))
+            button.width = needed_width(button, button.font_size)
             button.bind(on_release=lambda _b, v=value: choose(v))
             box.add_widget(button)
 

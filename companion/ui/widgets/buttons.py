@@ -12,7 +12,7 @@ from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, Str
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.ui.widgets.fit import one_line_size
+from companion.ui.widgets.fit import needed_width, one_line_size
 
 
 class KeptClear:
@@ -46,6 +46,11 @@ class BaseButton(ButtonBehavior, BoxLayout):
         left, _top, right, _bottom = self.padding
         icon = self.icon_size if self.icon else 0.0
         return one_line_size(self.text, size, self.width - left - right - icon - 3 * self.spacing) if self.text else size
+
+    def whole_width(self, size: float, *_deps: object) -> float:
+        """How wide the button must be to draw its icon and words whole at ``size``: a rule loaded with this
+        package (the header's Back) cannot import ``fit`` itself while the package is still being imported."""
+        return needed_width(self, size)
 
 
 class PrimaryButton(BaseButton):

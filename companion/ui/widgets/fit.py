@@ -86,6 +86,13 @@ def fit_names(template: str, names: Mapping[str, str], width: float, font_size: 
     return filled(low)
 
 
+def sentence_size(template: str, names: Mapping[str, str], size: float, width: float, keep: int = 7) -> float:
+    """``size``, or less when the sentence would not fit on one line with its names cut to ``keep`` letters
+    ("Maximil…"): a long name gives way first (``fit_names``), a long word makes the type smaller, so
+    "Ben побеждает!" in a 720-wide window is drawn whole, not as "B… побеждает!" wrapped out of its box."""
+    return one_line_size(template.format(**{field: _cut(name, keep) for field, name in names.items()}), size, width)
+
+
 def short(name: str, limit: int = 16) -> str:
     """A name of at most ``limit`` characters, for a button that sizes to its text: with no box to fit,
     it is cut the same way as in a sentence.

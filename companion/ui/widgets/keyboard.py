@@ -31,13 +31,15 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
+from companion import languages
 from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
 from companion.ui.widgets.label import drawn
 from companion.ui.keyboard import (
-    ACCENTS, BACKSPACE, ENTER, HIDE, LETTERS, SHIFT, SPACE, SYMBOLS, Key, cased, rows, shifts_by_itself,
+    ACCENTS, BACKSPACE, ENTER, HIDE, LATIN, LETTERS, SHIFT, SPACE, SYMBOLS, Key, after_accent, cased, letters_face,
+    rows, shifts_by_itself,
 )
 
 
@@ -142,7 +144,8 @@ class ScreenKeyboard(BoxLayout):
             SPACE: ("", False),
             ENTER: (getattr(self.target, "enter_text", "") or tr._("Done"), True),
             HIDE: ("\u25bc", False),
-            LETTERS: ("ABC", False),
+            LETTERS: (letters_face(tr.language), False),
+            LATIN: (letters_face(languages.SOURCE), False),
             ACCENTS: ("\u00e0\u00e9\u00e7", False),
             SYMBOLS: ("?123", False),
         }
@@ -157,7 +160,7 @@ class ScreenKeyboard(BoxLayout):
         action = key.action
         if action == SHIFT:
             self.shift = not self.shift
-        elif action in (LETTERS, ACCENTS, SYMBOLS):
+        elif action in (LETTERS, LATIN, ACCENTS, SYMBOLS):
             self.layer = action
         elif action == BACKSPACE:
             field.do_backspace()
@@ -178,7 +181,7 @@ class ScreenKeyboard(BoxLayout):
             field.insert_text(" " if action == SPACE else cased(action, self.shift))
             self.shift = self._shifts(field)
             if self.layer == ACCENTS:
-                self.layer = LETTERS  # one accented letter, then back to the letters
+                self.layer = after_accent(tr.language)  # one accented letter, then back to the letters
 
     @staticmethod
     def _shifts(field: TextInput) -> bool:
