@@ -92,7 +92,10 @@ class Phones(EventDispatcher):
         server.publish(partial(phone_snapshot, view.model, view.session.game, names, colours))
 
     def close(self) -> None:
+        """The app stops: the page, its retries and its words in the table's language go with it."""
         self._close()
+        self._retry.cancel()
+        tr.unbind_uid("_", self._language)
 
     def _say(self, *_args: object) -> None:
         self.said = status_words(self.status, self.problem)

@@ -27,9 +27,12 @@ def _resident_mb() -> float:
 
 
 def _rules_a_switch_runs() -> int:
-    """The kv rules bound to ``tr`` whose widget still lives: what the next switch would run."""
+    """The kv rules bound to ``tr`` whose widget still lives: what the next switch would run. A kv rule's first
+    argument is its ``(widget, key, value, rule, idmap)``; the app's own bindings (a table view's hint, the phone
+    page's status) pass a weak proxy of their object, and are not counted."""
     gc.collect()
-    return sum(_alive(args[0][0]) for _func, args, _kwargs in list(tr._observers.values()))
+    return sum(_alive(args[0][0]) for _func, args, _kwargs in list(tr._observers.values())
+               if type(args[0]) in (tuple, list))
 
 
 def _alive(widget: object) -> bool:
