@@ -32,6 +32,7 @@ def test_start_logs_the_version_and_the_settings_from_the_file(
         "Settings: [display",
         "Settings: [ui",
         "Settings: [bgstats",
+        "Settings: [league",
     ]
 
 

@@ -139,7 +139,7 @@ class TableScreen(Screen):
         self.ids.turn_row.bind(height=self._layout)  # a second row of buttons takes room from the pad
         self.ids.title.bind(size=self._layout)  # the title is centred in the bar: its width changes with its words
         self.ids.undo.bind(size=self._layout)  # a pill in portrait: redo goes beside it
-        self.ids.phone_link.bind(shown=self._layout)  # the phone page's button takes room from the title
+        self.ids.phone_link.bind(size=self._layout)  # the phone page's button, shown, takes room from the title
         app = App.get_running_app()
         if app is not None:  # the app that built this screen: its page, whichever app ran before it
             app.phones.bind(url=self.setter("phone_url"))
