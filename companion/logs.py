@@ -27,7 +27,7 @@ def settings_lines(config: Config) -> list[str]:
     """One line a section, every key with the value in use, as the config file would spell it.
 
     >>> settings_lines(Config())[3]
-    "[ui] language = 'en', sounds = true, face_seats = false, keyboard = 'auto'"
+    "[ui] language = 'en', sounds = true, speech = false, speech_volume = 100, face_seats = false, keyboard = 'auto', phones = false"
     """
     lines = []
     for section in fields(config):

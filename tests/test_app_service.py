@@ -73,7 +73,11 @@ def test_the_app_says_ready_feeds_the_watchdog_logs_its_settings_and_says_stoppi
                 except TimeoutError:
                     assert app.poll() is None, log.read_text(errors="replace")[-2000:]
             app.send_signal(signal.SIGINT)  # Ctrl-C: the app shuts down on purpose
-            app.wait(timeout=30)
+            try:
+                app.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"no stop 30 s after Ctrl-C; systemd heard {messages}; the app said: "
+                                     + log.read_text(errors="replace")[-2000:]) from None
             while True:
                 messages.append(systemd.recv(64).decode())
         except TimeoutError:

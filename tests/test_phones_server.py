@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
+import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -123,6 +125,17 @@ def test_a_phone_that_joins_late_gets_the_table_as_it_is_now(server: PhoneServer
     late.close()
     early.close()
 
+
+
+def test_a_phone_that_resets_its_connection_mid_request_is_no_traceback_and_the_page_goes_on(
+        server: PhoneServer, capfd: pytest.CaptureFixture[str]) -> None:
+    for _ in range(3):
+        with socket.create_connection(server.server_address[:2]) as phone:
+            phone.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close: a reset
+            phone.sendall(b"GET /")
+    time.sleep(0.5)  # the server's threads have read the resets
+    assert request(server, "GET", f"/{server.token}/").status == 200
+    assert "Traceback" not in capfd.readouterr().err
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"])
 def test_nothing_but_get_is_answered(server: PhoneServer, method: str) -> None:

@@ -20,6 +20,7 @@ import logging
 import ipaddress
 import json
 import queue
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -66,6 +67,13 @@ class PhoneServer(ThreadingHTTPServer):
         self._inbox: queue.SimpleQueue[Snapshot | None] = queue.SimpleQueue()
         self._workers = [threading.Thread(target=self.serve_forever, args=(0.1,), name="phones-http", daemon=True),
                          threading.Thread(target=self._serialise, name="phones-feed", daemon=True)]
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A phone that goes away in the middle of a request (out of the Wi-Fi's reach, its screen locked) is no
+        fault of the table's: socketserver would print a traceback for it. Anything else is logged."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        logging.getLogger(__name__).exception("a phone's request failed")
 
     @property
     def url(self) -> str:
