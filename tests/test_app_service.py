@@ -61,10 +61,16 @@ def test_the_app_says_ready_feeds_the_watchdog_logs_its_settings_and_says_stoppi
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd, log.open("wb") as stderr:
         systemd.bind(env["NOTIFY_SOCKET"])
         systemd.settimeout(1.0)
-        app = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "--config", str(config)],
-            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
-        )  # fmt: skip
+        # A suite started in the background (``&``) has SIGINT ignored, which a child inherits: the app would
+        # never hear the Ctrl-C below. Handled here while the app starts, it reaches the app as the default.
+        ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            app = subprocess.Popen(
+                [sys.executable, "-m", "companion.cli", "--config", str(config)],
+                cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=stderr,
+            )  # fmt: skip
+        finally:
+            signal.signal(signal.SIGINT, ignored)
         try:
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and pings_after_ready(messages) < 3:
