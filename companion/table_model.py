@@ -28,6 +28,7 @@ from companion.rules import (
     challengers,
     is_legal,
     playable_claims,
+    situation,
     starting_draw_pile,
     variants,
 )
@@ -292,15 +293,14 @@ def end_level(state: State) -> EndLevel:
 
 
 def hint(state: State) -> Hint:
-    if state.ended or state.turn is None:
-        return Hint(None, state.profile.numbered)
-    if not state.profile.numbered:
-        top = state.window
-        may_challenge = top.player if top is not None and state.turn in challengers(state) else None
-        return Hint(state.turn, False, may_challenge=may_challenge)
-    claims = tuple(playable_claims(state).items())
-    any_claim = len(claims) == len(state.profile.spices)
-    return Hint(state.turn, True, claims, any_claim, may_pass=is_legal(state, Pass(state.turn)))
+    """The seat to play's choices, from the same facts "How to play" tells a newcomer (``situation``)."""
+    now = situation(state)
+    if now.seat is None:
+        return Hint(None, now.numbered)
+    if not now.numbered:
+        may_challenge = now.challenged if now.seat in now.challengers else None
+        return Hint(now.seat, False, may_challenge=may_challenge)
+    return Hint(now.seat, True, now.claims, now.any_claim, may_pass=now.may_pass)
 
 
 def _seats(state: State, armed: frozenset[int], buzz: Buzz | None) -> tuple[SeatModel, ...]:

@@ -43,6 +43,7 @@ from companion.rules.profiles import (
     Variant,
     profile_named,
 )
+from companion.rules.situation import Situation, situation
 from companion.rules.setup import check_name, new_setup, start, starting_draw_pile
 from companion.rules.state import Direction, EndReason, Event, EventKind, ScoreParts, Seat, Setup, State, Window
 from companion.rules.transcript import (
@@ -61,8 +62,8 @@ __all__ = [
     "EndCardDrawn", "EndReason", "Event", "EventKind", "FIVE_SPICES", "Game", "IllegalAction", "MAX_ACTIONS",
     "PROFILES", "Pass",
     "Play", "Profile", "ProfileId", "Redo", "Resolve", "Reveal", "SPICY", "SWEET_SPICY", "ScoreParts", "Seat",
-    "Setup", "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Tree", "Undo",
+    "Setup", "Situation", "StartAfterChallenge", "State", "Step", "TakeUniversal", "Transcript", "TranscriptError", "Tree", "Undo",
     "VARIANTS", "Variant", "VariantCard", "Window", "action_from_dict", "apply", "challengers", "check_name",
     "decode_transcript", "format_action", "is_legal", "legal_actions", "legal_claims", "new_setup", "playable_claims",
-    "profile_named", "read_transcript", "replay_transcript", "start", "starting_draw_pile", "tree", "write_transcript",
+    "profile_named", "read_transcript", "replay_transcript", "situation", "start", "starting_draw_pile", "tree", "write_transcript",
 ]

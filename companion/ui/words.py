@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from companion.buzzers import format_delay
 from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
-from companion.rules import Card, EndReason
+from companion.rules import Card, EndReason, Situation
 from companion.session import minutes_played
 from companion.table_link import Press
 from companion.table_model import Hint, Outcome
@@ -174,12 +174,53 @@ def hint_words(hint: Hint, names: Sequence[str]) -> str:
         return tr._("No card to play: pass") if hint.may_pass else tr._("once the challenge is decided")
     if hint.any_claim:
         return tr._("1, 2 or 3 of any spice, or pass") if hint.may_pass else tr._("1, 2 or 3 of any spice")
+    claims = claims_words(hint.claims)
+    return tr._("{claims}, or pass").format(claims=claims) if hint.may_pass else claims
+
+
+def claims_words(claims: Sequence[tuple[str, Sequence[int]]]) -> str:
+    """The claims a seat may say, spice by spice: "Chili 8, 9 or 10 or Pepper 1, 2 or 3"."""
     words = [
         tr._("{spice} {numbers}").format(spice=spice_name(spice), numbers=numbers_words(numbers))
-        for spice, numbers in hint.claims
+        for spice, numbers in claims
     ]
-    claims = tr._(" or ").join(words)
-    return tr._("{claims}, or pass").format(claims=claims) if hint.may_pass else claims
+    return tr._(" or ").join(words)
+
+
+def situation_words(now: Situation, names: Sequence[str]) -> list[Sentence]:
+    """The situation at the table as "How to play" opens on it: what is on the stack and what may be said,
+    then who may still challenge the card on top. Its facts are the rules' (``companion.rules.situation``)."""
+    if now.seat is None:
+        return [Sentence(tr._("The game is over."), {})]
+    if now.challenge_waiting:
+        return [Sentence(tr._("A challenge is waiting: turn the card over, or tell who was right."), {})]
+    lines = [Sentence(_stack_words(now), {})]
+    if now.challenged is not None:
+        seat = names[now.challenged]
+        if now.numbered:
+            lines.append(sentence(tr._("Until {next} plays or passes, any other seat may challenge {name}'s card."),
+                                  {"name": seat, "next": names[now.seat]}))
+        else:
+            lines.append(sentence(tr._("Only {next} may challenge {name}'s card, as its turn."),
+                                  {"name": seat, "next": names[now.seat]}))
+    return lines
+
+
+def _stack_words(now: Situation) -> str:
+    """What lies on the stack, then what the seat to play may do on it."""
+    claim = now.claim
+    if not now.numbered:
+        where = (tr._("{claim} on the pile").format(claim=spice_name(claim.spice)) if claim is not None
+                 else tr._("A face-up card starts the pile"))
+        return tr._("{where}: name any spice, or draw 1").format(where=where)
+    where = (tr._("{claim} on the stack").format(claim=claim_words(claim.spice, claim.number)) if claim is not None
+             else tr._("A new stack"))
+    if not now.claims:
+        return tr._("{where}: no card in hand, so pass").format(where=where)
+    claims = tr._("1, 2 or 3 of any spice") if now.any_claim else claims_words(now.claims)
+    if now.may_pass:
+        return tr._("{where}: say {claims}, or pass").format(where=where, claims=claims)
+    return tr._("{where}: say {claims}").format(where=where, claims=claims)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics import Fbo
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -36,6 +36,7 @@ from companion.ui.screens.reveal import RevealSheet
 from companion.ui.view import TableView
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.fit import needed_width
+from companion.ui.widgets.layer import Layer
 from companion.ui.widgets.seat_panel import Facing, SeatPanel, prepare_looks
 from companion.ui.words import Sentence, sentence
 
@@ -81,6 +82,21 @@ class TurnRow(GridLayout):
         return all(needed_width(button, sp(TURN_FONT_LEAST)) <= cell for button in buttons)
 
 
+class TableMenu(Layer):
+    """The table's menu: "How to play" on the game at hand, or home. It takes every touch while it shows, and a
+    tap beside its buttons closes it, changing nothing."""
+
+    screen = ObjectProperty(None)
+    anchor = ListProperty([0, 0])
+    """Where its top right corner goes: under the menu button."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.ids.choices.collide_point(*touch.pos):
+            self.screen.close_menu()
+            return True
+        return super().on_touch_down(touch)
+
+
 class TableScreen(Screen):
     view = ObjectProperty(None, allownone=True, rebind=True)
     flat = BooleanProperty(False)
@@ -109,6 +125,8 @@ class TableScreen(Screen):
         self._made: list[Facing] = []
         """Every seat's panel made so far: a table opened again gives them the new game's seats."""
         self._sheet_holder: Facing | None = None
+        self._menu: TableMenu | None = None
+        """The menu, made on its first tap."""
         self._sheet_turned = False
         self._laid_out: TableLayout | None = None
         """The layout last applied (``_layout``)."""
@@ -160,6 +178,7 @@ class TableScreen(Screen):
 
     def on_leave(self) -> None:
         Window.unbind(on_key_down=self._key_down)
+        self.close_menu()
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.replaying:
@@ -285,6 +304,7 @@ class TableScreen(Screen):
             turned = self._on_top_edge(view.challenger)
         self._close_sheet()
         if name:
+            self.close_menu()  # a challenge taken while the menu is open: the sheet is what the table needs
             holder = self._holders[name]
             holder.angle = 180 if turned else 0
             self.remove_widget(self._board)  # hidden by the sheet: drawing it anyway doubles a frame's cost
@@ -363,6 +383,32 @@ class TableScreen(Screen):
         """The profile's title (a table word) and, while a card in play can turn it, the direction of play."""
         title = tr._(view.title)
         return f"{title}  \u00b7  {direction_words(view.direction)}" if view.direction else title
+
+    # --- the menu ----------------------------------------------------------------------------
+
+    def open_menu(self) -> None:
+        menu = self._menu
+        if menu is None:
+            menu = self._menu = TableMenu(screen=self)
+        menu.anchor = [self.ids.menu.right, self.ids.menu.y - _dp(theme.GAP)]
+        if menu.parent is None:
+            self.add_widget(menu)
+
+    def close_menu(self) -> None:
+        if self._menu is not None and self._menu.parent is not None:
+            self.remove_widget(self._menu)
+
+    def how_to_play(self) -> None:
+        """"How to play" on this game's page, starting on the situation now; its Back shows this table again,
+        exactly as it is (nothing here changes while it shows)."""
+        self.close_menu()
+        app = App.get_running_app()
+        app.screen("howto").open(self.name, self.view.session.state if self.view is not None else None)
+        app.show("howto")
+
+    def go_home(self) -> None:
+        self.close_menu()
+        App.get_running_app().root.current = "home"
 
     def count_draw_pile(self) -> None:
         """A tap on the draw pile opens the table's count of it (docs/RULES.md 6), where the World's End
