@@ -25,3 +25,11 @@ def how_to_play_home(ui: Any) -> None:
     screen = ui.app.screen("howto")
     ui.tap(screen.ids.tab_sweet_spicy)
     ui.step(3)
+
+
+@scene("table-menu")
+def table_menu(ui: Any) -> None:
+    """The table's menu open over the game: How to play, or home."""
+    mid_game(ui)
+    ui.tap(ui.app.screen("table").ids.menu)
+    ui.step(3)

@@ -114,7 +114,13 @@ def fits(ui, screen) -> list[str]:
                 label.texture_update()
                 if not inside(on_screen(label), box) or label.texture_size[0] > label.width + 1:
                     wrong.append(f"{label.text!r} leaves its row")
-    for widget in screen.walk(restrict=True):
+    return wrong + buttons_fit(screen)
+
+
+def buttons_fit(parent) -> list[str]:
+    """Each button's words whole inside it, and each button 48 dp each way at least."""
+    wrong = []
+    for widget in parent.walk(restrict=True):
         if isinstance(widget, BaseButton) and min(widget.size) < dp(theme.TARGET) - 0.5:
             wrong.append(f"{widget.text!r} is under 48 dp")
         if isinstance(widget, BaseButton):
@@ -132,7 +138,10 @@ def test_every_page_fits_in_every_language(ui, code: str, size: tuple[int, int],
                   gpio=False, size=size, face_seats=flat, settings=UiConfig(language=code, face_seats=flat))
     table.declare("lemon", 2)
     ui.tap(table.screen.ids.menu)
-    ui.tap(table.screen._menu.ids.how_to_play)
+    menu = table.screen._menu
+    assert inside(on_screen(menu.ids.choices), (0, 0, *size))  # under its button, whole on the screen
+    assert not buttons_fit(menu)
+    ui.tap(menu.ids.how_to_play)
     ui.step(2)
     screen = table.app.screen("howto")
     for tab in ("tab_sweet_spicy", "tab_spicy", "tab_five_spices"):
