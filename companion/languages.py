@@ -60,7 +60,7 @@ LANGUAGES: tuple[Language, ...] = (
     Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-"), voice="nl"),
     Language("ru", "Русский", ("йцукенгшщзхъ", "фывапролджэё", "ячсмитьбю"), voice="ru"),
     Language("ja", "日本語", ("あいうえおかきくけこ", "さしすせそたちつてとっー", "なにぬねのはひふへほ"),
-             font="NotoSansJP", more_letters=("まみむめもらりるれろ", "やゆよわをんゃゅょっー", "ぁぃぅぇぉゎゔゝゞ")),
+             font="NotoSansJP", more_letters=("まみむめもらりるれろ", "やゆよわをんゃゅょっー・", "ぁぃぅぇぉゎゔゝゞ")),
 )
 
 CODES = tuple(language.code for language in LANGUAGES)
