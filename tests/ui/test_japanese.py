@@ -99,12 +99,14 @@ def test_a_japanese_table_types_kana_names_and_plays_a_challenge_by_touch(ui, si
     assert field.text == "ジョー"
     for _ in "ジョー":
         ui.tap(keys(ui)["backspace"])
-    ui.tap(keys(ui)[KANA])
 
-    ui.tap(keys(ui)[LATIN])  # a visitor's name on the Latin keys, and back
+    ui.tap(keys(ui)[LATIN])  # a visitor's name on the Latin keys, katakana still on for the kana: and back
     type_on_screen(ui, "Ben")
     assert field.text == "Ben" and keys(ui)[LETTERS].text == "あいう"
     ui.tap(keys(ui)[ENTER])
+    ui.tap(keys(ui)[LETTERS])
+    assert keys(ui)["あ"].text == "ア"
+    ui.tap(keys(ui)[KANA])
     assert setup.draft.names == ["がく", "さくら", "Ben"]
     ui.tap(keys(ui)["hide"])
 

@@ -166,7 +166,8 @@ class ScreenKeyboard(BoxLayout):
 
     def _letter(self, letter: str) -> str:
         """A letter key's letter: shifted, or the katakana of a kana while the kana key says so."""
-        return katakana(letter) if self.katakana else cased(letter, self.shift)
+        shifted = cased(letter, self.shift)  # a Latin letter keeps its shift while the kana key says katakana
+        return katakana(shifted) if self.katakana else shifted
 
     def press(self, key: Key) -> None:
         field = self.target
