@@ -20,7 +20,9 @@ challenges by buzzer each cancelled on the sheet, a pass and two undos by
 touch): 100 presses and 100 actions; with ``--speech``, with its spoken calls
 on (each challenge called, made ahead while the first rounds are played). Its baseline is the same table redrawn
 with nothing arriving, so what drawing alone costs on this machine's
-renderer is beside what the updates cost. ``--phones N`` plays it with the
+renderer is beside what the updates cost. ``--language ja`` (repeatable) starts the app a third way, with
+that language in its config, beside English in the same run (first frame, memory), and plays the table
+once more in it (frames, tap to frame). ``--phones N`` plays it with the
 phone page on and N phones reading its stream (on loopback, each on a thread
 of the benchmark's own process, as a phone's browser would be elsewhere). Each figure function in
 ``FIGURES`` takes the run count and returns table rows.
@@ -47,6 +49,8 @@ from typing import Any
 Row = tuple[str, str, str, str, str]
 SPEECH = "SPICY_BENCHMARK_SPEECH"
 """Set by ``--speech``: the table child turns the spoken calls on."""
+LANGUAGE = "SPICY_BENCHMARK_LANGUAGE"
+"""The table child's language (``[ui] language``), set for each ``--language``; English without it."""
 SIZE = (800, 480)
 FRAME = 1 / 60
 
@@ -120,7 +124,7 @@ class TablePlay:
 
         self.factory = MockFactory()
         config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.GPIO),
-                        ui=UiConfig(speech=os.environ.get(SPEECH) == "1"))
+                        ui=UiConfig(speech=os.environ.get(SPEECH) == "1", language=os.environ.get(LANGUAGE, "en")))
         self.pins = config.buzzers.button_pins
         self.app = SpicyApp(config, pin_factory=self.factory)
         self.app._run_prepare()
@@ -416,12 +420,16 @@ PHONES = 0
 """Phones reading the page's stream while the table plays (``--phones``)."""
 
 
-def run_child(kind: str, folder: str) -> dict[str, Any]:
-    """Run one measured child process in ``folder``; what it printed."""
+LANGUAGES: list[str] = []
+"""The languages measured beside English (``--language``)."""
+
+
+def run_child(kind: str, folder: str, language: str = "en") -> dict[str, Any]:
+    """Run one measured child process in ``folder``, the table in ``language``; what it printed."""
     out = subprocess.run(
         [sys.executable, __file__, "--child", kind, "--folder", folder],
-        env={**child_env(folder), "BENCH_PHONES": str(PHONES)}, capture_output=True, text=True, timeout=300,
-        check=True,
+        env={**child_env(folder), "BENCH_PHONES": str(PHONES), LANGUAGE: language}, capture_output=True, text=True,
+        timeout=300, check=True,
     ).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
@@ -450,14 +458,14 @@ def entry_command() -> list[str]:
     return [str(script)]
 
 
-def one_start(kind: str) -> tuple[float, float, float]:
+def one_start(kind: str, language: str = "en") -> tuple[float, float, float]:
     """Seconds from starting the process to its first frame (its READY, as systemd hears it), the CPU
     seconds it had used by then (what a busy machine's other work does not add to), and its peak MiB.
 
     ``app`` is the ``spicy-companion`` command with no command (the table app,
     keyboard buzzers, a database made beforehand, as on every start but the
     very first); ``bare`` a Kivy app of one ``Label`` given the same Kivy
-    settings. Both say READY from the same call at their first flip.
+    settings. Both say READY from the same call at their first flip. The app speaks ``language``.
     """
     from companion.config import DisplayConfig
     from companion.display import kivy_settings
@@ -471,7 +479,7 @@ def one_start(kind: str) -> tuple[float, float, float]:
             Store.open(Path(folder) / "games.db").close()
             config = Path(folder) / "config.toml"
             config.write_text(f"[store]\ndb = '{folder}/games.db'\n[buzzers]\nbackend = 'keyboard'\n"
-                              f"[display]\nwidth = {SIZE[0]}\nheight = {SIZE[1]}\n")
+                              f"[display]\nwidth = {SIZE[0]}\nheight = {SIZE[1]}\n[ui]\nlanguage = '{language}'\n")
             command = [*entry_command(), "--config", str(config)]
         else:
             settings = kivy_settings(DisplayConfig(width=SIZE[0], height=SIZE[1]))
@@ -516,14 +524,14 @@ def _peak_kib(pid: int) -> int:
 
 
 def start_up(runs: int) -> list[Row]:
-    kinds = ("bare", "app", "bare-japanese")
+    kinds = ("bare", "app", "bare-japanese", *(f"app-{language}" for language in LANGUAGES))
     first: dict[str, list[float]] = {kind: [] for kind in kinds}
     cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     peak: dict[str, list[float]] = {kind: [] for kind in kinds}
     load = Load()
     for _ in range(runs):
         for kind in kinds:
-            seconds, cpu_seconds, mib = one_start(kind)
+            seconds, cpu_seconds, mib = one_start(*kind.split("-")) if kind.startswith("app") else one_start(kind)
             first[kind].append(seconds)
             cpu[kind].append(cpu_seconds)
             peak[kind].append(mib)
@@ -543,6 +551,27 @@ def start_up(runs: int) -> list[Row]:
          f"in Roboto {f_bare * 1000:.0f} ms: {f_ja / f_bare:.2f}x", "what the font adds to a first frame", str(load)),
         ("peak memory, the bare app in Japanese", f"{p_ja:.1f} MiB", f"in Roboto {p_bare:.1f} MiB: +{p_ja - p_bare:.1f} MiB",
          "what the font adds to memory", str(load)),
+        *(row for language in LANGUAGES for row in language_start(language, first, cpu, peak, str(load))),
+    ]
+
+
+def language_start(language: str, first: dict[str, list[float]], cpu: dict[str, list[float]],
+                   peak: dict[str, list[float]], load: str) -> list[Row]:
+    """The app started in ``language``, against the bare app (the same targets as English) and English."""
+    kind, bare = f"app-{language}", statistics.median(first["bare"])
+    f_in, f_en = statistics.median(first[kind]), statistics.median(first["app"])
+    c_in, c_bare = statistics.median(cpu[kind]), statistics.median(cpu["bare"])
+    p_in, p_en, p_bare = statistics.median(peak[kind]), statistics.median(peak["app"]), statistics.median(peak["bare"])
+    return [
+        (f"time to the first frame, through `spicy-companion`, in `{language}`", f"{f_in * 1000:.0f} ms",
+         f"bare Kivy app {bare * 1000:.0f} ms: {f_in / bare:.2f}x; in English {f_en * 1000:.0f} ms",
+         within("first frame", f_in / bare, 1.2), load),
+        (f"CPU time to the first frame, in `{language}`", f"{c_in * 1000:.0f} ms",
+         f"bare Kivy app {c_bare * 1000:.0f} ms; in English {statistics.median(cpu['app']) * 1000:.0f} ms",
+         within("CPU", c_in / c_bare, 1.2), load),
+        (f"peak memory, in `{language}`", f"{p_in:.1f} MiB",
+         f"bare Kivy app {p_bare:.1f} MiB; in English {p_en:.1f} MiB (+{p_in - p_en:.1f} MiB)",
+         within("memory", p_in / p_bare, 1.3), load),
     ]
 
 
@@ -553,10 +582,18 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def table(_runs: int) -> list[Row]:
-    """One table run (its 600-odd frames, 100 taps and 50 challenges are samples enough)."""
+    """One table run (its 600-odd frames, 100 taps and 50 challenges are samples enough), in English and then
+    in each ``--language``, each of its rows saying which."""
+    rows = table_rows("en")
+    for language in LANGUAGES:
+        rows += [(f"{row[0]}, in `{language}`", *row[1:]) for row in table_rows(language)]
+    return rows
+
+
+def table_rows(language: str) -> list[Row]:
     load = Load()
     with tempfile.TemporaryDirectory() as folder:
-        result = run_child("table", folder)
+        result = run_child("table", folder, language)
     load.sample()
     ms = {key: [value * 1000 for value in values] for key, values in result.items() if isinstance(values, list)}
     beyond = [value - result["settle_ms"] for value in ms["sheets"]]
@@ -682,7 +719,10 @@ def main() -> None:
     parser.add_argument("--speech", action="store_true",
                         help="the table with its spoken calls on (espeak-ng, as Settings turns them on)")
     parser.add_argument("--phones", type=int, default=0, help="phones reading the page while the table plays")
+    parser.add_argument("--language", action="append", default=[],
+                        help="a code of companion/languages.py measured beside English in the same run (repeatable)")
     args = parser.parse_args()
+    LANGUAGES[:] = [language for language in args.language if language != "en"]
     if args.speech:
         os.environ[SPEECH] = "1"  # the children's environment is this one's
     global PHONES

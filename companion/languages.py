@@ -33,6 +33,9 @@ class Language:
     voice: str = ""
     """The espeak-ng voice that speaks its calls (``espeak-ng --voices``); "" for none, and the table stays
     silent in it. Japanese is one only if its catalogue is in kana: espeak-ng reads kanji as "Chinese letter"."""
+    more_letters: tuple[str, str, str] = ("", "", "")
+    """A second page of three rows, for a script with more letters than three rows hold (Japanese kana's
+    50-sound grid, あ to ほ on the first page, ま to ん and the small kana on this one)."""
 
     @property
     def latin(self) -> bool:
@@ -56,6 +59,8 @@ LANGUAGES: tuple[Language, ...] = (
     Language("de", "Deutsch", ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß"), voice="de"),
     Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-"), voice="nl"),
     Language("ru", "Русский", ("йцукенгшщзхъ", "фывапролджэё", "ячсмитьбю"), voice="ru"),
+    Language("ja", "日本語", ("あいうえおかきくけこ", "さしすせそたちつてとっー", "なにぬねのはひふへほ"),
+             font="NotoSansJP", more_letters=("まみむめもらりるれろ", "やゆよわをんゃゅょっー・", "ぁぃぅぇぉゎゔゝゞ")),
 )
 
 CODES = tuple(language.code for language in LANGUAGES)

@@ -9,7 +9,8 @@ import pytest
 from companion.config import ConfigError, UiConfig
 from companion.languages import CODES, language as language_row
 from companion.ui.keyboard import (
-    ACCENTS, LATIN, LETTERS, SYMBOLS, physical_keyboard, rows, screen_keyboard_wanted, switches,
+    ACCENTS, KANA, LATIN, LETTERS, MORE, SHIFT, SMALL, SYMBOLS, VOICED, katakana, physical_keyboard, rows,
+    screen_keyboard_wanted, small, switches, voiced,
 )
 
 KEYBOARD_KEYS = "10000 0 0 0 0 0 0 0 ffefffdf 3fcfffff ffffffff fffffffe"  # a USB keyboard, highest word first
@@ -62,9 +63,11 @@ def test_every_layer_has_the_letters_names_need_and_rows_of_one_key_size(languag
             if other not in reached:
                 reached.add(other)
                 todo.append(other)
-    assert reached == ({LETTERS, ACCENTS, SYMBOLS} | (set() if language_row(language).latin else {LATIN}))
+    row = language_row(language)
+    assert reached == ({LETTERS, ACCENTS, SYMBOLS} | (set() if row.latin else {LATIN})
+                       | ({MORE} if any(row.more_letters) else set()))
     typed = {key.action for layer in reached for row in rows(layer, language) for key in row}
-    own = "".join(language_row(language).letters)
+    own = "".join(row.letters + row.more_letters)
     for letter in own + "abcdefghijklmnopqrstuvwxyzéèêëàâäçîïôöûüùÿœæñß0123456789-'":
         assert letter in typed
     for layer in reached:
@@ -80,3 +83,23 @@ def test_russian_types_on_jcuken_with_yo_and_reaches_latin_letters() -> None:
 
 def typed_keys(layer: str, language: str) -> set[str]:
     return {key.action for row in rows(layer, language) for key in row}
+
+
+def test_japanese_types_the_50_sound_grid_on_two_pages_with_the_kana_keys() -> None:
+    """Every kana a name needs, in gojūon order, あ to ほ on one page and ま to ん with the small kana on the
+    other; the kana key where shift is, the ゛゜ and 小 keys on each page; katakana and every voiced and small
+    form are reached from the hiragana by those keys."""
+    grid = "".join(key.action for layer in (LETTERS, MORE) for row in rows(layer, "ja")[:3] for key in row
+                   if len(key.action) == 1)
+    assert grid.startswith("あいうえおかきくけこさしすせそたちつてと") and "なにぬねのはひふへほまみむめもらりるれろやゆよわをん" in grid
+    for layer in (LETTERS, MORE):
+        assert {KANA, VOICED, SMALL} <= typed_keys(layer, "ja") and SHIFT not in typed_keys(layer, "ja")
+        assert MORE in typed_keys(LETTERS, "ja") and LETTERS in typed_keys(MORE, "ja") and LATIN in typed_keys(layer, "ja")
+    hiragana = [chr(point) for point in range(0x3041, 0x3095) if chr(point) not in "ゐゑ"]  # ぁ to ゔ, but the
+    # two kana that left the language in 1946
+    reached = set(grid) | {katakana(kana) for kana in grid}
+    for _ in range(2):
+        reached |= {voiced(kana) for kana in reached} | {small(kana) for kana in reached}
+    assert set(hiragana) | {katakana(kana) for kana in hiragana} <= reached
+    assert [voiced(kana) for kana in "かがはばぱウつ"] == list("がかばぱはヴづ")
+    assert [small(kana) for kana in "やゃツッかケ"] == list("ゃやッツゕヶ")

@@ -10,6 +10,7 @@ layouts are tested without a window.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,8 +18,12 @@ from companion import languages
 
 SHIFT, BACKSPACE, ENTER, SPACE, HIDE = "shift", "backspace", "enter", "space", "hide"
 """Keys that do something other than type their own letter."""
-LETTERS, LATIN, ACCENTS, SYMBOLS = "letters", "latin", "accents", "symbols"
-"""The layers: a key on each switches to another. ``LATIN`` is the source language's letters, a layer of
+KANA, VOICED, SMALL = "kana", "voiced", "small"
+"""The kana keys: hiragana or katakana (where shift is on other keyboards), the dakuten key (か→が, は→ば→ぱ)
+and the small-kana key (や→ゃ, つ→っ), each changing the kana just typed, as a Japanese phone's keys do."""
+LETTERS, MORE, LATIN, ACCENTS, SYMBOLS = "letters", "more", "latin", "accents", "symbols"
+"""The layers: a key on each switches to another. ``MORE`` is the second page of a language with more letters
+than three rows hold (``Language.more_letters``); ``LATIN`` is the source language's letters, a layer of
 its own only where the language's letters are not Latin ones."""
 
 LETTER_KEYS = range(16, 26)
@@ -74,28 +79,40 @@ def rows(layer: str, language: str) -> list[list[Key]]:
     >>> [len(row) for row in rows(ACCENTS, "en")]
     [10, 10, 10, 5]
     """
+    row = languages.language(language)
     latin = languages.language(languages.SOURCE).letters
-    top, middle, bottom = {LETTERS: languages.language(language).letters, LATIN: latin, ACCENTS: _ACCENT_ROWS,
+    top, middle, bottom = {LETTERS: row.letters, MORE: row.more_letters, LATIN: latin, ACCENTS: _ACCENT_ROWS,
                            SYMBOLS: _SYMBOL_ROWS}[layer]
     other = switches(layer, language)
+    last = [*(Key(layer, 1.5) for layer in other), Key(SPACE, 7.5 - 1.5 * len(other)), Key(ENTER, 2.0), Key(HIDE, 1.0)]
+    if layer in (LETTERS, MORE) and kana(language):
+        side = min(1.5, (12 - len(bottom)) / 2)
+        return [[*(Key(c) for c in top), Key(VOICED), Key(SMALL)], [Key(c) for c in middle],
+                [Key(KANA, side), *(Key(c) for c in bottom), Key(BACKSPACE, side)], last]
     return [
         [Key(c) for c in top],
         [Key(c) for c in middle],
         [Key(SHIFT, 1.5), *(Key(c) for c in bottom), Key(BACKSPACE, 1.5)],
-        [Key(other[0], 1.5), Key(other[1], 1.5), Key(SPACE, 4.5), Key(ENTER, 2.0), Key(HIDE, 1.0)],
+        last,
     ]
 
 
-def switches(layer: str, language: str) -> tuple[str, str]:
-    """The two layers a layer's bottom row switches to. In a language written in Latin letters, each layer
+def switches(layer: str, language: str) -> tuple[str, ...]:
+    """The layers a layer's bottom row switches to. In a language written in Latin letters, each layer
     reaches the other two; in another script, the letters reach the symbols and the Latin letters, and
     those reach the accents (Zoë at a table in Moscow), each layer a tap from the language's own letters.
 
+    A language with a second page of letters has a third key on its letters' pages, to the other page.
+
     >>> switches(LETTERS, "en"), switches(LETTERS, "ru"), switches(LATIN, "ru")
     (('symbols', 'accents'), ('symbols', 'latin'), ('letters', 'accents'))
+    >>> switches(LETTERS, "ja"), switches(MORE, "ja")
+    (('more', 'symbols', 'latin'), ('letters', 'symbols', 'latin'))
     """
     if languages.language(language).latin:
         return {LETTERS: (SYMBOLS, ACCENTS), ACCENTS: (LETTERS, SYMBOLS), SYMBOLS: (LETTERS, ACCENTS)}[layer]
+    if layer in (LETTERS, MORE) and any(languages.language(language).more_letters):
+        return (MORE if layer == LETTERS else LETTERS, SYMBOLS, LATIN)
     return {LETTERS: (SYMBOLS, LATIN), LATIN: (LETTERS, ACCENTS), ACCENTS: (LETTERS, LATIN),
             SYMBOLS: (LETTERS, LATIN)}[layer]
 
@@ -105,14 +122,69 @@ def after_accent(language: str) -> str:
     return LETTERS if languages.language(language).latin else LATIN
 
 
-def letters_face(language: str) -> str:
-    """What the key to a language's letters shows: the first three of its alphabet ("ABC", "АБВ").
+def letters_face(language: str, layer: str = LETTERS) -> str:
+    """What the key to a language's letters (or to their second page) shows: the first three of its alphabet
+    ("ABC", "АБВ"; "あいう" and "まみむ", no small kana).
 
-    >>> letters_face("en"), letters_face("de"), letters_face("ru")
-    ('ABC', 'ABC', 'АБВ')
+    >>> letters_face("en"), letters_face("de"), letters_face("ru"), letters_face("ja"), letters_face("ja", MORE)
+    ('ABC', 'ABC', 'АБВ', 'あいう', 'まみむ')
     """
-    alphabet = sorted({letter for row in languages.language(language).letters for letter in row if letter.isalpha()})
+    row = languages.language(language)
+    alphabet = sorted({letter for line in (row.more_letters if layer == MORE else row.letters) for letter in line
+                       if letter.isalpha() and "LETTER SMALL" not in unicodedata.name(letter)})
     return "".join(alphabet[:3]).upper()
+
+
+def kana(language: str) -> bool:
+    """Whether the language's letters are hiragana: its keyboard has the kana keys instead of shift.
+
+    >>> kana("ja"), kana("ru")
+    (True, False)
+    """
+    return all("HIRAGANA" in unicodedata.name(letter) for row in languages.language(language).letters
+               for letter in row if letter.isalpha())
+
+
+KATAKANA = 0x60
+"""How far each katakana is from its hiragana in Unicode (か U+304B, カ U+30AB)."""
+SMALL_KANA = dict(zip("あいうえおつやゆよわかけ", "ぁぃぅぇぉっゃゅょゎゕゖ", strict=True))
+
+
+def katakana(letter: str) -> str:
+    """The katakana of a hiragana; anything else as it is (ー, a Latin letter).
+
+    >>> katakana("さ") + katakana("ゔ") + katakana("ー") + katakana("q")
+    'サヴーq'
+    """
+    return chr(ord(letter) + KATAKANA) if "\u3041" <= letter <= "\u3096" or "\u309d" <= letter <= "\u309e" else letter
+
+
+def voiced(letter: str) -> str:
+    """The next form of a kana in the dakuten key's round: plain, with dakuten, with handakuten, plain again;
+    a kana with no voiced form, or a letter that is no kana, is as it was.
+
+    >>> voiced("か"), voiced("が"), voiced("は"), voiced("ば"), voiced("ぱ"), voiced("ウ"), voiced("あ")
+    ('が', 'か', 'ば', 'ぱ', 'は', 'ヴ', 'あ')
+    """
+    plain = unicodedata.normalize("NFD", letter)[0]
+    forms = [plain, *(form for mark in ("\u3099", "\u309a")
+                      if len(form := unicodedata.normalize("NFC", plain + mark)) == 1)]
+    if len(forms) == 1 or letter not in forms:
+        return letter
+    return forms[(forms.index(letter) + 1) % len(forms)]
+
+
+def small(letter: str) -> str:
+    """The small kana of a large one and the large of a small one (つ↔っ, ヤ↔ャ); any other letter as it was.
+
+    >>> small("つ"), small("ゃ"), small("ヨ"), small("ァ"), small("か"), small("さ")
+    ('っ', 'や', 'ョ', 'ア', 'ゕ', 'さ')
+    """
+    hiragana = chr(ord(letter) - KATAKANA) if "\u30a1" <= letter <= "\u30f6" else letter
+    other = SMALL_KANA.get(hiragana) or next((large for large, tiny in SMALL_KANA.items() if tiny == hiragana), "")
+    if not other:
+        return letter
+    return katakana(other) if hiragana != letter else other
 
 
 def cased(letter: str, shift: bool) -> str:

@@ -30,6 +30,8 @@ NAMES = ["Ana", "Ben", "Cy"]
 VOICES = {"en": "en", "fr": "fr", "de": "de", "nl": "nl", "ru": "ru"}
 """espeak-ng's voice for each language the table speaks today, written out here and not read from
 companion/languages.py, so that a wrong voice there fails."""
+SILENT_LANGUAGES = {"ja"}
+"""Languages the table does not speak, on purpose: espeak-ng reads Japanese kanji as "Chinese letter"."""
 ESPEAK = shutil.which("espeak-ng")
 SLOW = 0.6
 """Seconds the slowed espeak-ng waits before it speaks: a frame that waited for it would show it."""
@@ -81,9 +83,27 @@ def slow_espeak(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
 def test_every_language_the_table_speaks_has_a_voice_espeak_ng_knows() -> None:
     assert ESPEAK is not None, "scripts/test installs espeak-ng"
     for row in LANGUAGES:
+        if row.code in SILENT_LANGUAGES:
+            assert row.voice == "", f"{row.code} is silent on purpose"
+            continue
         listed = subprocess.run(["espeak-ng", f"--voices={row.voice}"], capture_output=True, text=True).stdout
         assert row.voice and len(listed.splitlines()) > 1, f"{row.code}: espeak-ng has no voice {row.voice!r}"
     assert {row.code: row.voice for row in LANGUAGES if row.code in VOICES} == VOICES
+
+
+def test_a_japanese_table_with_speech_on_stays_silent_and_shows_every_call(ui) -> None:  # type: ignore
+    """No voice: nothing is made or played, not even "Chinese letter", and the sheets still say the calls."""
+    table = speaking_table(ui, "ja")
+    speech = table.app.speech
+    assert speech.enabled and not speech.speaking
+    for number in (1, 2):
+        table.declare("chili", number)
+    table.buzz((CY, 0.0))
+    ui.until(lambda: table.screen.sheet_name == "challenge")
+    assert table.sheet().ids.title.text.startswith("Cyが")
+    table.tap(table.sheet().ids.not_number)
+    ui.step(3)
+    assert speech.files == {} and speech.playing == ""
 
 
 @pytest.mark.parametrize("language", sorted(VOICES))

@@ -24,11 +24,10 @@ from kivy import kivy_data_dir
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior, FocusBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
 from companion import languages
@@ -36,10 +35,10 @@ from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
-from companion.ui.widgets.label import drawn
+from companion.ui.widgets.label import Label, drawn
 from companion.ui.keyboard import (
-    ACCENTS, BACKSPACE, ENTER, HIDE, LATIN, LETTERS, SHIFT, SPACE, SYMBOLS, Key, after_accent, cased, letters_face,
-    rows, shifts_by_itself,
+    ACCENTS, BACKSPACE, ENTER, HIDE, KANA, LATIN, LETTERS, MORE, SHIFT, SMALL, SPACE, SYMBOLS, VOICED, Key,
+    after_accent, cased, katakana, letters_face, rows, shifts_by_itself, small, voiced,
 )
 
 
@@ -51,7 +50,8 @@ load_kv(__file__)
 
 
 class KeyboardKey(ButtonBehavior, Label):
-    """One key: a letter, or an action drawn as a word or a sign."""
+    """One key: a letter, or an action drawn as a word or a sign, each in the font that draws it (the shared
+    label chooses: a kana key in Noto Sans CJK JP, Done in the language's own script)."""
 
     key = ObjectProperty(None)
     accent = BooleanProperty(False)
@@ -63,6 +63,8 @@ class ScreenKeyboard(BoxLayout):
     """The field being typed into, while the keyboard shows."""
     layer = StringProperty(LETTERS)
     shift = BooleanProperty(True)
+    katakana = BooleanProperty(False)
+    """The kana keys type katakana (a foreign name, ジョージ), not hiragana: kept from field to field."""
 
     def __init__(self, wanted: Callable[[], bool] = lambda: True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -117,6 +119,9 @@ class ScreenKeyboard(BoxLayout):
     def on_layer(self, *_args: object) -> None:
         self._build()
 
+    def on_katakana(self, *_args: object) -> None:
+        self.on_shift()
+
     def on_shift(self, *_args: object) -> None:
         for row in self.ids.rows.children:
             for key in row.children:
@@ -132,6 +137,8 @@ class ScreenKeyboard(BoxLayout):
                 button = KeyboardKey(key=key, text=text, accent=accent, size_hint_x=key.width)
                 if key.action in SIGNS:
                     button.font_name = SIGN_FONT
+                elif key.action == VOICED:
+                    button.font_size = sp(theme.FONT_TITLE * 4 / 3)  # two half-width marks, as big as a kana
                 button.bind(on_release=lambda button: self.press(button.key))
                 row.add_widget(button)
             holder.add_widget(row)
@@ -145,22 +152,33 @@ class ScreenKeyboard(BoxLayout):
             ENTER: (getattr(self.target, "enter_text", "") or tr._("Done"), True),
             HIDE: ("\u25bc", False),
             LETTERS: (letters_face(tr.language), False),
+            MORE: (letters_face(tr.language, MORE), False),
+            KANA: ("かな" if self.katakana else "カナ", False),
+            VOICED: ("\uff9e\uff9f", False),  # half-width: the two marks fit a key at 720 wide
+            SMALL: ("小", False),
             LATIN: (letters_face(languages.SOURCE), False),
             ACCENTS: ("\u00e0\u00e9\u00e7", False),
             SYMBOLS: ("?123", False),
         }
         if key.action in labels:
             return labels[key.action]
-        return cased(key.action, self.shift), False
+        return self._letter(key.action), False
+
+    def _letter(self, letter: str) -> str:
+        """A letter key's letter: shifted, or the katakana of a kana while the kana key says so."""
+        shifted = cased(letter, self.shift)  # a Latin letter keeps its shift while the kana key says katakana
+        return katakana(shifted) if self.katakana else shifted
 
     def press(self, key: Key) -> None:
         field = self.target
         if field is None:
             return
         action = key.action
-        if action == SHIFT:
+        if action in (KANA, VOICED, SMALL):
+            self._kana_key(action, field)
+        elif action == SHIFT:
             self.shift = not self.shift
-        elif action in (LETTERS, LATIN, ACCENTS, SYMBOLS):
+        elif action in (LETTERS, MORE, LATIN, ACCENTS, SYMBOLS):
             self.layer = action
         elif action == BACKSPACE:
             field.do_backspace()
@@ -178,10 +196,24 @@ class ScreenKeyboard(BoxLayout):
         elif action == HIDE:
             field.focus = False
         else:
-            field.insert_text(" " if action == SPACE else cased(action, self.shift))
+            field.insert_text(" " if action == SPACE else self._letter(action))
             self.shift = self._shifts(field)
             if self.layer == ACCENTS:
                 self.layer = after_accent(tr.language)  # one accented letter, then back to the letters
+
+    def _kana_key(self, action: str, field: TextInput) -> None:
+        """Hiragana or katakana; or the kana just typed (before the cursor) made voiced or small, as a Japanese
+        phone's ゛゜ and 小 keys do: が is か then ゛, ぱ is は then ゛ twice, ょ is よ then 小."""
+        if action == KANA:
+            self.katakana = not self.katakana
+            return
+        before = field.text[:field.cursor_index()]
+        if not before:
+            return
+        changed = (voiced if action == VOICED else small)(before[-1])
+        if changed != before[-1]:
+            field.do_backspace()
+            field.insert_text(changed)
 
     @staticmethod
     def _shifts(field: TextInput) -> bool:
