@@ -526,7 +526,7 @@ def league_words(members: list[Standing], at: datetime) -> list[Reason]:
     """The league's state as the Saved games strip says it: each table out of reach, then each one whose games
     are arriving; else all in step."""
     if not members:
-        return [Reason("League: this table alone so far; another table joins with its league code")]
+        return [Reason("League: this table alone so far; another table joins from its Settings, League")]
     lines = []
     for member in members:
         if member.connected:

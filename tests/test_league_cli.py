@@ -44,7 +44,7 @@ def test_a_table_starts_a_league_prints_its_code_and_leaves(folder: Path, tmp_pa
     code = capsys.readouterr().out.strip()
     assert read_code(code).table == "t7" and read_code(code).name == "Table 7" and (folder / "on").exists()
     assert main(league(config, "status")) == 0
-    assert capsys.readouterr().out == ("League: this table alone so far; another table joins with its league code\n")
+    assert capsys.readouterr().out == ("League: this table alone so far; another table joins from its Settings, League\n")
     assert main(league(config, "asking")) == 0
     assert capsys.readouterr().out == "no table is asking to join\n"
     assert main(league(config, "accept", "AAAAAAA-BBBBBBB")) == 2

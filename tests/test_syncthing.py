@@ -175,7 +175,7 @@ def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Ta
 def test_the_leagues_state_in_words() -> None:
     at = datetime(2026, 11, 9, 21, 0, tzinfo=UTC)
     two = Standing("Table 2", True, at, 0)
-    assert league_words([], at) == ["League: this table alone so far; another table joins with its league code"]
+    assert league_words([], at) == ["League: this table alone so far; another table joins from its Settings, League"]
     assert league_words([two, Standing("Table 3", True, at, 0)], at) == ["League: 3 tables, all in step"]
     away = Standing("Table 2", False, at - timedelta(days=3, hours=2), 0)
     arriving = Standing("Table 4", True, at, 3)
