@@ -63,3 +63,13 @@ def league_asking(ui: Any) -> None:
     ask(other, syncthing, host)
     ui.until(lambda: runner.asking, WAIT)
     ui.step(3)
+
+
+@scene("settings-league")
+def settings_league(ui: Any) -> None:
+    """Settings scrolled to its last row, League, which opens the League screen."""
+    ui.app.show("settings")
+    ui.step(3)
+    settings = ui.app.screen("settings")
+    settings.ids.scroll.scroll_to(settings.ids.league, animate=False)
+    ui.step(3)

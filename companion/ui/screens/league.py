@@ -15,6 +15,7 @@ from kivy.uix.screenmanager import Screen
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import SecondaryButton
+from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
 
 load_kv(__file__)
 
@@ -55,6 +56,7 @@ class LeagueScreen(Screen):
         self._list_asking(runner, runner.asking)
 
     def on_leave(self, *_args: object) -> None:
+        self.ids.name.focus = False  # the on-screen keyboard goes with the screen
         App.get_running_app().league.look(False)
 
     def rename(self) -> None:
