@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from weakref import proxy
 
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
@@ -43,6 +44,8 @@ STEP_SECONDS = 5.0
 """Between two steps while the league is on: a game that ends is at the other tables within seconds."""
 SERVICE = Path("/etc/systemd/system/spicy-companion-syncthing.service")
 """On a Pi, Syncthing is this service's (started by its path unit once the league is on), never the app's."""
+LOOKING = "looking"
+"""The league folder's file that says the League screen is looking for tables (spicy-companion-syncthing.path)."""
 FAILURES = (CompanionError, OSError, ValueError, KeyError, TypeError, http.client.HTTPException, ET.ParseError)
 """What a step can meet from Syncthing, the league folder or the store: said on screen, and tried again."""
 
@@ -94,7 +97,9 @@ class LeagueRunner(EventDispatcher):
         self.store: Store | None = None
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._seen = Seen()
         self.bind(on=self._say, words=self._say, problem=self._say)
+        self._language = tr.fbind("_", _say_again, proxy(self))
         self._say()
 
     # --- on the UI thread -------------------------------------------------------
@@ -153,6 +158,7 @@ class LeagueRunner(EventDispatcher):
 
     def close(self) -> None:
         """The app stops: the thread ends, and the Syncthing it started with it."""
+        tr.unbind_uid("_", self._language)
         if self._thread is not None:
             self._jobs.put(None)
             self._thread.join(timeout=20)
@@ -167,12 +173,17 @@ class LeagueRunner(EventDispatcher):
     def _show(self, seen: Seen) -> None:
         self.busy = not self._jobs.empty()
         self.on, self.name = seen.on, seen.name or self.name
-        self.words = [say(line) for line in seen.words]
+        self._seen = seen
+        self._translate()
         self.asking = seen.asking
         self.found = seen.found
-        self.problem = "" if seen.problem is None else say(seen.problem)
         for notice in seen.notices:
             self.notify(say(notice))
+
+    def _translate(self) -> None:
+        """The last step's words in the table's language: again at a change of language."""
+        self.words = [say(line) for line in self._seen.words]
+        self.problem = "" if self._seen.problem is None else say(self._seen.problem)
 
     def _say(self, *_args: object) -> None:
         if self.problem:
@@ -206,28 +217,35 @@ class LeagueRunner(EventDispatcher):
                     break
                 self._attempt(job)
         finally:
+            self.looking = False
+            if self.league is not None:
+                self._attempt(self._mark_looking, step=False)
             self._release()
             if self.store is not None:
                 self.store.close()
                 self.store = None
 
-    def _attempt(self, job: Callable[[], None]) -> None:
+    def _attempt(self, job: Callable[[], None], step: bool = True) -> None:
         try:
             job()
         except FAILURES as exc:
             self._show(Seen(self.in_league(), self.name, problem=_words(exc)))
             return
-        self._step()
+        if step:
+            self._step()
 
     def _step(self) -> None:
         """What ``league run`` does once, and what the screen shows of it."""
         from companion.syncthing import is_on
 
         if not (self.looking or self.in_league()):
+            if self.league is not None:
+                self._attempt(self._mark_looking, step=False)
             self._show(Seen(False, self.name))
             return
         try:
             league = self._league()
+            self._mark_looking()
             seen = Seen(is_on(league), league.table.name)
             if is_on(league):
                 self._keep_in_step(league, seen)
@@ -277,15 +295,30 @@ class LeagueRunner(EventDispatcher):
         syncthing = Syncthing(self._league().root / "syncthing", self.config.listen, self.config.local_discovery)
         if not syncthing.answers():
             if SERVICE.exists():
+                syncthing.prepare()  # the keys and settings the service starts with (it needs no network)
                 raise SyncthingError("Syncthing's service is not running yet: the table tries again")
             syncthing.start()
         self.syncthing = syncthing
         return syncthing
 
+    def _mark_looking(self) -> None:
+        """The file that has the Pi's path unit start Syncthing while Join a league lists the tables found,
+        before this table is in a league; gone with the screen."""
+        looking = self.config.folder / LOOKING
+        if self.looking and self.league is not None:
+            looking.touch()
+        else:
+            looking.unlink(missing_ok=True)
+
     def _release(self) -> None:
         if self.syncthing is not None:
             self.syncthing.stop()  # only the one this thread started: a service's is not its to stop
             self.syncthing = None
+
+
+def _say_again(runner: LeagueRunner, *_args: object) -> None:
+    runner._translate()
+    runner._say()
 
 
 def _nothing() -> None:

@@ -24,7 +24,7 @@ import pytest
 from companion.config import LeagueConfig, StoreConfig, UiConfig
 from companion.store.league import League
 from companion.store.simulate import simulate
-from companion.syncthing import ON, Syncthing, league_code
+from companion.syncthing import ON, Syncthing, ask, league_code, read_code
 from companion.ui.keyboard import BACKSPACE, ENTER
 from companion.ui.screens.league import AskingRow, FoundTable
 from keyboard_helpers import keys, type_on_screen
@@ -119,17 +119,19 @@ def test_a_league_started_joined_and_accepted_by_touch_carries_a_game_across(ui,
     app, screen = open_league(ui, tables.config(ui, "B"))
     ui.until(lambda: any(f.text == "Table Ana" for f in ui.find_all(FoundTable)), SYNCED)
     assert not app.league.on
+    assert (tables.base / "B" / "looking").exists()  # what has a Pi's path unit start Syncthing meanwhile
     ui.tap(next(f for f in ui.find_all(FoundTable) if f.text == "Table Ana"))
     ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
     assert "Table Ana" in screen.ids.state.text or app.league.words
     b_name = app.league.name
     ui.stop()
+    assert not (tables.base / "B" / "looking").exists()  # gone with the screen
 
     app, screen = open_league(ui, tables.config(ui, "A"))
     ui.until(lambda: any(r.table == b_name for r in ui.find_all(AskingRow)), SYNCED)
     row = next(r for r in ui.find_all(AskingRow) if r.table == b_name)
     assert row.children[-1].text == f"{b_name} asks to join the league"
-    ui.tap(next(b for b in row.walk() if getattr(b, "text", "") == "Accept"))
+    ui.tap(row.ids.accept)
     ui.until(lambda: not ui.find_all(AskingRow) and not app.league.busy, SYNCED)
     assert app.store is not None
     before = set(app.store.uids())
@@ -156,7 +158,12 @@ def test_syncthing_missing_is_said_and_nothing_is_started(ui, tables: Tables, mo
     ui.tap(screen.ids.start)
     ui.until(lambda: not app.league.busy, SYNCED)
     assert "Syncthing is not installed: run sudo apt-get install syncthing" in screen.ids.state.text
+    assert app.league.said == app.league.problem  # the Settings row says it too
     assert not app.league.on and not (tables.base / "A" / ON).exists()
+    app.change_settings(language="fr")
+    ui.step(2)
+    assert screen.ids.state.text.startswith("Syncthing n’est pas installé")  # said again in French
+    assert app.league.said == screen.ids.state.text
 
 
 def test_its_socket_gone_is_said_and_the_league_goes_on(ui, tables: Tables) -> None:
@@ -214,3 +221,22 @@ def test_the_services_socket_gone_is_said_and_passes_when_it_is_back(ui, tables:
     served.start()
     ui.until(lambda: not app.league.problem and app.league.words, SYNCED)
     assert app.league.on and set(app.store.uids()) == games
+
+
+def test_a_table_refused_by_touch_is_asked_no_more(ui, tables: Tables) -> None:
+    tables.serve("A")
+    b = tables.serve("B")
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.tap(screen.ids.start)
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    league_a = League(LeagueConfig(folder=tables.base / "A"))
+    league_b = League(LeagueConfig(table_name="Table 5", folder=tables.base / "B"))
+    ask(league_b, b, read_code(league_code(league_a, tables.syncthing["A"])))
+    ui.until(lambda: any(r.table == "Table 5" for r in ui.find_all(AskingRow)), SYNCED)
+    row = next(r for r in ui.find_all(AskingRow) if r.table == "Table 5")
+    ui.tap(row.ids.refuse)
+    ui.until(lambda: not ui.find_all(AskingRow) and not app.league.busy, SYNCED)
+    b_device = b.device_id()
+    ignored = tables.syncthing["A"].request("GET", "/rest/config")["remoteIgnoredDevices"]
+    assert [d["deviceID"] for d in ignored] == [b_device]
+    assert b_device not in {d["deviceID"] for d in tables.syncthing["A"].request("GET", "/rest/config/devices")}
