@@ -274,7 +274,10 @@ class SpicyApp(App):
 
         store = self.store
         assert store is not None
-        return self.save(lambda: store.abandon(game_id, now()) or True) is not None
+        abandoned = self.save(lambda: store.abandon(game_id, now()) or True) is not None
+        if abandoned:
+            self.league.poke()  # an abandoned game ended too: the other tables get it now
+        return abandoned
 
     def show_table(self, session: Session) -> None:
         self.session = session
@@ -296,6 +299,8 @@ class SpicyApp(App):
     def show(self, name: str) -> None:
         self.screen(name)
         self.root.current = name
+        if name == "end":
+            self.league.poke()  # the game is over: the other tables get it now, not at the next step
 
     def change_settings(self, **changes: Any) -> bool:
         """Apply a setting changed on screen and keep it; False (and a toast) when it cannot be kept."""

@@ -18,6 +18,7 @@ A file refused by an import is named once, as a notice.
 from __future__ import annotations
 
 import http.client
+import logging
 import queue
 import threading
 import xml.etree.ElementTree as ET
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from companion.store.league import League
     from companion.syncthing import Member, Syncthing
 
+log = logging.getLogger(__name__)
 STEP_SECONDS = 5.0
 """Between two steps while the league is on: a game that ends is at the other tables within seconds."""
 SERVICE = Path("/etc/systemd/system/spicy-companion-syncthing.service")
@@ -156,6 +158,11 @@ class LeagueRunner(EventDispatcher):
 
         self._post(job)
 
+    def poke(self) -> None:
+        """A game ended here: in a league, a step now sends it, rather than at the next one."""
+        if self._thread is not None and self.in_league():
+            self._jobs.put(_nothing)
+
     def close(self) -> None:
         """The app stops: the thread ends, and the Syncthing it started with it."""
         tr.unbind_uid("_", self._language)
@@ -215,7 +222,12 @@ class LeagueRunner(EventDispatcher):
                     job = _nothing
                 if job is None:
                     break
-                self._attempt(job)
+                try:
+                    self._attempt(job)
+                except Exception as exc:  # a fault of the app's own: logged and said; the league goes on
+                    log.exception("the league's step failed")
+                    self._show(Seen(self.in_league(), self.name, problem=Reason(
+                        "The league's step failed ({problem}): the table tries again", problem=repr(exc)[:200])))
         finally:
             self.looking = False
             if self.league is not None:
