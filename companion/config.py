@@ -317,6 +317,10 @@ TABLE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 """A table's id names its Syncthing folder and its folder on disk: short, and safe in both."""
 
 
+LEAGUE_CODE = "spicy-league-1-"
+"""How a league code starts (``companion.syncthing.league_code``)."""
+
+
 @dataclass(frozen=True)
 class LeagueConfig:
     """This table in a club's league (README "Club night"): its name, and where the league's files live.
@@ -331,6 +335,11 @@ class LeagueConfig:
     folder: Path = field(default_factory=default_league_path)
     listen: str = "default"
     """Where Syncthing listens for the other tables, such as "tcp://0.0.0.0:22000"; default: port 22000."""
+    local_discovery: bool = True
+    """Syncthing announces this table on the club's network and hears the others (Join a league lists them)."""
+    tables: tuple[str, ...] = ()
+    """League codes (``spicy-companion league code``) of tables that Join a league lists besides those local
+    discovery finds: a table on another subnet, where broadcasts do not reach."""
 
     def __post_init__(self) -> None:
         check_kinds(self, "league")
@@ -345,6 +354,10 @@ class LeagueConfig:
         if len(self.table_name) > 40 or any(not c.isprintable() for c in self.table_name):
             raise ConfigError("[league] table_name must be one line of at most 40 characters, not {value}",
                               value=shown(self.table_name))
+        for code in self.tables:
+            if not code.startswith(LEAGUE_CODE) or len(code) > 4000:
+                raise ConfigError("[league] tables must be league codes (spicy-league-1-...), not {value}",
+                                  value=shown(code))
 
 
 @dataclass(frozen=True)

@@ -37,12 +37,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from companion.config import LEAGUE_CODE
 from companion.errors import CompanionError, Reason
 from companion.store.league import League, Refused, read_json
 
 FOLDER_PREFIX = "spicy-"
 """A league folder's Syncthing id is this and the table's id: how a folder offered is known to be a table's."""
-CODE_PREFIX = "spicy-league-1-"
+CODE_PREFIX = LEAGUE_CODE
 OPTIONS = {
     "globalAnnounceEnabled": "false",
     "relaysEnabled": "false",
@@ -284,10 +285,10 @@ def folder_id(table_id: str) -> str:
 
 
 @contextmanager
-def running(league: League, listen: str = "default") -> Iterator[Syncthing]:
+def running(league: League, listen: str = "default", local_discovery: bool = True) -> Iterator[Syncthing]:
     """This table's Syncthing: the one already answering on its socket (the service on a Pi, the app), else one
     started for as long as the block lasts."""
-    syncthing = Syncthing(league.root / "syncthing", listen)
+    syncthing = Syncthing(league.root / "syncthing", listen, local_discovery)
     if syncthing.answers():
         yield syncthing
         return
@@ -334,10 +335,50 @@ def read_code(code: str) -> Member:
 
 def join(league: League, syncthing: Syncthing, code: str) -> Member:
     """Ask the table of ``code`` to join: its folder received here, this table's offered to it; it must accept."""
-    host = read_code(code)
+    return ask(league, syncthing, read_code(code))
+
+
+def ask(league: League, syncthing: Syncthing, host: Member) -> Member:
+    """Ask ``host`` (from a code, or found on the network) to join its league: it sees this table asking."""
     start_league(league, syncthing)
     _admit(league, syncthing, host)
     return host
+
+
+def refuse(syncthing: Syncthing, device: str) -> None:
+    """A table that asked to join is refused: Syncthing ignores it from now on, and it is asked no more."""
+    asked = syncthing.pending_devices().get(device, {})
+    config = syncthing.request("GET", "/rest/config")
+    ignored = config.get("remoteIgnoredDevices") or []
+    if all(each.get("deviceID") != device for each in ignored):
+        ignored.append({"deviceID": device, "name": str(asked.get("name", "")), "address": str(asked.get("address", "")),
+                        "time": datetime.now(UTC).isoformat()})
+        config["remoteIgnoredDevices"] = ignored
+        syncthing.request("PUT", "/rest/config", config)
+
+
+def nearby(league: League, syncthing: Syncthing, codes: tuple[str, ...] = ()) -> list[Member]:
+    """The tables Join a league offers: those Syncthing's local discovery heard on the network, and those of
+    ``codes`` (``[league] tables``); never this table. Discovery carries no name: a table found that way is
+    named once its Syncthing has told it (a table that asked here, a device known), else by its address."""
+    me = syncthing.device_id()
+    found: dict[str, Member] = {}
+    for code in codes:
+        try:
+            member = read_code(code)
+        except SyncthingError:
+            continue
+        found[member.device] = member
+    known = {device["deviceID"]: str(device.get("name", "")) for device in syncthing.request("GET", "/rest/config/devices")}
+    asked = syncthing.pending_devices()
+    heard = syncthing.request("GET", "/rest/system/discovery") or {}
+    for device, seen in heard.items():
+        if device in found or not isinstance(seen, dict):
+            continue
+        name = known.get(device) or str(asked.get(device, {}).get("name", ""))
+        found[device] = Member(device, "", name, tuple(str(a) for a in seen.get("addresses") or []) or ("dynamic",))
+    found.pop(me, None)
+    return sorted(found.values(), key=lambda m: (m.name == "", m.name, m.device))
 
 
 def accept(league: League, syncthing: Syncthing, device: str) -> None:
@@ -485,7 +526,7 @@ def league_words(members: list[Standing], at: datetime) -> list[Reason]:
     """The league's state as the Saved games strip says it: each table out of reach, then each one whose games
     are arriving; else all in step."""
     if not members:
-        return [Reason("League: this table alone so far; another table joins with its league code")]
+        return [Reason("League: this table alone so far; another table joins from its Settings, League")]
     lines = []
     for member in members:
         if member.connected:

@@ -26,7 +26,7 @@ from companion.config import LeagueConfig
 from companion.random_play import random_game, random_setup
 from companion.rules import Game, new_setup, profile_named
 from companion.store import Recorded, Store
-from companion.store.league import League
+from companion.store.league import League, LeagueError
 from companion.store.simulate import simulate
 
 START = datetime(2026, 11, 6, 19, 0, tzinfo=UTC)
@@ -61,6 +61,21 @@ def test_a_table_has_an_id_made_once_and_a_name(tmp_path: Path) -> None:
     assert League(LeagueConfig(folder=tmp_path / "other")).table.id != first.id
     described = json.loads((tmp_path / "league" / "tables" / first.id / "table.json").read_text())
     assert described["name"] == "Table 3" and described["id"] == first.id
+
+
+def test_a_name_set_on_the_league_screen_is_kept_and_wins_over_the_configs(tmp_path: Path) -> None:
+    config = LeagueConfig(table_name="Table 3", folder=tmp_path / "league")
+    league = League(config)
+    league.rename("  Bar   corner ")
+    assert league.table.name == "Bar corner"
+    again = League(config).table
+    assert again == league.table  # after a restart, the same id and the name set on screen
+    described = json.loads((league.own / "table.json").read_text())
+    assert described["name"] == "Bar corner"  # what the other tables read
+    for bad in ("", "   ", "x" * 41, "esc\x1bape"):
+        with pytest.raises(LeagueError, match="one line of 1 to 40 characters"):
+            league.rename(bad)
+    assert League(config).table.name == "Bar corner"  # a refused name changes nothing
 
 
 def test_each_game_that_ended_is_one_file_named_by_its_uid_and_nothing_half_written(two) -> None:

@@ -37,17 +37,20 @@ def league(config: Path, *words: str) -> list[str]:
 def test_a_table_starts_a_league_prints_its_code_and_leaves(folder: Path, tmp_path: Path, capsys) -> None:
     config = tmp_path / "config.toml"
     config.write_text(f'[league]\ntable_name = "Table 7"\ntable_id = "t7"\nfolder = "{folder}"\n'
-                      f'listen = "tcp://127.0.0.1:{free_port()}"\n', encoding="utf-8")
+                      f'listen = "tcp://127.0.0.1:{free_port()}"\nlocal_discovery = false\n', encoding="utf-8")
     assert main(league(config, "status")) == 0
     assert capsys.readouterr().out == "Table 7 is in no league: league code starts one, league join joins one\n"
     assert main(league(config, "code")) == 0
     code = capsys.readouterr().out.strip()
     assert read_code(code).table == "t7" and read_code(code).name == "Table 7" and (folder / "on").exists()
     assert main(league(config, "status")) == 0
-    assert capsys.readouterr().out == ("League: this table alone so far; another table joins with its league code\n")
+    assert capsys.readouterr().out == ("League: this table alone so far; another table joins from its Settings, League\n")
     assert main(league(config, "asking")) == 0
     assert capsys.readouterr().out == "no table is asking to join\n"
     assert main(league(config, "accept", "AAAAAAA-BBBBBBB")) == 2
+    assert capsys.readouterr().err == ("spicy-companion: no table with the device AAAAAAA-BBBBBBB is asking to join: "
+                                       "see league asking\n")
+    assert main(league(config, "refuse", "AAAAAAA-BBBBBBB")) == 2
     assert capsys.readouterr().err == ("spicy-companion: no table with the device AAAAAAA-BBBBBBB is asking to join: "
                                        "see league asking\n")
     assert main(league(config, "join", code[:-9])) == 2  # a code cut short
@@ -64,7 +67,8 @@ def test_a_table_starts_a_league_prints_its_code_and_leaves(folder: Path, tmp_pa
 def running_league(folder: Path, tmp_path: Path) -> subprocess.Popen[str]:
     """``league run`` of a table that started a league, once it says it keeps it in step."""
     config = tmp_path / "config.toml"
-    config.write_text(f'[league]\nfolder = "{folder}"\nlisten = "tcp://127.0.0.1:{free_port()}"\n', encoding="utf-8")
+    config.write_text(f'[league]\nfolder = "{folder}"\nlisten = "tcp://127.0.0.1:{free_port()}"\n'
+                      'local_discovery = false\n', encoding="utf-8")
     assert main(league(config, "code")) == 0
     command = [sys.executable, "-m", "companion.cli", *league(config, "run", "--db", str(tmp_path / "games.db"))]
     child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -94,9 +94,10 @@ def test_syncthing_runs_as_the_kiosks_user_with_the_home_the_app_prepares() -> N
     league = load_config(EXAMPLE).league.folder
     assert (unit["User"], unit["Group"]) == (USER, USER) and league.parent == STATE
     assert f"--home={league / 'syncthing'}" in unit["ExecStart"].split()
-    path = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("=",))
-    path.read_string(SYNCTHING_UNIT.with_suffix(".path").read_text())
-    assert path["Path"]["PathExists"] == str(league / "on")
+    watched = re.findall(r"^PathExists=(.+)$", SYNCTHING_UNIT.with_suffix(".path").read_text(), re.MULTILINE)
+    assert watched == [str(league / "on"), str(league / "looking")]  # the league on; the League screen looking
+    conditions = re.findall(r"^ConditionPathExists=(.+)$", SYNCTHING_UNIT.read_text(), re.MULTILINE)
+    assert conditions == [f"|{league / 'on'}", f"|{league / 'looking'}", str(league / "syncthing" / "config.xml")]
     assert unit["IPAddressDeny"] == "any" and "0.0.0.0/0" not in unit["IPAddressAllow"]
     assert service()["PrivateNetwork"] == "yes"
 

@@ -27,6 +27,7 @@ from companion.syncthing import (
     Standing,
     Syncthing,
     accept,
+    ask,
     folder_id,
     join,
     keep_in_step,
@@ -34,7 +35,9 @@ from companion.syncthing import (
     league_code,
     league_state,
     league_words,
+    nearby,
     read_code,
+    refuse,
     start_league,
 )
 
@@ -172,10 +175,30 @@ def test_three_tables_keep_one_league_and_one_stopped_catches_up(tables: list[Ta
     print(f"asked {asked:.1f} s, paired {paired:.1f} s, a game arrived in {took:.1f} s, caught up in {caught_up:.1f} s")
 
 
+def test_a_table_found_asks_by_its_code_and_a_refused_one_asks_no_more(league_of) -> None:
+    """Join a league's list (``nearby``) holds the tables of ``[league] tables``, never this table; asking
+    one is join's own path; a table refused is ignored by Syncthing from then on."""
+    a, b = league_of(2)
+    start_league(a.league, a.syncthing)
+    code = league_code(a.league, a.syncthing)
+    assert nearby(a.league, a.syncthing, (code,)) == []  # this table is not offered to itself
+    (found,) = nearby(b.league, b.syncthing, (code, "spicy-league-1-cut"))  # a code cut short is left out
+    assert (found.name, found.table, found.addresses) == ("A", a.league.table.id, (a.syncthing.listen,))
+    ask(b.league, b.syncthing, found)
+    me = b.syncthing.device_id()
+    until(lambda: me in a.syncthing.pending_devices(), [], 30)
+    refuse(a.syncthing, me)
+    ignored = a.syncthing.request("GET", "/rest/config")["remoteIgnoredDevices"]
+    assert [(d["deviceID"], d["name"]) for d in ignored] == [(me, "B")]
+    time.sleep(12)  # B tries again after Syncthing's reconnection interval (10 s)
+    assert me not in a.syncthing.pending_devices()
+    assert [d["deviceID"] for d in a.syncthing.request("GET", "/rest/config/devices")] == [a.syncthing.device_id()]
+
+
 def test_the_leagues_state_in_words() -> None:
     at = datetime(2026, 11, 9, 21, 0, tzinfo=UTC)
     two = Standing("Table 2", True, at, 0)
-    assert league_words([], at) == ["League: this table alone so far; another table joins with its league code"]
+    assert league_words([], at) == ["League: this table alone so far; another table joins from its Settings, League"]
     assert league_words([two, Standing("Table 3", True, at, 0)], at) == ["League: 3 tables, all in step"]
     away = Standing("Table 2", False, at - timedelta(days=3, hours=2), 0)
     arriving = Standing("Table 4", True, at, 3)

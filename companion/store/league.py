@@ -51,6 +51,8 @@ BATCH = 200
 SEEN_EVERY = 10
 """Batches between two writes of ``seen.json``: a file of 100,000 names is not rewritten after every batch."""
 UID = re.compile(r"[0-9a-f-]{36}(?:-\d+)?(?:~[0-9a-f]{16})?")
+NAME_LENGTH = 40
+"""A table's name at most (``[league] table_name`` and the League screen alike)."""
 CHANGES = ("rename", "merge", "retire", "unretire")
 """What a player's record says happened; a rename and a merge both mean "``name`` is now ``to``"."""
 
@@ -127,6 +129,7 @@ def _ours(data: Any, kind: str, newest: int) -> dict[str, Any]:
 def own_table(config: LeagueConfig) -> Table:
     """This table's id (made once and kept in the league folder, unless the config sets it) and name."""
     path = config.folder / "table.json"
+    kept: dict[str, Any] = {}
     try:
         kept = _ours(read_json(path), TABLE_KIND, FORMAT)
         table_id = str(kept["id"])
@@ -140,7 +143,9 @@ def own_table(config: LeagueConfig) -> Table:
     if not TABLE_ID.fullmatch(table_id):
         raise LeagueError("{path} names the table {id}, which is not a table id: move it aside", path=str(path),
                           id=table_id)
-    return Table(table_id, config.table_name or f"Table {table_id[:4]}")
+    name = kept.get("name")
+    name = name if isinstance(name, str) and 0 < len(name) <= NAME_LENGTH and name.isprintable() else ""
+    return Table(table_id, name or config.table_name or f"Table {table_id[:4]}")
 
 
 class League:
@@ -151,6 +156,22 @@ class League:
         self.table = own_table(config)
         self.own = self.folder_of(self.table.id)
         self.describe()
+
+    def rename(self, name: str) -> None:
+        """This table's name, as set on the League screen: kept in the league folder, so it outlives a restart
+        and wins over ``[league] table_name``; the others learn it from its ``table.json``."""
+        name = " ".join(name.split())
+        if not name or len(name) > NAME_LENGTH or not name.isprintable():
+            raise LeagueError("A table's name is one line of 1 to {count} characters", count=NAME_LENGTH)
+        path = self.root / "table.json"
+        try:
+            kept = _ours(read_json(path), TABLE_KIND, FORMAT)
+        except Refused:
+            raise LeagueError("{path} is not this table's league file: move it aside, and the table makes a new "
+                              "one", path=str(path)) from None
+        _write_json(self.root, "table.json", {**kept, "name": name})
+        self.table = Table(self.table.id, name)
+        self.describe(name=name)
 
     def folder_of(self, table_id: str) -> Path:
         return self.root / "tables" / table_id

@@ -2,7 +2,7 @@
 
 ``league publish`` writes every game that ended here and is not in the folder yet;
 ``league import`` takes in the other tables' games and player changes. ``code``,
-``join``, ``asking``, ``accept``, ``status`` and ``leave`` speak to this table's
+``join``, ``asking``, ``accept``, ``refuse``, ``status`` and ``leave`` speak to this table's
 Syncthing (the one running, else one started for the command); ``run`` keeps the
 league in step in the foreground until Ctrl-C.
 """
@@ -33,6 +33,7 @@ from companion.syncthing import (
     league_code,
     league_state,
     leave,
+    refuse,
     running,
     start_league,
 )
@@ -70,6 +71,10 @@ def add_commands(subparsers: Any) -> None:
     accept_ = commands.add_parser("accept", parents=[options], help="accept a table that asked to join")
     accept_.add_argument("device", help="its device, as `league asking` lists it")
     accept_.set_defaults(handler=_league_handler(run_accept))
+    refuse_ = commands.add_parser("refuse", parents=[options], help="refuse a table that asked to join: "
+                                  "Syncthing ignores it from then on")
+    refuse_.add_argument("device", help="its device, as `league asking` lists it")
+    refuse_.set_defaults(handler=_league_handler(run_refuse))
     keep = commands.add_parser("run", parents=[options], help="keep the league in step until Ctrl-C: this table's "
                                "games out, the others' in, every few seconds")
     keep.set_defaults(handler=_handler(run_league))
@@ -90,7 +95,7 @@ def _league_handler(run: Callable[[League, Syncthing, argparse.Namespace], int])
     def handle(args: argparse.Namespace) -> int:
         config = _settings(args)
         league = League(config)
-        with running(league, config.listen) as syncthing:
+        with running(league, config.listen, config.local_discovery) as syncthing:
             return run(league, syncthing, args)
 
     return handle
@@ -117,12 +122,21 @@ def run_asking(league: League, syncthing: Syncthing, args: argparse.Namespace) -
     return 0
 
 
+def _asking(syncthing: Syncthing, device: str) -> str:
+    if device not in syncthing.pending_devices():
+        raise UsageError("no table with the device {device} is asking to join: see league asking", device=device)
+    return device
+
+
 def run_accept(league: League, syncthing: Syncthing, args: argparse.Namespace) -> int:
-    if args.device not in syncthing.pending_devices():
-        raise UsageError("no table with the device {device} is asking to join: see league asking",
-                         device=args.device)
-    accept(league, syncthing, args.device)
+    accept(league, syncthing, _asking(syncthing, args.device))
     print(f"accepted {args.device}")
+    return 0
+
+
+def run_refuse(league: League, syncthing: Syncthing, args: argparse.Namespace) -> int:
+    refuse(syncthing, _asking(syncthing, args.device))
+    print(f"refused {args.device}: it is asked no more")
     return 0
 
 
@@ -154,7 +168,7 @@ def run_league(store: Store, args: argparse.Namespace) -> int:
         raise UsageError("this table is in no league: league code starts one, league join joins one")
     for number in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, _stop)
-    with running(league, config.listen) as syncthing:
+    with running(league, config.listen, config.local_discovery) as syncthing:
         print(f"{league.table.name}: keeping the league in step (Ctrl-C stops)", flush=True)
         while True:
             keep_in_step(league, syncthing)

@@ -103,6 +103,11 @@ class SpicyApp(App):
         self.phones = Phones(default_prefs_path().with_name("phones.key"))
         """The phone page, while the setting is on: it follows the table shown."""
         self.phones.turn(self.prefs.ui.phones)
+        from companion.ui.league import LeagueRunner
+
+        self.league = LeagueRunner(config.league, config.store.db, min(config.store.busy_timeout, TABLE_WAIT),
+                                   lambda text: self.notify(text, NOTICE_SECONDS))
+        """The league (README "Club night"): kept in step on its own thread while it is on."""
 
     @property
     def toast(self) -> Toast:
@@ -162,6 +167,8 @@ class SpicyApp(App):
             self._say_reopened()
         else:
             self.root.get_screen("home").refresh()  # Resume, now that the store can say
+        if self.league.in_league():
+            self.league.begin()
         self._build_ahead([*(partial(self.screen, name) for name in AHEAD), lambda: self.toast,
                            lambda: self.screen_keyboard])
 
@@ -240,6 +247,7 @@ class SpicyApp(App):
         if self.referee is not None:
             self.referee.close()  # its thread first, then the buzzers
         self.phones.close()
+        self.league.close()
         if self.store is not None:
             self.store.close()
         self.speech.close()
@@ -266,7 +274,10 @@ class SpicyApp(App):
 
         store = self.store
         assert store is not None
-        return self.save(lambda: store.abandon(game_id, now()) or True) is not None
+        abandoned = self.save(lambda: store.abandon(game_id, now()) or True) is not None
+        if abandoned:
+            self.league.poke()  # an abandoned game ended too: the other tables get it now
+        return abandoned
 
     def show_table(self, session: Session) -> None:
         self.session = session
@@ -288,6 +299,8 @@ class SpicyApp(App):
     def show(self, name: str) -> None:
         self.screen(name)
         self.root.current = name
+        if name == "end":
+            self.league.poke()  # the game is over: the other tables get it now, not at the next step
 
     def change_settings(self, **changes: Any) -> bool:
         """Apply a setting changed on screen and keep it; False (and a toast) when it cannot be kept."""

@@ -1,0 +1,242 @@
+"""Settings → League by touch, with real Syncthing instances on loopback (README "Club night").
+
+Kivy has one window a process, so the two tables take turns in it: table A's
+app, then B's, then A's again, each with its own store and league folder. Their
+Syncthing instances run beside the apps as the Pi's service does (each its home,
+port and device; local discovery off, static ``tcp://127.0.0.1:PORT``), and keep
+sending while no app is up; the app uses the one answering on its socket. B
+lists A through ``[league] tables``, A's league code: what the foundation's
+join path needs where local discovery cannot be used (loopback has no
+broadcast).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from companion.config import LeagueConfig, StoreConfig, UiConfig
+from companion.store.league import League
+from companion.store.simulate import simulate
+from companion.syncthing import ON, Syncthing, ask, league_code, read_code
+from companion.ui.keyboard import BACKSPACE, ENTER
+from companion.ui.screens.league import AskingRow, FoundTable
+from keyboard_helpers import keys, type_on_screen
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from test_syncthing import free_port  # noqa: E402
+
+SYNCED = float(__import__("os").environ.get("SYNCED", "120"))
+"""Seconds a step of the league may take on a loaded 2-core machine: Syncthing reconnects every 10 s."""
+START = datetime(2026, 11, 6, 19, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def base() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="sl-", dir="/tmp"))  # short: a Unix socket's path has at most 107 bytes
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+class Tables:
+    """Tables A and B: each a league folder, a database, and a Syncthing running as a Pi's service would."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.syncthing: dict[str, Syncthing] = {}
+        self.tables: dict[str, tuple[str, ...]] = {}
+
+    def serve(self, name: str) -> Syncthing:
+        syncthing = Syncthing(self.base / name / "syncthing", f"tcp://127.0.0.1:{free_port()}", local_discovery=False)
+        syncthing.start()
+        self.syncthing[name] = syncthing
+        return syncthing
+
+    def config(self, ui, name: str):  # type: ignore[no-untyped-def]
+        listen = self.syncthing[name].listen if name in self.syncthing else f"tcp://127.0.0.1:{free_port()}"
+        league = LeagueConfig(folder=self.base / name, listen=listen, local_discovery=False,
+                              tables=self.tables.get(name, ()))
+        return ui.config(ui=UiConfig(keyboard="screen"), league=league,
+                         store=StoreConfig(db=self.base / f"{name}.db"))
+
+    def stop(self) -> None:
+        for syncthing in self.syncthing.values():
+            syncthing.stop()
+
+
+@pytest.fixture
+def tables(base: Path) -> Iterator[Tables]:
+    made = Tables(base)
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+def open_league(ui, config):  # type: ignore[no-untyped-def]
+    """The app, Settings, then League by touch."""
+    app = ui.start(config=config)
+    ui.tap(app.screen("home").ids.settings)
+    ui.until(lambda: app.root.current == "settings")
+    settings = app.screen("settings")
+    settings.ids.scroll.scroll_y = 0  # the League row is the last
+    ui.step(3)
+    ui.tap(settings.ids.league)
+    ui.until(lambda: app.root.current == "league")
+    return app, app.screen("league")
+
+
+def name_table(ui, screen, name: str) -> None:  # type: ignore[no-untyped-def]
+    ui.tap(screen.ids.name)
+    for _ in screen.ids.name.text:
+        ui.tap(keys(ui)[BACKSPACE])
+    type_on_screen(ui, name)
+    ui.tap(keys(ui)[ENTER])
+    ui.until(lambda: ui.app.league.name == name and not ui.app.league.busy, SYNCED)
+
+
+def test_a_league_started_joined_and_accepted_by_touch_carries_a_game_across(ui, tables: Tables) -> None:
+    tables.serve("A")
+    tables.serve("B")
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.until(lambda: app.league.name.startswith("Table "), SYNCED)
+    name_table(ui, screen, "Table Ana")
+    ui.tap(screen.ids.start)
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    assert (tables.base / "A" / ON).exists()
+    assert screen.ids.start.opacity == 0 and screen.ids.leave.opacity == 1
+    ui.stop()
+
+    league_a = League(LeagueConfig(folder=tables.base / "A"))
+    assert league_a.table.name == "Table Ana"  # the name set by touch is the table's, after a restart too
+    tables.tables["B"] = (league_code(league_a, tables.syncthing["A"]),)
+    app, screen = open_league(ui, tables.config(ui, "B"))
+    ui.until(lambda: any(f.text == "Table Ana" for f in ui.find_all(FoundTable)), SYNCED)
+    assert not app.league.on
+    assert (tables.base / "B" / "looking").exists()  # what has a Pi's path unit start Syncthing meanwhile
+    ui.tap(next(f for f in ui.find_all(FoundTable) if f.text == "Table Ana"))
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    assert "Table Ana" in screen.ids.state.text or app.league.words
+    b_name = app.league.name
+    ui.stop()
+    assert not (tables.base / "B" / "looking").exists()  # gone with the screen
+
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.until(lambda: any(r.table == b_name for r in ui.find_all(AskingRow)), SYNCED)
+    row = next(r for r in ui.find_all(AskingRow) if r.table == b_name)
+    assert row.children[-1].text == f"{b_name} asks to join the league"
+    ui.tap(row.ids.accept)
+    ui.until(lambda: not ui.find_all(AskingRow) and not app.league.busy, SYNCED)
+    assert app.store is not None
+    before = set(app.store.uids())
+    simulate(app.store, 1, 5, START)  # a game finished on A while the app runs: the league sends it
+    (uid,) = set(app.store.uids()) - before
+    ui.until(lambda: (league_a.own / "games" / f"{uid}.json").exists(), SYNCED)
+    ui.stop()
+
+    app, screen = open_league(ui, tables.config(ui, "B"))
+    assert app.store is not None
+    ui.until(lambda: uid in app.store.uids(), SYNCED)
+    ui.until(lambda: not app.league.busy, SYNCED)
+    ui.tap(screen.ids.leave)
+    ui.until(lambda: not app.league.on and not app.league.busy, SYNCED)
+    assert not (tables.base / "B" / ON).exists()
+    assert uid in app.store.uids()  # the games already taken in stay
+    assert screen.ids.start.opacity == 1
+
+
+def test_syncthing_missing_is_said_and_nothing_is_started(ui, tables: Tables, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no syncthing on it
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.until(lambda: "Syncthing is not installed" in screen.ids.state.text, SYNCED)
+    ui.tap(screen.ids.start)
+    ui.until(lambda: not app.league.busy, SYNCED)
+    assert "Syncthing is not installed: run sudo apt-get install syncthing" in screen.ids.state.text
+    assert app.league.said == app.league.problem  # the Settings row says it too
+    assert not app.league.on and not (tables.base / "A" / ON).exists()
+    app.change_settings(language="fr")
+    ui.step(2)
+    assert screen.ids.state.text.startswith("Syncthing n’est pas installé")  # said again in French
+    assert app.league.said == screen.ids.state.text
+
+
+def test_its_socket_gone_is_said_and_the_league_goes_on(ui, tables: Tables) -> None:
+    """The app's own Syncthing loses its socket: the app says so or starts it again; the league stays on."""
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.tap(screen.ids.start)
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    assert app.league.syncthing is not None and app.league.syncthing.process is not None
+    first = app.league.syncthing.process
+    (tables.base / "A" / "syncthing" / "api.sock").unlink()
+    ui.until(lambda: app.league.syncthing is not None and app.league.syncthing.process is not first, SYNCED)
+    ui.until(lambda: app.league.syncthing is not None and app.league.syncthing.answers() and not app.league.problem,
+             SYNCED)
+    assert first.poll() is not None  # the one that lost its socket was stopped, not left behind
+    assert app.league.on and (tables.base / "A" / ON).exists()
+
+
+def test_a_refused_file_is_named_once_and_nothing_else_changes(ui, tables: Tables) -> None:
+    tables.serve("A")
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.tap(screen.ids.start)
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    assert app.store is not None
+    before = app.store.uids()
+    dropped = tables.base / "A" / "tables" / "other" / "games"
+    dropped.mkdir(parents=True)
+    (dropped / "not-ours.json").write_text("{ cut short", encoding="utf-8")
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda text, *args, **kwargs: (said.append(text), notify(text, *args, **kwargs))
+    ui.until(lambda: any("not-ours.json" in text for text in said), SYNCED)
+    ui.until(lambda: not app.league.busy, SYNCED)
+    app.league._post(lambda: None)  # another step: the file is not named again
+    ui.until(lambda: not app.league.busy, SYNCED)
+    assert sum("not-ours.json" in text for text in said) == 1
+    assert app.store.uids() == before and (dropped / "not-ours.json").exists()
+    assert app.league.on and not app.league.problem
+
+
+def test_the_services_socket_gone_is_said_and_passes_when_it_is_back(ui, tables: Tables) -> None:
+    """The Syncthing running beside the app (the Pi's service) loses its socket: a sentence on screen, the
+    league stays on with every game, and the words come back once it answers again."""
+    served = tables.serve("A")
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.tap(screen.ids.start)
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    assert app.store is not None
+    simulate(app.store, 2, 5, START)
+    games = set(app.store.uids())
+    served.socket.unlink()
+    ui.until(lambda: app.league.problem, SYNCED)
+    assert "Syncthing" in app.league.problem  # "... is another instance of Syncthing running?"
+    assert screen.ids.state.text == app.league.problem and "Traceback" not in app.league.problem
+    served.stop()
+    served.start()
+    ui.until(lambda: not app.league.problem and app.league.words, SYNCED)
+    assert app.league.on and set(app.store.uids()) == games
+
+
+def test_a_table_refused_by_touch_is_asked_no_more(ui, tables: Tables) -> None:
+    tables.serve("A")
+    b = tables.serve("B")
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.tap(screen.ids.start)
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    league_a = League(LeagueConfig(folder=tables.base / "A"))
+    league_b = League(LeagueConfig(table_name="Table 5", folder=tables.base / "B"))
+    ask(league_b, b, read_code(league_code(league_a, tables.syncthing["A"])))
+    ui.until(lambda: any(r.table == "Table 5" for r in ui.find_all(AskingRow)), SYNCED)
+    row = next(r for r in ui.find_all(AskingRow) if r.table == "Table 5")
+    ui.tap(row.ids.refuse)
+    ui.until(lambda: not ui.find_all(AskingRow) and not app.league.busy, SYNCED)
+    b_device = b.device_id()
+    ignored = tables.syncthing["A"].request("GET", "/rest/config")["remoteIgnoredDevices"]
+    assert [d["deviceID"] for d in ignored] == [b_device]
+    assert b_device not in {d["deviceID"] for d in tables.syncthing["A"].request("GET", "/rest/config/devices")}
