@@ -45,10 +45,13 @@ class Filter:
     period: str | None = None
     """A year (``2026``) or a month (``2026-11``), in UTC as the stamps are kept."""
     status: Status | None = None
+    table: str | None = None
+    """One table's games (``HERE``: this table's own); the league's store holds every table's."""
 
     def where(self) -> tuple[str, list[Any]]:
         """The SQL condition on ``games`` and its parameters."""
-        terms, params = ["1"], []
+        terms: list[str] = ["1"]
+        params: list[Any] = []
         if self.player is not None:
             terms.append(
                 "games.id IN (SELECT game_id FROM game_seats JOIN players ON players.id = game_seats.player_id"
@@ -68,7 +71,47 @@ class Filter:
             terms.append("games.ended_at IS NULL AND games.abandoned_at IS NULL")
         elif self.status is Status.ABANDONED:
             terms.append("games.abandoned_at IS NOT NULL")
+        if self.table is not None:
+            terms.append(AT_TABLE)
+            params.append(_table_param(self.table))
         return " AND ".join(terms), params
+
+
+HERE = ""
+"""This table, in a filter and in ``league_tables``: its own games keep no table id."""
+AT_TABLE = "games.table_id IS ?"
+"""The condition for one table's games (the index on ``table_id`` answers it); its parameter: ``_table_param``."""
+
+
+def _table_param(table: str) -> str | None:
+    return None if table == HERE else table
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlace:
+    """A table whose games the store holds, for the filter and for saying where a game was played."""
+
+    id: str
+    """``HERE`` for this table."""
+    name: str
+    games: int
+
+
+def tables_kept(store: Store) -> bool:
+    """Whether the file says which table each game was at (a read-only file from before m017 does not)."""
+    return "table_id" in store.db.table("games").columns_dict
+
+
+def tables(store: Store) -> list[TablePlace]:
+    """Every table with games here, this one first, then by name: one entry when the store is one table's,
+    which the screens then show as before (no filter, no table named)."""
+    if not tables_kept(store):
+        return []  # a read-only file from before m017: every game is this table's
+    names = dict(store.query("SELECT id, name FROM league_tables"))
+    rows = store.query("SELECT coalesce(table_id, ''), count(*) FROM games GROUP BY table_id")
+    found = [TablePlace(table_id, names.get(table_id) or (f"Table {table_id[:4]}" if table_id else ""), count)
+             for table_id, count in rows]
+    return sorted(found, key=lambda place: (place.id != HERE, place.name.casefold(), place.id))
 
 
 def _after(period: str) -> str:
@@ -190,11 +233,18 @@ class PlayerLine:
     retired: bool
 
 
-def player_lines(store: Store, retired: bool = False, name: str | None = None) -> list[PlayerLine]:
+def player_lines(store: Store, retired: bool = False, name: str | None = None,
+                 table: str | None = None) -> list[PlayerLine]:
     """Every player (the retired ones instead, with ``retired``; only ``name``, retired or not), most finished
-    games first."""
+    games first; with ``table``, the players who finished a game at that table, with their games there."""
     where, params = ("players.name = ?", [name]) if name is not None else (
         "(players.retired_at IS NOT NULL) = ?", [retired])
+    if table is not None:
+        return [PlayerLine(str(player), int(games), int(wins), bool(gone)) for player, games, wins, gone in store.query(
+            "SELECT players.name, count(*) AS games, sum(scores.winner), players.retired_at IS NOT NULL"
+            " FROM games JOIN scores ON scores.game_id = games.id JOIN players ON players.id = scores.player_id"
+            f" WHERE {AT_TABLE} AND {where} GROUP BY players.id ORDER BY games DESC, players.name",
+            [_table_param(table), *params])]
     rows = store.query(
         "SELECT players.name, coalesce(sum(totals.games), 0) AS games, coalesce(sum(totals.wins), 0),"
         " players.retired_at IS NOT NULL"
@@ -318,6 +368,8 @@ class Result:
     won: bool
     place: int
     """1 for the winners, then by score (five-spices: 1 or 2, won or not)."""
+    table: str = HERE
+    """The table it was played at."""
 
 
 RESULTS_SHOWN = 200
@@ -329,17 +381,18 @@ def results(store: Store, player: str, profile: str, last: int = RESULTS_SHOWN) 
     """The player's newest ``last`` finished games under ``profile``, oldest first: the chart of results over
     time. Each game's place is worked out for these games alone."""
     rows = store.query(
-        "SELECT game_id, started_at, profile, score, winner,"
+        "SELECT game_id, started_at, profile, score, winner, table_id,"
         " 1 + (SELECT count(*) FROM scores AS other WHERE other.game_id = newest.game_id AND"
         "      (other.winner > newest.winner OR (other.winner = newest.winner AND other.score > newest.score)))"
-        " FROM (SELECT mine.game_id, games.started_at, games.profile, mine.score, mine.winner"
+        " FROM (SELECT mine.game_id, games.started_at, games.profile, mine.score, mine.winner, games.table_id"
         "       FROM scores AS mine JOIN games ON games.id = mine.game_id"
         "       WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) AND games.profile = ?"
         "       ORDER BY games.started_at DESC, games.id DESC LIMIT ?) AS newest"
         " ORDER BY started_at, game_id",
         [player, profile, last],
     )
-    return [Result(game_id, at, profile, score, bool(won), place) for game_id, at, profile, score, won, place in rows]
+    return [Result(game_id, at, profile, score, bool(won), place, table or HERE)
+            for game_id, at, profile, score, won, table, place in rows]
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +470,8 @@ class Record:
     name: str | None
     """Who holds it; None for the longest game, which is everyone's."""
     game_id: int
+    table: str = HERE
+    """The table the game was at."""
 
 
 _RECORDS: Sequence[tuple[RecordKind, str]] = (
@@ -427,21 +482,27 @@ _RECORDS: Sequence[tuple[RecordKind, str]] = (
 )
 
 
-def records(store: Store) -> list[Record]:
-    """The table's records over every finished game; the first to set one keeps it on a tie."""
+def records(store: Store, table: str | None = None) -> list[Record]:
+    """The records over every finished game of the league (of one table's, with ``table``); the first to set
+    one keeps it on a tie."""
+    placed = tables_kept(store)
+    at, params = (AT_TABLE, [_table_param(table)]) if table is not None and placed else ("1", [])
+    where = "games.table_id" if placed else "NULL"
     found = []
     for kind, column in _RECORDS:
         rows = store.query(
-            f"SELECT {column}, players.name, scores.game_id FROM scores"
+            f"SELECT {column}, players.name, scores.game_id, {where} FROM scores"
             " JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id"
-            f" WHERE {column} > 0 ORDER BY {column} DESC, games.started_at, games.id LIMIT 1"
+            f" WHERE {column} > 0 AND {at} ORDER BY {column} DESC, games.started_at, games.id LIMIT 1", params
         )
-        found += [Record(kind, value, name, game_id) for value, name, game_id in rows]
+        found += [Record(kind, value, name, game_id, table_id or HERE) for value, name, game_id, table_id in rows]
     rows = store.query(
-        "SELECT CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER) AS minutes, id"
-        " FROM games WHERE ended_at IS NOT NULL ORDER BY minutes DESC, started_at, id LIMIT 1"
+        "SELECT CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER) AS minutes, id,"
+        f" {where} FROM games WHERE ended_at IS NOT NULL AND {at} ORDER BY minutes DESC, started_at, id LIMIT 1",
+        params,
     )
-    found += [Record(RecordKind.LONGEST_GAME, minutes, None, game_id) for minutes, game_id in rows]
+    found += [Record(RecordKind.LONGEST_GAME, minutes, None, game_id, table_id or HERE)
+              for minutes, game_id, table_id in rows]
     return found
 
 
@@ -491,17 +552,21 @@ class Evening:
     standings: list[Standing]
     """Most wins first, then most points."""
     awards: list[Award]
+    tables: tuple[tuple[str, int], ...] = ()
+    """Each table's games of the evening (``HERE`` for this one), when they were at more than one table."""
 
 
-def evening_games(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> list[tuple[int, str]]:
-    """The newest evening's games, newest first, as (id, started_at): back from the newest game while the one
-    before ended (or started) at most ``gap_hours`` before the next began."""
+def evening_games(store: Store, gap_hours: float = EVENING_GAP_HOURS,
+                  table: str | None = None) -> list[tuple[int, str]]:
+    """The newest evening's games (at one table, with ``table``), newest first, as (id, started_at): back from
+    the newest game while the one before ended (or started) at most ``gap_hours`` before the next began."""
     found: list[tuple[int, str]] = []
     offset = 0
+    at, params = (AT_TABLE, [_table_param(table)]) if table is not None else ("1", [])
     while True:
         rows = store.query(
-            "SELECT id, started_at, coalesce(ended_at, started_at) FROM games ORDER BY started_at DESC, id DESC"
-            " LIMIT 100 OFFSET ?", [offset])
+            f"SELECT id, started_at, coalesce(ended_at, started_at) FROM games WHERE {at}"
+            " ORDER BY started_at DESC, id DESC LIMIT 100 OFFSET ?", [*params, offset])
         for game_id, started, ended in rows:
             if found and _hours_between(ended, found[-1][1]) > gap_hours:
                 return found
@@ -530,16 +595,20 @@ GROUP BY players.id ORDER BY sum(scores.winner) DESC, coalesce(sum(scores.score)
 """
 
 
-def tonight(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> Evening | None:
-    """The newest evening: its games, a running leaderboard over its finished ones, and its awards."""
-    games = evening_games(store, gap_hours)
+def tonight(store: Store, gap_hours: float = EVENING_GAP_HOURS, table: str | None = None) -> Evening | None:
+    """The newest evening (of one table, with ``table``): its games, a running leaderboard over its finished
+    ones, its awards, and how many of its games each table had."""
+    games = evening_games(store, gap_hours, table)
     if not games:
         return None
     ids = to_json([game_id for game_id, _at in games])
     standings = [Standing(*row) for row in store.query(STANDINGS, [ids, ids])]
     quickest = store.query(QUICKEST, [ids]) if "challenge_buzz" in store.db.table_names() else []
+    at = store.query("SELECT coalesce(table_id, ''), count(*) FROM games WHERE id IN (SELECT value FROM json_each(?))"
+                     " GROUP BY table_id ORDER BY count(*) DESC, table_id", [ids]) if tables_kept(store) else []
     return Evening(games[-1][1], tuple(game_id for game_id, _at in games), standings,
-                   awards(standings, quickest[0] if quickest else None))
+                   awards(standings, quickest[0] if quickest else None),
+                   tuple((str(table_id), int(count)) for table_id, count in at) if len(at) > 1 else ())
 
 
 QUICKEST = """
