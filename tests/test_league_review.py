@@ -17,7 +17,7 @@ from store_helpers import undo_migrations_from
 from test_league import START, send, table
 
 from companion.store import Store
-from companion.store.review import (HERE, Filter, count_games, games_page, player_lines, records, results, tables,
+from companion.store.review import (HERE, Filter, count_games, games_page, player_lines, player_tables, records, results, tables,
                                     tonight)
 from companion.store.simulate import simulate
 
@@ -72,6 +72,9 @@ def test_each_game_is_at_its_table_and_the_filter_shows_one_tables(tmp_path: Pat
         where = dict(db.execute("SELECT id, coalesce(table_id, '') FROM games"))
     assert all(result.table == where[result.game_id] for result in shown)
     assert all(record.table == where[record.game_id] for record in records(store))
+    for profile in profiles:
+        at = dict(player_tables(store, player, profile))
+        assert at == dict(Counter(where[result.game_id] for result in results(store, player, profile, 10**6)))
     assert all(where[record.game_id] == table_1 for record in records(store, table=table_1))
     assert all(where[record.game_id] == HERE for record in records(store, table=HERE))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -83,6 +83,10 @@ AT_TABLE = "games.table_id IS ?"
 """The condition for one table's games (the index on ``table_id`` answers it); its parameter: ``_table_param``."""
 
 
+TABLE_OF_GAME = "coalesce(games.table_id, '')"
+"""A game's table as ``HERE`` or another table's id."""
+
+
 def _table_param(table: str) -> str | None:
     return None if table == HERE else table
 
@@ -142,6 +146,8 @@ class GameLine:
     """When the table gave the game up (it is not resumed)."""
     problem: str | None = None
     """Why the row cannot be read (edited by hand); the list shows it and goes on."""
+    table: str = HERE
+    """The table it was played at."""
 
 
 def count_games(store: Store, chosen: Filter = Filter()) -> int:
@@ -156,11 +162,12 @@ def games_page(store: Store, chosen: Filter = Filter(), offset: int = 0, limit: 
         "SELECT id, started_at, ended_at, profile, seats, winners, note, abandoned_at,"
         " (SELECT json_group_array(score) FROM (SELECT score FROM scores WHERE game_id = games.id ORDER BY seat)),"
         " (SELECT max(seq) FROM actions WHERE game_id = games.id),"
-        " CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER)"
+        " CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER),"
+        f" {TABLE_OF_GAME if tables_kept(store) else repr(HERE)}"
         f" FROM games WHERE {where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
         [*params, limit, offset],
     )
-    return [_line(*row) for row in rows]
+    return [replace(_line(*row[:-1]), table=row[-1]) for row in rows]
 
 
 def _line(
@@ -393,6 +400,18 @@ def results(store: Store, player: str, profile: str, last: int = RESULTS_SHOWN) 
     )
     return [Result(game_id, at, profile, score, bool(won), place, table or HERE)
             for game_id, at, profile, score, won, table, place in rows]
+
+
+def player_tables(store: Store, player: str, profile: str) -> list[tuple[str, int]]:
+    """The player's finished games under ``profile`` at each table of the league (``HERE`` for this one), most
+    first; empty when the store holds one table's games."""
+    if not tables_kept(store):
+        return []
+    rows = store.query(
+        f"SELECT {TABLE_OF_GAME}, count(*) FROM scores JOIN games ON games.id = scores.game_id"
+        " WHERE scores.player_id = (SELECT id FROM players WHERE name = ?) AND games.profile = ?"
+        " GROUP BY games.table_id ORDER BY count(*) DESC, 1", [player, profile])
+    return [(str(table), int(games)) for table, games in rows] if len(rows) > 1 or rows and rows[0][0] else []
 
 
 @dataclass(frozen=True, slots=True)
