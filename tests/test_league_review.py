@@ -13,6 +13,7 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
+from cli_helpers import run
 from store_helpers import undo_migrations_from
 from test_league import START, send, table
 
@@ -135,3 +136,16 @@ def test_a_table_renamed_is_named_anew_and_its_games_stay_its(tmp_path: Path) ->
     send(renamed, table(tmp_path, "Table 2"))
     table(tmp_path, "Table 2").import_tables(store)
     assert [(place.id, place.name, place.games) for place in tables(store)][1] == (table_1, "The window table", 2)
+
+
+def test_the_records_command_names_each_records_table(tmp_path: Path, capsys) -> None:
+    store, _pi, table_1 = league_of_two(tmp_path)
+    names = {HERE: "Table 2", table_1: "Table 1"}
+    found = records(store)
+    store.close()
+    code, out, _ = run(capsys, "stats", "--records", "--db", str(tmp_path / "b.db"))
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[-1] == "table"
+    for record in found:
+        shown = [line for line in lines if f"#{record.game_id} " in line + " "]
+        assert shown and all(line.rstrip().endswith(names[record.table]) for line in shown)

@@ -59,8 +59,8 @@ def profile_title(profile: str) -> str:
 
 
 def row_data(game: GameLine, places: list[tuple[str, str]] | None = None) -> dict[str, Any]:
-    """What a row shows of one game: when, the rules, how long, at which table of a league (``places``) and
-    who won; who sat down with their scores.
+    """What a row shows of one game: when, the rules, how long and who won; at which table of a league
+    (``places``), then who sat down with their scores.
 
     Both lines are sentences whose names give way (``fit_names``), from their ends, as everywhere."""
     if game.problem:
@@ -70,13 +70,15 @@ def row_data(game: GameLine, places: list[tuple[str, str]] | None = None) -> dic
     if game.minutes is not None:
         length += " · " + tr._("{n} min").format(n=game.minutes)
     result = result_text(game)
-    at = place_name(places or [], game.table)
-    title = joined((when(game.started_at), profile_title(game.profile), length, *([at] if at else [])), " · ", result)
+    title = joined((when(game.started_at), profile_title(game.profile), length), " · ", result)
     if game.scores and any(score is not None for score in game.scores):
         names = listing([(name, " " + theme.signed(score or 0)) for name, score in zip(game.names, game.scores,
                                                                                       strict=True)], ",  ")
     else:
         names = listing([(name, "") for name in game.names], ", ")
+    at = place_name(places or [], game.table)
+    if at:  # a league's game: its table first on the seats' line, which has the room
+        names = joined([at], " · ", names)
     return {"game_id": game.id, "title": title, "names": names, "note": game.note or "",
             "height": row_height(bool(game.note))}
 

@@ -161,7 +161,7 @@ class PlayerScreen(Screen):
         self._chart(chosen)
 
     def _tables(self, profile: str) -> list[tuple[str, str]]:
-        """In a league, the row that says at which tables the player's games were: ``Table 2: 7 · Table 1: 5``."""
+        """In a league, a row a table saying how many of the player's games (under these rules) were there."""
         app = App.get_running_app()
         try:
             places = league_places(app.store)
@@ -171,8 +171,7 @@ class PlayerScreen(Screen):
             return []
         if not at:
             return []
-        return [(tr._("Games at each table"),
-                 " · ".join(f"{place_name(places, table)}: {number(games)}" for table, games in at))]
+        return [(tr._("Games at {table}").format(table=place_name(places, table)), number(games)) for table, games in at]
 
     def on_tab(self, _screen: PlayerScreen, tab: str) -> None:
         """The versus and manage choices are made when their tab opens: the page opens with the figures alone."""
