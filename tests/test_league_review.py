@@ -64,6 +64,12 @@ def test_each_game_is_at_its_table_and_the_filter_shows_one_tables(tmp_path: Pat
     league_games, league_wins = finished_by_player(store.path)  # Table 2's file: its games and Table 1's
     assert everywhere == {name: (league_games[name], league_wins[name]) for name in league_games}
     assert sum(league_games.values()) > sum(games.values())
+    with sqlite3.connect(store.path) as db:  # this table's, the fewer games: summed from their own seats
+        here = {name: (count, wins) for name, count, wins in db.execute(
+            "SELECT players.name, count(*), sum(scores.winner) FROM scores JOIN players ON players.id ="
+            " scores.player_id JOIN games ON games.id = scores.game_id WHERE games.table_id IS NULL"
+            " GROUP BY players.id")}
+    assert {line.name: (line.games, line.wins) for line in player_lines(store, table=HERE)} == here
 
     player = max(everywhere, key=lambda name: everywhere[name][0])
     profiles = {row[0] for row in store.query("SELECT profile FROM games")}

@@ -51,9 +51,12 @@ class TableChoice(ChoiceButton):
         self.table = ids[(ids.index(self.table) + 1) % len(ids)] if self.table in ids else None
 
     def offer(self, places: list[tuple[str, str]]) -> None:
-        """The tables to choose from, as the store has them now (set only when they change: no refresh loop)."""
+        """The tables to choose from, as the store has them now (set only when they change: no refresh loop),
+        its words again in the language chosen meanwhile."""
         if [tuple(place) for place in self.places] != places:
             self.places = places
+        else:
+            self._shown()
 
     def _shown(self, *_args: object) -> None:
         if self.table is not None and self.table not in [table_id for table_id, _ in self.places]:
