@@ -27,6 +27,15 @@ as games of their own. In one process with the real app in a real window
 - rate every game again, as the first open after a change of the past does (and the CPU time it took),
   against reading the scores it uses.
 
+With ``--league N`` (100,000 by default; 0: none), club night at that size: N games of another table
+("Table 1") as Syncthing delivers them, one JSON file each in its folder (200 played games' exports, copied
+with new uids, nine days apart a round), taken in by ``League.import_tables`` into a store of 200 games of
+its own, against the same import of ``--league-baseline`` (2,000) files in the same run, per game; then in
+the real app the league screens, each against the same screen on the baseline's league store, in turn
+in the same app: the Players list of the whole league and of one table (a tap of its table button), a
+player's page (the player with the most games), Tonight, and Tonight of one table. ``--games`` with no
+number measures club night alone.
+
 The load average (1 minute) over the run is printed after the figures.
 """
 
@@ -39,6 +48,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
@@ -120,13 +130,14 @@ def filled(path: Path, games: int) -> None:
 class Review:
     """The real app in its window, on the filled database, frames run one at a time."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, league: Path | None = None) -> None:
         from kivy.base import EventLoop
 
-        from companion.config import Backend, BuzzerConfig, Config, StoreConfig
+        from companion.config import Backend, BuzzerConfig, Config, LeagueConfig, StoreConfig
         from companion.ui.app import SpicyApp
 
-        self.app = SpicyApp(Config(store=StoreConfig(db=path), buzzers=BuzzerConfig(backend=Backend.KEYBOARD)))
+        self.app = SpicyApp(Config(store=StoreConfig(db=path), buzzers=BuzzerConfig(backend=Backend.KEYBOARD),
+                                   league=LeagueConfig(folder=league or path.with_suffix(".league"))))
         self.app._run_prepare()
         self.loop = EventLoop
         self.cpu = 0.0
@@ -347,9 +358,134 @@ def figures_for(games: int, runs: int, folder: Path, baseline: int, replay_actio
     return rows
 
 
+# --- club night ------------------------------------------------------------------------
+
+
+def league_files(folder: Path, games: int) -> Path:
+    """``games`` files of another table ("Table 1", id ``t1``) in a league folder, as Syncthing leaves them:
+    ``SEED_GAMES`` played games' JSON exports, copied with new uids, each round's games nine days later (their
+    actions' stamps as they were, as ``filled`` copies them)."""
+    import json
+    import uuid
+
+    from companion.store.export import json_text
+    from companion.store.league import FORMAT, TABLE_KIND
+
+    root = folder / "league"
+    games_folder = root / "tables" / "t1" / "games"
+    games_folder.mkdir(parents=True)
+    (root / "tables" / "t1" / "table.json").write_text(json.dumps(
+        {"kind": TABLE_KIND, "format": FORMAT, "id": "t1", "name": "Table 1"}), encoding="utf-8")
+    with Store.open(folder / "seed.db") as seed:
+        simulate(seed, SEED_GAMES, 3, datetime(2020, 1, 1, tzinfo=UTC))
+        records = [json.loads(json_text(seed.load(game_id), seed.uid_of(game_id)))
+                   for (game_id,) in seed.query("SELECT id FROM games ORDER BY id")]
+    for n in range(games):
+        record = dict(records[n % SEED_GAMES])
+        days = timedelta(days=9 * (n // SEED_GAMES))
+        record["uid"] = str(uuid.UUID(int=n + 1))
+        for key in ("started_at", "ended_at", "abandoned_at"):
+            if record.get(key):
+                record[key] = (datetime.fromisoformat(record[key]) + days).isoformat(timespec="milliseconds")
+        (games_folder / f"{record['uid']}.json").write_text(json.dumps(record), encoding="utf-8")
+    return root
+
+
+def league_store(folder: Path, games: int) -> tuple[Path, float, Path]:
+    """A store of this table's own ``SEED_GAMES`` games with ``games`` of Table 1's taken in: its path, the
+    import's seconds, and its league folder."""
+    from companion.config import LeagueConfig
+    from companion.store.league import League
+
+    here = folder / f"league-{games}"
+    here.mkdir()
+    started = time.perf_counter()
+    root = league_files(here, games)
+    print(f"  ({games:,} league files written in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    path = here / "table-2.db"
+    with Store.open(path) as store:
+        newest = datetime(2020, 1, 1, tzinfo=UTC) + timedelta(days=9 * ((games - 1) // SEED_GAMES), minutes=30)
+        simulate(store, SEED_GAMES, 4, newest)  # this table's own games, the same evenings as the newest round
+        league = League(LeagueConfig(table_name="Table 2", table_id="t2", folder=root))
+        started = time.perf_counter()
+        done = league.import_tables(store)
+        took = time.perf_counter() - started
+        assert done.added == games and not done.notices, done
+        store.db.execute("ANALYZE")
+    return path, took, root
+
+
+def league_figures(games: int, baseline: int, runs: int, folder: Path) -> list[tuple[str, str, str, str]]:
+    """The import per game against the baseline's, then each league screen against the same on the baseline's
+    store, in turn in one app (its store swapped while Home shows, as ``players_open`` does)."""
+    load = Load()
+    base_path, base_took, _ = league_store(folder, baseline)
+    load.sample()
+    path, took, root = league_store(folder, games)
+    load.sample()
+    rows = [(f"import {games:,} league games, one file each, into a store (load {load})",
+             f"{took:.0f} s ({took / games * 1000:.1f} ms a game)",
+             f"{baseline:,} games: {base_took:.1f} s ({base_took / baseline * 1000:.1f} ms a game); "
+             f"{(took / games) / (base_took / baseline):.2f}× a game", "≤ 1.5× a game")]
+    review = Review(path, root)
+    app, big = review.app, review.app.store
+    assert big is not None
+    player = max(player_lines(big), key=lambda line: line.games).name
+    players, tonight_screen, page = app.screen("players"), app.screen("tonight"), app.screen("player")
+
+    def one_table(screen: Any) -> Callable[[], object]:
+        """The table button tapped on a screen open on the whole league (as a touch does, through the button's
+        own release): this table's games, from the tap to the frame after the screen refilled."""
+        return lambda: screen.ids.table_choice.on_release()
+
+    def open_page() -> None:
+        page.open(player)
+        app.show("player")
+
+    def opened(name: str) -> None:
+        """The screen open on the whole league first, on the store in use."""
+        review.shown(lambda: app.show(name), lambda: app.root.current == name)
+        app.screen(name).ids.table_choice.table = None
+        review.step(3)
+
+    home = ""
+    screens: list[tuple[str, Callable[[], object], Callable[[], bool], str]] = [
+        ("the Players list, the whole league", lambda: app.show("players"), lambda: app.root.current == "players",
+         home),
+        ("the Players list, one table's (its button tapped)", one_table(players), lambda: True, "players"),
+        ("a player's page (the player with the most games)", open_page, lambda: app.root.current == "player", home),
+        ("Tonight, the whole league", lambda: app.show("tonight"), lambda: app.root.current == "tonight", home),
+        ("Tonight, one table's (its button tapped)", one_table(tonight_screen), lambda: True, "tonight"),
+    ]
+    with Store.open(base_path) as small:
+        stores = (big, small)
+        for label, act, done, on in screens:
+            timed: list[list[tuple[float, float]]] = [[], []]
+            screen_load = Load()
+            for _ in range(runs):
+                for which in (0, 1):
+                    app.store = stores[which]
+                    if on == home:
+                        timed[which].append(review.shown(act, done))
+                    else:
+                        opened(on)
+                        timed[which].append(review.timed(act, done))
+                screen_load.sample()
+            (wall, cpu), (base_wall, base_cpu) = medians(timed[0]), medians(timed[1])
+            rows.append((f"{label} (load {screen_load})", f"{ms(wall)}, UI thread CPU {ms(cpu)}",
+                         f"at {baseline:,} league games: {ms(base_wall)} (CPU {ms(base_cpu)}); "
+                         f"{wall / base_wall:.2f}× wall, {cpu / base_cpu:.2f}× CPU", "< 300 ms"))
+        app.store = big
+    app.stop()
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--games", type=int, nargs="*", default=[10_000, 100_000])
+    parser.add_argument("--league", type=int, default=100_000, help="league games imported (default 100000; 0: none)")
+    parser.add_argument("--league-baseline", type=int, default=2_000,
+                        help="the league games the import and the league screens are compared with, in the same run")
     parser.add_argument("--baseline", type=int, default=1_000,
                         help="the games the Players list is compared with, in the same run")
     parser.add_argument("--runs", type=int, default=5)
@@ -367,10 +503,15 @@ def main() -> None:
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
         load = Load()
-        made(Path(folder) / f"review-{args.baseline}.db", args.baseline)
+        if args.games:
+            made(Path(folder) / f"review-{args.baseline}.db", args.baseline)
         for games in args.games:
             for row in figures_for(games, args.runs, Path(folder), args.baseline, args.replay_actions):
                 print(f"| {games:,} | " + " | ".join(row) + " |", flush=True)
+            load.sample()
+        if args.league:
+            for row in league_figures(args.league, args.league_baseline, args.runs, Path(folder)):
+                print(f"| {args.league:,} league | " + " | ".join(row) + " |", flush=True)
             load.sample()
     print(f"\nThe load average (1 minute) over the run: {load} ({os.cpu_count()} cores).")
 

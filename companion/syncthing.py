@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from companion.config import LEAGUE_CODE
+from companion.config import LEAGUE_CODE, LeagueConfig
 from companion.errors import CompanionError, Reason
 from companion.store.league import League, Refused, read_json
 
@@ -559,3 +559,20 @@ def league_state(league: League, syncthing: Syncthing) -> list[Reason]:
         seen.append(Standing(member.name or member.device[:7], bool(connections.get(member.device, {}).get("connected")),
                          None if when is None or when <= NEVER else when, arriving))
     return league_words(sorted(seen, key=lambda s: s.name), datetime.now(UTC))
+
+
+def words_now(config: LeagueConfig) -> list[Reason] | None:
+    """What the Saved games strip says: None while this table is in no league (nothing is made or started to
+    find out); the league's state from this table's Syncthing when it answers, else that it is not running.
+    It waits on Syncthing's socket, so a screen asks from another thread."""
+    if not (config.folder / ON).exists():
+        return None
+    try:
+        league = League(config)
+        syncthing = Syncthing(league.root / "syncthing", config.listen)
+        if not syncthing.answers():
+            return [Reason("League: this table's Syncthing is not running")]
+        return league_state(league, syncthing)
+    except (CompanionError, OSError, ValueError) as exc:
+        reason = exc.reason if isinstance(exc, CompanionError) else Reason(str(exc))
+        return [Reason("League: its state cannot be read ({problem})", problem=reason)]

@@ -140,6 +140,8 @@ UNDO_MIGRATION = {
     "m015_merge_undo": ["DROP TABLE merge_undo"],
     "m016_kept_ratings": [*(f"DROP TRIGGER kept_ratings_{name}" for name in PAST_CHANGES),
                           "DROP TABLE player_ratings", "DROP TABLE rating_state"],
+    "m017_game_table": ["DROP INDEX idx_games_table", "ALTER TABLE games DROP COLUMN table_id",
+                        "DROP TABLE league_tables"],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

@@ -33,6 +33,7 @@ from companion.store.review import (
     nemesis,
     records,
     rival,
+    tables,
     timeline,
 )
 from companion.store.simulate import simulate
@@ -303,8 +304,11 @@ def _records(store: Store) -> int:
     if not found:
         print("no finished games yet")
         return 0
-    print(table([("record", "value", "who", "game")] + [
-        (RECORD_WORDS[r.kind][0], f"{r.value} {RECORD_WORDS[r.kind][1]}", r.name or "-", f"#{r.game_id}")
+    places = {place.id: place.name or "this table" for place in tables(store)}
+    league = len(places) > 1  # a league's records say the table of each record's game
+    print(table([("record", "value", "who", "game", *(["table"] if league else []))] + [
+        (RECORD_WORDS[r.kind][0], f"{r.value} {RECORD_WORDS[r.kind][1]}", r.name or "-", f"#{r.game_id}",
+         *([places.get(r.table, r.table)] if league else []))
         for r in found
     ]))
     return 0

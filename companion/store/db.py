@@ -754,6 +754,21 @@ class Store:
         )
         return [PlayerStats(*row) for row in rows]
 
+    def place_games(self, table_id: str, name: str, uids: Sequence[str] = ()) -> int:
+        """The games of ``uids`` that came from another table are that table's (``''``: this one), and the
+        table is called ``name``: what the review screens say of each game. A game played here keeps no table.
+        Returns how many games were given their table."""
+        with self._writing() as conn:
+            conn.execute("INSERT INTO league_tables (id, name) VALUES (?, ?)"
+                         " ON CONFLICT (id) DO UPDATE SET name = excluded.name WHERE name != excluded.name",
+                         [table_id, name])
+            if not table_id or not uids:
+                return 0
+            return conn.execute(
+                "UPDATE games SET table_id = ? WHERE uid IN (SELECT value FROM json_each(?))"
+                " AND arrived_at IS NOT NULL AND table_id IS NOT ?", [table_id, json.dumps(list(uids)), table_id],
+            ).rowcount
+
     def uids(self) -> dict[str, int]:
         """Every game's identity and its number here: what a restore compares against."""
         return {uid: game_id for game_id, uid in self.query("SELECT id, uid FROM games")}

@@ -255,7 +255,26 @@ class League:
         self._take_in(store, waiting, seen, done)
         self._players(store, seen, done)
         seen.save()
+        self.place_tables(store)
         return done
+
+    def table_name(self, table_id: str) -> str:
+        """How another table names itself in its ``table.json``; its id's start until that file arrives."""
+        try:
+            name = _ours(read_json(self.folder_of(table_id) / "table.json"), TABLE_KIND, FORMAT).get("name")
+        except Refused:
+            name = None
+        return name if isinstance(name, str) and name.strip() else f"Table {table_id[:4]}"
+
+    def place_tables(self, store: Store) -> None:
+        """Every table's name kept in the store, and each game from another table marked as that table's:
+        the games an older version took in had no table, and are found here by their files' names."""
+        store.place_games("", self.table.name)
+        unplaced = store.query("SELECT 1 FROM games WHERE arrived_at IS NOT NULL AND table_id IS NULL LIMIT 1")
+        for folder in self.others():
+            games = folder / "games"
+            uids = [path.stem for path in games.glob("*.json")] if unplaced and games.is_dir() else []
+            store.place_games(folder.name, self.table_name(folder.name), uids)
 
     def _files(self, seen: Seen, done: Imported, part: str) -> Iterator[tuple[str, tuple[int, int], Path]]:
         """Each file under ``part`` of each other table that changed since it was read, and notices for what
@@ -286,6 +305,11 @@ class League:
             return
         plan = plan_arrivals(store, self.root, [arrival for _, _, arrival in waiting], len(waiting))
         restore(store, plan)
+        tables: dict[str, list[str]] = {}
+        for key, _, arrival in waiting:
+            tables.setdefault(key.split("/", 1)[0], []).append(arrival.uid)
+        for table_id, uids in tables.items():  # read again after a kill here: the next import places them
+            store.place_games(table_id, self.table_name(table_id), uids)
         done.added += len(plan.games)
         done.extended += len(plan.extended)
         done.already += plan.already

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -45,10 +45,13 @@ class Filter:
     period: str | None = None
     """A year (``2026``) or a month (``2026-11``), in UTC as the stamps are kept."""
     status: Status | None = None
+    table: str | None = None
+    """One table's games (``HERE``: this table's own); the league's store holds every table's."""
 
     def where(self) -> tuple[str, list[Any]]:
         """The SQL condition on ``games`` and its parameters."""
-        terms, params = ["1"], []
+        terms: list[str] = ["1"]
+        params: list[Any] = []
         if self.player is not None:
             terms.append(
                 "games.id IN (SELECT game_id FROM game_seats JOIN players ON players.id = game_seats.player_id"
@@ -68,7 +71,51 @@ class Filter:
             terms.append("games.ended_at IS NULL AND games.abandoned_at IS NULL")
         elif self.status is Status.ABANDONED:
             terms.append("games.abandoned_at IS NOT NULL")
+        if self.table is not None:
+            terms.append(AT_TABLE)
+            params.append(_table_param(self.table))
         return " AND ".join(terms), params
+
+
+HERE = ""
+"""This table, in a filter and in ``league_tables``: its own games keep no table id."""
+AT_TABLE = "games.table_id IS ?"
+"""The condition for one table's games (the index on ``table_id`` answers it); its parameter: ``_table_param``."""
+
+
+TABLE_OF_GAME = "coalesce(games.table_id, '')"
+"""A game's table as ``HERE`` or another table's id."""
+
+
+def _table_param(table: str) -> str | None:
+    return None if table == HERE else table
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlace:
+    """A table whose games the store holds, for the filter and for saying where a game was played."""
+
+    id: str
+    """``HERE`` for this table."""
+    name: str
+    games: int
+
+
+def tables_kept(store: Store) -> bool:
+    """Whether the file says which table each game was at (a read-only file from before m017 does not)."""
+    return "table_id" in store.db.table("games").columns_dict
+
+
+def tables(store: Store) -> list[TablePlace]:
+    """Every table with games here, this one first, then by name: one entry when the store is one table's,
+    which the screens then show as before (no filter, no table named)."""
+    if not tables_kept(store):
+        return []  # a read-only file from before m017: every game is this table's
+    names = dict(store.query("SELECT id, name FROM league_tables"))
+    rows = store.query("SELECT coalesce(table_id, ''), count(*) FROM games GROUP BY table_id")
+    found = [TablePlace(table_id, names.get(table_id) or (f"Table {table_id[:4]}" if table_id else ""), count)
+             for table_id, count in rows]
+    return sorted(found, key=lambda place: (place.id != HERE, place.name.casefold(), place.id))
 
 
 def _after(period: str) -> str:
@@ -99,6 +146,8 @@ class GameLine:
     """When the table gave the game up (it is not resumed)."""
     problem: str | None = None
     """Why the row cannot be read (edited by hand); the list shows it and goes on."""
+    table: str = HERE
+    """The table it was played at."""
 
 
 def count_games(store: Store, chosen: Filter = Filter()) -> int:
@@ -113,11 +162,12 @@ def games_page(store: Store, chosen: Filter = Filter(), offset: int = 0, limit: 
         "SELECT id, started_at, ended_at, profile, seats, winners, note, abandoned_at,"
         " (SELECT json_group_array(score) FROM (SELECT score FROM scores WHERE game_id = games.id ORDER BY seat)),"
         " (SELECT max(seq) FROM actions WHERE game_id = games.id),"
-        " CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER)"
+        " CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER),"
+        f" {TABLE_OF_GAME if tables_kept(store) else repr(HERE)}"
         f" FROM games WHERE {where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
         [*params, limit, offset],
     )
-    return [_line(*row) for row in rows]
+    return [replace(_line(*row[:-1]), table=row[-1]) for row in rows]
 
 
 def _line(
@@ -190,11 +240,14 @@ class PlayerLine:
     retired: bool
 
 
-def player_lines(store: Store, retired: bool = False, name: str | None = None) -> list[PlayerLine]:
+def player_lines(store: Store, retired: bool = False, name: str | None = None,
+                 table: str | None = None) -> list[PlayerLine]:
     """Every player (the retired ones instead, with ``retired``; only ``name``, retired or not), most finished
-    games first."""
+    games first; with ``table``, the players who finished a game at that table, with their games there."""
     where, params = ("players.name = ?", [name]) if name is not None else (
         "(players.retired_at IS NOT NULL) = ?", [retired])
+    if table is not None:
+        return _at_table(store, table, where, params)
     rows = store.query(
         "SELECT players.name, coalesce(sum(totals.games), 0) AS games, coalesce(sum(totals.wins), 0),"
         " players.retired_at IS NOT NULL"
@@ -203,6 +256,31 @@ def player_lines(store: Store, retired: bool = False, name: str | None = None) -
         params,
     )
     return [PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in rows]
+
+
+def _at_table(store: Store, table: str, where: str, params: list[Any]) -> list[PlayerLine]:
+    """The players' finished games and wins at one table, summed over the fewer seats: that table's own, or,
+    for a table with most of the store's games, the league's kept totals less the other tables' games (the
+    Players list of a table of 100,000 games then costs what the others' games cost)."""
+    ((own, every),) = store.query(f"SELECT (SELECT count(*) FROM games WHERE {AT_TABLE}), (SELECT count(*) FROM games)",
+                                  [_table_param(table)])  # both from an index
+    if own <= every - own:
+        rows = store.query(
+            "SELECT players.name, count(*) AS games, sum(scores.winner), players.retired_at IS NOT NULL"
+            " FROM scores JOIN players ON players.id = scores.player_id"
+            f" WHERE scores.game_id IN (SELECT id FROM games WHERE {AT_TABLE}) AND {where}"
+            " GROUP BY players.id ORDER BY games DESC, players.name", [_table_param(table), *params])
+    else:
+        rows = store.query(
+            "SELECT players.name, totals.games - coalesce(elsewhere.games, 0) AS played,"
+            " totals.wins - coalesce(elsewhere.wins, 0), players.retired_at IS NOT NULL FROM players"
+            " JOIN (SELECT player_id, sum(games) AS games, sum(wins) AS wins FROM player_totals GROUP BY player_id)"
+            "  AS totals ON totals.player_id = players.id"
+            " LEFT JOIN (SELECT player_id, count(*) AS games, sum(winner) AS wins FROM scores"
+            f"  WHERE game_id IN (SELECT id FROM games WHERE NOT ({AT_TABLE})) GROUP BY player_id)"
+            f"  AS elsewhere ON elsewhere.player_id = players.id WHERE {where} AND played > 0"
+            " ORDER BY played DESC, players.name", [_table_param(table), *params])
+    return [PlayerLine(str(player), int(games), int(wins), bool(gone)) for player, games, wins, gone in rows]
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +396,8 @@ class Result:
     won: bool
     place: int
     """1 for the winners, then by score (five-spices: 1 or 2, won or not)."""
+    table: str = HERE
+    """The table it was played at."""
 
 
 RESULTS_SHOWN = 200
@@ -329,17 +409,30 @@ def results(store: Store, player: str, profile: str, last: int = RESULTS_SHOWN) 
     """The player's newest ``last`` finished games under ``profile``, oldest first: the chart of results over
     time. Each game's place is worked out for these games alone."""
     rows = store.query(
-        "SELECT game_id, started_at, profile, score, winner,"
+        "SELECT game_id, started_at, profile, score, winner, table_id,"
         " 1 + (SELECT count(*) FROM scores AS other WHERE other.game_id = newest.game_id AND"
         "      (other.winner > newest.winner OR (other.winner = newest.winner AND other.score > newest.score)))"
-        " FROM (SELECT mine.game_id, games.started_at, games.profile, mine.score, mine.winner"
+        " FROM (SELECT mine.game_id, games.started_at, games.profile, mine.score, mine.winner, games.table_id"
         "       FROM scores AS mine JOIN games ON games.id = mine.game_id"
         "       WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) AND games.profile = ?"
         "       ORDER BY games.started_at DESC, games.id DESC LIMIT ?) AS newest"
         " ORDER BY started_at, game_id",
         [player, profile, last],
     )
-    return [Result(game_id, at, profile, score, bool(won), place) for game_id, at, profile, score, won, place in rows]
+    return [Result(game_id, at, profile, score, bool(won), place, table or HERE)
+            for game_id, at, profile, score, won, table, place in rows]
+
+
+def player_tables(store: Store, player: str, profile: str) -> list[tuple[str, int]]:
+    """The player's finished games under ``profile`` at each table of the league (``HERE`` for this one), most
+    first; empty when the store holds one table's games."""
+    if not tables_kept(store):
+        return []
+    rows = store.query(
+        f"SELECT {TABLE_OF_GAME}, count(*) FROM scores JOIN games ON games.id = scores.game_id"
+        " WHERE scores.player_id = (SELECT id FROM players WHERE name = ?) AND games.profile = ?"
+        " GROUP BY games.table_id ORDER BY count(*) DESC, 1", [player, profile])
+    return [(str(table), int(games)) for table, games in rows] if len(rows) > 1 or rows and rows[0][0] else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,6 +510,8 @@ class Record:
     name: str | None
     """Who holds it; None for the longest game, which is everyone's."""
     game_id: int
+    table: str = HERE
+    """The table the game was at."""
 
 
 _RECORDS: Sequence[tuple[RecordKind, str]] = (
@@ -427,21 +522,27 @@ _RECORDS: Sequence[tuple[RecordKind, str]] = (
 )
 
 
-def records(store: Store) -> list[Record]:
-    """The table's records over every finished game; the first to set one keeps it on a tie."""
+def records(store: Store, table: str | None = None) -> list[Record]:
+    """The records over every finished game of the league (of one table's, with ``table``); the first to set
+    one keeps it on a tie."""
+    placed = tables_kept(store)
+    at, params = (AT_TABLE, [_table_param(table)]) if table is not None and placed else ("1", [])
+    where = "games.table_id" if placed else "NULL"
     found = []
     for kind, column in _RECORDS:
         rows = store.query(
-            f"SELECT {column}, players.name, scores.game_id FROM scores"
+            f"SELECT {column}, players.name, scores.game_id, {where} FROM scores"
             " JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id"
-            f" WHERE {column} > 0 ORDER BY {column} DESC, games.started_at, games.id LIMIT 1"
+            f" WHERE {column} > 0 AND {at} ORDER BY {column} DESC, games.started_at, games.id LIMIT 1", params
         )
-        found += [Record(kind, value, name, game_id) for value, name, game_id in rows]
+        found += [Record(kind, value, name, game_id, table_id or HERE) for value, name, game_id, table_id in rows]
     rows = store.query(
-        "SELECT CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER) AS minutes, id"
-        " FROM games WHERE ended_at IS NOT NULL ORDER BY minutes DESC, started_at, id LIMIT 1"
+        "SELECT CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER) AS minutes, id,"
+        f" {where} FROM games WHERE ended_at IS NOT NULL AND {at} ORDER BY minutes DESC, started_at, id LIMIT 1",
+        params,
     )
-    found += [Record(RecordKind.LONGEST_GAME, minutes, None, game_id) for minutes, game_id in rows]
+    found += [Record(RecordKind.LONGEST_GAME, minutes, None, game_id, table_id or HERE)
+              for minutes, game_id, table_id in rows]
     return found
 
 
@@ -491,17 +592,21 @@ class Evening:
     standings: list[Standing]
     """Most wins first, then most points."""
     awards: list[Award]
+    tables: tuple[tuple[str, int], ...] = ()
+    """Each table's games of the evening (``HERE`` for this one), when they were at more than one table."""
 
 
-def evening_games(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> list[tuple[int, str]]:
-    """The newest evening's games, newest first, as (id, started_at): back from the newest game while the one
-    before ended (or started) at most ``gap_hours`` before the next began."""
+def evening_games(store: Store, gap_hours: float = EVENING_GAP_HOURS,
+                  table: str | None = None) -> list[tuple[int, str]]:
+    """The newest evening's games (at one table, with ``table``), newest first, as (id, started_at): back from
+    the newest game while the one before ended (or started) at most ``gap_hours`` before the next began."""
     found: list[tuple[int, str]] = []
     offset = 0
+    at, params = (AT_TABLE, [_table_param(table)]) if table is not None else ("1", [])
     while True:
         rows = store.query(
-            "SELECT id, started_at, coalesce(ended_at, started_at) FROM games ORDER BY started_at DESC, id DESC"
-            " LIMIT 100 OFFSET ?", [offset])
+            f"SELECT id, started_at, coalesce(ended_at, started_at) FROM games WHERE {at}"
+            " ORDER BY started_at DESC, id DESC LIMIT 100 OFFSET ?", [*params, offset])
         for game_id, started, ended in rows:
             if found and _hours_between(ended, found[-1][1]) > gap_hours:
                 return found
@@ -530,16 +635,20 @@ GROUP BY players.id ORDER BY sum(scores.winner) DESC, coalesce(sum(scores.score)
 """
 
 
-def tonight(store: Store, gap_hours: float = EVENING_GAP_HOURS) -> Evening | None:
-    """The newest evening: its games, a running leaderboard over its finished ones, and its awards."""
-    games = evening_games(store, gap_hours)
+def tonight(store: Store, gap_hours: float = EVENING_GAP_HOURS, table: str | None = None) -> Evening | None:
+    """The newest evening (of one table, with ``table``): its games, a running leaderboard over its finished
+    ones, its awards, and how many of its games each table had."""
+    games = evening_games(store, gap_hours, table)
     if not games:
         return None
     ids = to_json([game_id for game_id, _at in games])
     standings = [Standing(*row) for row in store.query(STANDINGS, [ids, ids])]
     quickest = store.query(QUICKEST, [ids]) if "challenge_buzz" in store.db.table_names() else []
+    at = store.query("SELECT coalesce(table_id, ''), count(*) FROM games WHERE id IN (SELECT value FROM json_each(?))"
+                     " GROUP BY table_id ORDER BY count(*) DESC, table_id", [ids]) if tables_kept(store) else []
     return Evening(games[-1][1], tuple(game_id for game_id, _at in games), standings,
-                   awards(standings, quickest[0] if quickest else None))
+                   awards(standings, quickest[0] if quickest else None),
+                   tuple((str(table_id), int(count)) for table_id, count in at) if len(at) > 1 else ())
 
 
 QUICKEST = """

@@ -385,6 +385,20 @@ def m016_kept_ratings(db: Database) -> None:
         db.execute(statement)
 
 
+@MIGRATIONS()
+def m017_game_table(db: Database) -> None:
+    """Which table of a league each game was at (README "Club night"), so the review screens can say it and
+    show one table's games: ``games.table_id`` is the owner table's id for a game another table sent, null for
+    a game played here; ``league_tables`` names each table, ``''`` this one, as its last ``table.json`` said.
+
+    Games saved before were played here or came from a backup: null. Games an older version took in from a
+    league are given their table by the next import (``League.import_tables``), which finds their files.
+    """
+    db.execute("ALTER TABLE games ADD COLUMN table_id TEXT")
+    db.execute("CREATE INDEX idx_games_table ON games (table_id, started_at)")
+    db.execute("CREATE TABLE league_tables (id TEXT PRIMARY KEY, name TEXT NOT NULL)")
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 

@@ -77,7 +77,7 @@ from kivy.graphics import ClearBuffers, ClearColor, Fbo  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
-from companion.config import BuzzerConfig, Config, StoreConfig  # noqa: E402
+from companion.config import BuzzerConfig, Config, LeagueConfig, StoreConfig  # noqa: E402
 from companion.ui.app import SpicyApp  # noqa: E402
 from companion.ui.i18n import tr  # noqa: E402
 
@@ -137,6 +137,7 @@ class UiDriver:
         """A config for tests: a database in the test's folder, keyboard buzzers, unless given."""
         sections.setdefault("store", StoreConfig(db=self.tmp_path / "games.db"))
         sections.setdefault("buzzers", BuzzerConfig(backend="keyboard"))
+        sections.setdefault("league", LeagueConfig(folder=self.tmp_path / "league"))  # never the user's own
         return Config(**sections)
 
     def start(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from datetime import datetime, timedelta, UTC
 from typing import Any
 
@@ -9,7 +10,11 @@ from scenes import scene
 from scenes_setup import goto, save_games
 
 from companion.rules import SPICY, EndCardDrawn, Play, new_setup
+from companion.config import LeagueConfig
 from companion.session import Session
+from companion.store import Store
+from companion.store.league import League
+from companion.syncthing import Standing, league_words
 
 from companion.store.simulate import simulate
 
@@ -141,3 +146,73 @@ def replay(ui: Any) -> None:
     """A few moves in, then on to the first challenge: the table as it stood, the controls under it."""
     screen = replaying(ui)
     ui.tap(screen.ids.next_challenge)
+
+
+# --- club night: two tables' games in this table's store -----------------------------
+
+
+def two_tables(ui: Any, start: datetime = START, here: int = 14, there: int = 20) -> str:
+    """This table ("Table 2") with games of its own and Table 1's, taken in through the league folder as
+    Syncthing brings them (a copy of Table 1's folder); returns Table 1's id."""
+    folder = ui.app.config_.league.folder
+    own = League(LeagueConfig(table_name="Table 2", table_id="table-2", folder=folder))
+    other = League(LeagueConfig(table_name="Table 1", table_id="table-1", folder=folder.parent / "table-1"))
+    with Store.open(folder.parent / "table-1.db") as theirs:
+        simulate(theirs, there, 21, start + timedelta(minutes=20))
+        other.publish_ended(theirs)
+    shutil.copytree(other.own, own.folder_of(other.table.id), dirs_exist_ok=True)
+    simulate(ui.app.store, here, 11, start)
+    own.import_tables(ui.app.store)
+    return other.table.id
+
+
+def league_strip(ui: Any, screen: Any) -> None:
+    """The strip as a league of three tables says it, one table out of reach and another's games arriving (the
+    words of ``companion.syncthing``; the app's own questions to Syncthing stopped, so they stay)."""
+    screen.on_leave()
+    screen._asking = True
+    now = datetime.now(UTC)
+    screen._told(league_words([Standing("Table 1", True, now, 3), Standing("Table 3", False, now - timedelta(days=3), 0)],
+                              now))
+    ui.step(3)
+
+
+@scene("league-games")
+def league_games(ui: Any) -> None:
+    two_tables(ui)
+    screen = goto(ui, "games")
+    league_strip(ui, screen)
+
+
+@scene("league-games-filters")
+def league_games_filters(ui: Any) -> None:
+    table_1 = two_tables(ui)
+    screen = goto(ui, "games")
+    ui.tap(screen.ids.filters)
+    panel = screen.ids.panel
+    if panel.children[0].height > panel.height:
+        panel.scroll_y = 0  # the tables' choices, under the players', when they are below the screen's edge
+    ui.step(3)
+    ui.tap(next(b for b in screen.ids.table.children if b.text == "Table 1"))
+    assert screen.chosen.table == table_1
+
+
+@scene("league-players")
+def league_players(ui: Any) -> None:
+    two_tables(ui)
+    screen = goto(ui, "players")
+    ui.tap(screen.ids.table_choice)  # this table's players
+
+
+@scene("league-player")
+def league_player(ui: Any) -> None:
+    two_tables(ui)
+    page = ui.app.screen("player")
+    page.open(busiest(ui))
+    goto(ui, "player")
+
+
+@scene("league-tonight")
+def league_tonight(ui: Any) -> None:
+    two_tables(ui, datetime.now(UTC) - timedelta(hours=9), here=5, there=6)
+    goto(ui, "tonight")

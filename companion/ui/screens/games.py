@@ -7,6 +7,7 @@ held, and only the rows on screen are widgets.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -21,19 +22,23 @@ from kivy.uix.recycleview.views import RecycleDataViewBehavior
 from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, Reason
 from companion.rules import PROFILES, ProfileId
+from companion.ui.threads import mainthread_now
 from companion.store.review import Filter, GameLine, Status, count_games, games_page, periods
 from companion.ui import theme
 from companion.ui.i18n import number, period_words, say, table_word, tr, when
 from companion.ui.widgets import ChoiceButton, load_kv, short
 from companion.ui.widgets.fit import needed_width
+from companion.ui.widgets.tables import league_places, place_name
 from companion.ui.words import Sentence, joined, listing
 
 load_kv(__file__)
 
 PAGE = 40
 """Rows read at a time: a few screens' worth, a few milliseconds of SQL."""
+LEAGUE_EVERY = 20.0
+"""Seconds between two questions to Syncthing while the list shows: a table seen or games arriving show soon."""
 MORE_WHEN = 0.2
 """Read the next page when less than this share of the list is left below the view."""
 
@@ -53,8 +58,9 @@ def profile_title(profile: str) -> str:
     return table_word(PROFILES[profile].title) if profile in PROFILES else profile
 
 
-def row_data(game: GameLine) -> dict[str, Any]:
-    """What a row shows of one game: when, the rules, how long and who won; who sat down with their scores.
+def row_data(game: GameLine, places: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """What a row shows of one game: when, the rules, how long and who won; at which table of a league
+    (``places``), then who sat down with their scores.
 
     Both lines are sentences whose names give way (``fit_names``), from their ends, as everywhere."""
     if game.problem:
@@ -70,6 +76,9 @@ def row_data(game: GameLine) -> dict[str, Any]:
                                                                                       strict=True)], ",  ")
     else:
         names = listing([(name, "") for name in game.names], ", ")
+    at = place_name(places or [], game.table)
+    if at:  # a league's game: its table first on the seats' line, which has the room
+        names = joined([at], " · ", names)
     return {"game_id": game.id, "title": title, "names": names, "note": game.note or "",
             "height": row_height(bool(game.note))}
 
@@ -104,19 +113,54 @@ class GamesScreen(Screen):
     summary = StringProperty("")
     """The filter in words, above the list."""
     filtered = BooleanProperty(False)
+    places_shown = BooleanProperty(False)
+    """The store holds games from more than one table: the list names each game's, and the filter has them."""
+    league = StringProperty("")
+    """The league's state in words, one line each, while this table is in one; empty (and no strip) otherwise."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.chosen = Filter()
         self._read = 0
+        self.places: list[tuple[str, str]] = []
+        self._asking = False
+        self._every: Any = None
 
     def on_pre_enter(self, *_args: object) -> None:
         self.filtering = False
         self.reload()
+        self.ask_league()
+        self._every = Clock.schedule_interval(lambda _dt: self.ask_league(), LEAGUE_EVERY)
+
+    def on_leave(self, *_args: object) -> None:
+        if self._every is not None:
+            self._every.cancel()
+            self._every = None
+
+    def ask_league(self) -> None:
+        """The league's state asked of Syncthing on a thread of its own (it waits on a socket): the list is never
+        held up, and one question at a time."""
+        app = App.get_running_app()
+        config = getattr(getattr(app, "config_", None), "league", None)
+        if config is None or self._asking:
+            return
+        from companion.syncthing import words_now  # here: Syncthing's client is not needed for the first frame
+
+        self._asking = True
+        threading.Thread(target=lambda: self._told(words_now(config)), name="league-strip", daemon=True).start()
+
+    @mainthread_now
+    def _told(self, words: list[Reason] | None) -> None:
+        self._asking = False
+        self.league = "\n".join(say(reason) for reason in words or [])
 
     def reload(self) -> None:
         """The list from its first page, for the current filter."""
         store = App.get_running_app().store
+        self.places = league_places(store)
+        self.places_shown = bool(self.places)
+        if self.chosen.table is not None and self.chosen.table not in dict(self.places):
+            self.chosen = replace(self.chosen, table=None)
         self.total = count_games(store, self.chosen) if store is not None else 0
         self._read = 0
         self.ids.list.data = []
@@ -137,7 +181,7 @@ class GamesScreen(Screen):
         self._read += len(page) or self.total  # rows gone meanwhile: stop reading
         rows = self.ids.list
         above = (1 - rows.scroll_y) * max(0.0, self._content_height() - rows.height)
-        rows.data.extend(row_data(game) for game in page)
+        rows.data.extend(row_data(game, self.places) for game in page)
         # the rows in view stay in view: the same distance from the top of a longer list
         rows.scroll_y = 1 - above / max(1.0, self._content_height() - rows.height)
 
@@ -159,6 +203,7 @@ class GamesScreen(Screen):
             profile_title(chosen.profile) if chosen.profile else None,
             period_words(chosen.period) if chosen.period else None,
             chosen.player,
+            place_name(self.places, chosen.table) if chosen.table is not None else None,
         ]
         return " · ".join([count, *(word for word in words if word)])
 
@@ -179,6 +224,8 @@ class GamesScreen(Screen):
             ("period", [(period_words(p), p) for p in years + months], lambda v: replace(self.chosen, period=v)),
             ("player", [(short(name), name) for name in (store.recent_players(retired=True) if store else [])],
              lambda v: replace(self.chosen, player=v)),
+            ("table", [(short(name), table_id) for table_id, name in self.places],
+             lambda v: replace(self.chosen, table=v)),
         )
         for field, choices, choose in groups:
             box = self.ids[field]

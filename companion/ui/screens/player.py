@@ -28,6 +28,7 @@ from companion.store.review import (
     head_to_heads,
     nemesis,
     player_lines,
+    player_tables,
     results,
     rival,
 )
@@ -37,6 +38,7 @@ from companion.ui.screens.games import profile_title
 from companion.ui.words import spice_name
 from companion.ui.widgets import ChoiceButton, load_kv, short
 from companion.ui.widgets.fit import needed_width
+from companion.ui.widgets.tables import league_places, place_name
 from companion.ui.widgets.layer import Layer
 from companion.ui.widgets.chart import LineChart
 from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
@@ -152,9 +154,24 @@ class PlayerScreen(Screen):
     def _fill(self) -> None:
         chosen = self._figures.get(self.profile) if hasattr(self, "_figures") else None
         self.rows = figure_rows(chosen, self._buzzes.get(self.profile)) if chosen else []
+        if chosen:
+            self.rows = [*self._tables(chosen.profile), *self.rows]
         self._choices(self.ids.profiles, [(profile_title(p), p) for p in self.profiles], self.profile,
                       lambda value: setattr(self, "profile", value))
         self._chart(chosen)
+
+    def _tables(self, profile: str) -> list[tuple[str, str]]:
+        """In a league, a row a table saying how many of the player's games (under these rules) were there."""
+        app = App.get_running_app()
+        try:
+            places = league_places(app.store)
+            at = player_tables(app.store, self.name_shown, profile) if places else []
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            return []
+        if not at:
+            return []
+        return [(tr._("Games at {table}").format(table=place_name(places, table)), number(games)) for table, games in at]
 
     def on_tab(self, _screen: PlayerScreen, tab: str) -> None:
         """The versus and manage choices are made when their tab opens: the page opens with the figures alone."""

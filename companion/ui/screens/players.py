@@ -19,6 +19,7 @@ from companion.store.ratings import Rating, ratings
 from companion.store.review import PlayerLine, player_lines
 from companion.ui.i18n import number, percent, say, tr
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.tables import league_places
 from companion.ui.widgets.keyboard import TextField  # noqa: F401  (used in the kv)
 
 load_kv(__file__)
@@ -66,8 +67,10 @@ class PlayersScreen(Screen):
         store = App.get_running_app().store
         if store is None:
             return
+        choice = self.ids.table_choice
         try:
-            lines, found = player_lines(store, self.retired), ratings(store)
+            choice.offer(league_places(store))
+            lines, found = player_lines(store, self.retired, table=choice.table), ratings(store)
         except CompanionError as exc:
             App.get_running_app().notify(say(exc.reason))
             return

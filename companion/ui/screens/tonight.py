@@ -17,6 +17,7 @@ from companion.store.review import EVENING_GAP_HOURS, AwardKind, Evening, tonigh
 from companion.ui import theme
 from companion.ui.i18n import say, tr, when
 from companion.ui.widgets import Label, load_kv, short
+from companion.ui.widgets.tables import league_places, place_name
 
 load_kv(__file__)
 
@@ -48,6 +49,8 @@ class AwardRow(BoxLayout):
 
 class TonightScreen(Screen):
     since = StringProperty("")
+    league = BooleanProperty(False)
+    """The evening's games were at more than one table: the line above the board says how many at each."""
     standings = ListProperty()
     """(place, name, games, wins, points, trophies) per player, as shown."""
     awards = ListProperty()
@@ -55,18 +58,25 @@ class TonightScreen(Screen):
 
     def on_pre_enter(self, *_args: object) -> None:
         app = App.get_running_app()
+        choice = self.ids.table_choice
         try:
-            evening = tonight(app.store) if app.store is not None else None
+            choice.offer(league_places(app.store))
+            evening = tonight(app.store, table=choice.table) if app.store is not None else None
         except CompanionError as exc:
             app.notify(say(exc.reason))
             evening = None
-        self.show(evening)
+        self.show(evening, choice.places)
 
-    def show(self, evening: Evening | None) -> None:
+    def show(self, evening: Evening | None, places: list[tuple[str, str]] | None = None) -> None:
+        self.league = bool(evening and evening.tables)
         if evening is None:
             self.since, self.standings, self.awards = tr._("No game tonight yet"), [], []
         else:
             games = tr.ngettext("{n} game", "{n} games", len(evening.games)).format(n=len(evening.games))
+            if evening.tables:  # the league's evening: how many games were at each table
+                games = tr._("{games}: {tables}").format(games=games, tables=", ".join(
+                    tr._("{count} at {table}").format(count=count, table=place_name(places or [], table))
+                    for table, count in evening.tables))
             self.since = tr._("Since {time} · {games} · a pause of over {hours} hours starts a new evening").format(
                 time=when(evening.started_at), games=games, hours=EVENING_GAP_HOURS)
             self.standings = [
