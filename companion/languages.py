@@ -56,6 +56,8 @@ LANGUAGES: tuple[Language, ...] = (
     Language("de", "Deutsch", ("qwertzuiopü", "asdfghjklöä", "yxcvbnmß"), voice="de"),
     Language("nl", "Nederlands", ("qwertyuiop", "asdfghjkl'", "zxcvbnm-"), voice="nl"),
     Language("ru", "Русский", ("йцукенгшщзхъ", "фывапролджэё", "ячсмитьбю"), voice="ru"),
+    Language("fa", "فارسی", ("ضصثقفغعهخحجچ", "شسیبلاتنمکگ", "ظطزرذدپوژآ\u200c"), direction="rtl",
+             font="DejaVuSans", voice="fa"),
 )
 
 CODES = tuple(language.code for language in LANGUAGES)
