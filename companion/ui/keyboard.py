@@ -17,6 +17,9 @@ from companion import languages
 
 SHIFT, BACKSPACE, ENTER, SPACE, HIDE = "shift", "backspace", "enter", "space", "hide"
 """Keys that do something other than type their own letter."""
+ZWNJ = "\u200c"
+"""The half-space (zero-width non-joiner) that Persian writes between the parts of a word that do not join
+(می‌شود). A layout whose letters hold it (Persian's) has it where Shift is: its letters have no capitals."""
 LETTERS, LATIN, ACCENTS, SYMBOLS = "letters", "latin", "accents", "symbols"
 """The layers: a key on each switches to another. ``LATIN`` is the source language's letters, a layer of
 its own only where the language's letters are not Latin ones."""
@@ -73,17 +76,35 @@ def rows(layer: str, language: str) -> list[list[Key]]:
     ['a', 'z', 'e']
     >>> [len(row) for row in rows(ACCENTS, "en")]
     [10, 10, 10, 5]
+    >>> [key.action for key in rows(LETTERS, "fa")[2]][:3], [sum(key.width for key in row) for row in rows(LETTERS, "fa")]
+    (['backspace', 'ظ', 'ط'], [12.0, 12.0, 12.0, 10.5])
     """
     latin = languages.language(languages.SOURCE).letters
     top, middle, bottom = {LETTERS: languages.language(language).letters, LATIN: latin, ACCENTS: _ACCENT_ROWS,
                            SYMBOLS: _SYMBOL_ROWS}[layer]
     other = switches(layer, language)
-    return [
+    first = Key(ZWNJ, 1.5) if ZWNJ in bottom else Key(SHIFT, 1.5)
+    keys = [
         [Key(c) for c in top],
         [Key(c) for c in middle],
-        [Key(SHIFT, 1.5), *(Key(c) for c in bottom), Key(BACKSPACE, 1.5)],
+        [first, *(Key(c) for c in bottom.replace(ZWNJ, "")), Key(BACKSPACE, 1.5)],
         [Key(other[0], 1.5), Key(other[1], 1.5), Key(SPACE, 4.5), Key(ENTER, 2.0), Key(HIDE, 1.0)],
     ]
+    return [mirrored(row) for row in keys] if languages.language(language).rtl else keys
+
+
+def mirrored(row: list[Key]) -> list[Key]:
+    """A row of keys as a right-to-left table has it: the keys that act (Backspace, Enter, the layers) on the
+    other side, the letters in the places of their standard layout, which a hand knows by place.
+
+    >>> [key.action for key in mirrored([Key(SHIFT), Key("a"), Key("b"), Key(BACKSPACE)])]
+    ['backspace', 'a', 'b', 'shift']
+    """
+    def letter(key: Key) -> bool:
+        return len(key.action) == 1 and key.action != ZWNJ
+
+    letters = iter([key for key in row if letter(key)])
+    return [next(letters) if letter(key) else key for key in reversed(row)]
 
 
 def switches(layer: str, language: str) -> tuple[str, str]:

@@ -29,6 +29,7 @@ from companion.session import Preview, Session
 from companion.table_layout import Measures, TableLayout, table_layout
 from companion.ui import theme
 from companion.ui.i18n import tr
+from companion.ui.widgets.mirror import mirrored
 from companion.ui.screens.challenge import ChallengeSheet
 from companion.ui.screens.draw_pile import DrawPileSheet
 from companion.ui.screens.result import ResultSheet
@@ -411,12 +412,16 @@ class TableScreen(Screen):
                             phone_link=tuple(ids.phone_link.size) if ids.phone_link.shown else None)
         return table_layout(tuple(self.size), len(view.seats), flat=self.flat, turn=view.turn, measures=measures,
                             last_card=bool(view.last_card), awards=bool(self._awards.children),
-                            replaying=self.replaying)
+                            replaying=self.replaying, mirrored=mirrored())
 
     def show_phone_link(self) -> None:
         from companion.ui.widgets.phone_link import show_phone_link
 
         show_phone_link(self)
+
+    def follow_direction(self) -> None:
+        """The language changed: the table mirrors, or stops mirroring (``companion.table_layout.mirror``)."""
+        self._layout()
 
     def _layout(self, *_args: Any) -> None:
         view = self.view

@@ -24,11 +24,10 @@ from kivy import kivy_data_dir
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior, FocusBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.textinput import TextInput
 
 from companion import languages
@@ -36,15 +35,19 @@ from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
-from companion.ui.widgets.label import drawn
+from companion.ui.bidi import needs_order, visual
+from companion.ui.widgets.label import Label, drawn
 from companion.ui.keyboard import (
-    ACCENTS, BACKSPACE, ENTER, HIDE, LATIN, LETTERS, SHIFT, SPACE, SYMBOLS, Key, after_accent, cased, letters_face,
+    ACCENTS, BACKSPACE, ENTER, HIDE, LATIN, LETTERS, SHIFT, SPACE, SYMBOLS, ZWNJ, Key, after_accent, cased, letters_face,
     rows, shifts_by_itself,
 )
 
 
 SIGNS = (SHIFT, BACKSPACE, HIDE)
 """Keys drawn as a sign (⇧ ⌫ ▼), which Roboto does not have."""
+HALF_SPACE = "\u0646\u06cc\u0645\u200c\u0641\u0627\u0635\u0644\u0647"
+"""نیم‌فاصله: the ZWNJ key's name on Persian keyboards. A word of the layout, as its letters are, not of the
+catalogue: the key is on the Persian letters only, which show only on a Persian table."""
 SIGN_FONT = str(Path(kivy_data_dir) / "fonts" / "DejaVuSans.ttf")
 
 load_kv(__file__)
@@ -132,6 +135,8 @@ class ScreenKeyboard(BoxLayout):
                 button = KeyboardKey(key=key, text=text, accent=accent, size_hint_x=key.width)
                 if key.action in SIGNS:
                     button.font_name = SIGN_FONT
+                elif key.action == ZWNJ:
+                    button.font_size = sp(theme.FONT_CAPTION)  # its name is a word, on a key of one and a half letters
                 button.bind(on_release=lambda button: self.press(button.key))
                 row.add_widget(button)
             holder.add_widget(row)
@@ -140,7 +145,8 @@ class ScreenKeyboard(BoxLayout):
         """What a key shows, and whether it is drawn in the accent."""
         labels = {
             SHIFT: ("\u21e7", self.shift),
-            BACKSPACE: ("\u232b", False),
+            BACKSPACE: ("\u2326" if languages.language(tr.language).rtl else "\u232b", False),  # ⌦ points back
+            ZWNJ: (HALF_SPACE, False),
             SPACE: ("", False),
             ENTER: (getattr(self.target, "enter_text", "") or tr._("Done"), True),
             HIDE: ("\u25bc", False),
@@ -222,6 +228,19 @@ class TextField(TextInput):
         """A name typed or pasted in its own script shows in it as it is typed, in the font a label would
         choose; an emoji is kept as typed, so it is the font's box here until the name is added."""
         self.font_name = drawn(self.text or self.hint_text)[1]
+        self.halign = "right" if languages.language(tr.language).rtl else "left"
+
+    def follow_direction(self) -> None:
+        """The language changed: the field aligns to its side (``companion.ui.widgets.mirror.relayout``)."""
+        self._choose_font()
+
+    def _create_line_label(self, text: str, hint: bool = False) -> Any:
+        """A line holding Persian is drawn in the order it reads, its letters joined (``companion.ui.bidi``),
+        as a label draws it. Kivy still places the cursor by the typed order: at the end of a Persian name
+        it stands at the right, where the name began."""
+        if needs_order(text):
+            text = visual(text, languages.language(tr.language).rtl)
+        return super()._create_line_label(text, hint)
 
     def _focused(self, _field: TextField, focused: bool) -> None:
         keyboard: ScreenKeyboard | None = getattr(App.get_running_app(), "screen_keyboard", None)
