@@ -47,6 +47,10 @@ from typing import Any
 Row = tuple[str, str, str, str, str]
 SPEECH = "SPICY_BENCHMARK_SPEECH"
 """Set by ``--speech``: the table child turns the spoken calls on."""
+LANGUAGE = "SPICY_BENCHMARK_LANGUAGE"
+"""The language the table child plays in: the table is played in English, then in Persian (right to left:
+every label's lines ordered by the bidi algorithm, every row mirrored)."""
+RTL = "fa"
 SIZE = (800, 480)
 FRAME = 1 / 60
 
@@ -120,7 +124,7 @@ class TablePlay:
 
         self.factory = MockFactory()
         config = Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.GPIO),
-                        ui=UiConfig(speech=os.environ.get(SPEECH) == "1"))
+                        ui=UiConfig(speech=os.environ.get(SPEECH) == "1", language=os.environ.get(LANGUAGE, "en")))
         self.pins = config.buzzers.button_pins
         self.app = SpicyApp(config, pin_factory=self.factory)
         self.app._run_prepare()
@@ -416,11 +420,12 @@ PHONES = 0
 """Phones reading the page's stream while the table plays (``--phones``)."""
 
 
-def run_child(kind: str, folder: str) -> dict[str, Any]:
-    """Run one measured child process in ``folder``; what it printed."""
+def run_child(kind: str, folder: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run one measured child process in ``folder``, with ``env`` added to its environment; what it printed."""
     out = subprocess.run(
         [sys.executable, __file__, "--child", kind, "--folder", folder],
-        env={**child_env(folder), "BENCH_PHONES": str(PHONES)}, capture_output=True, text=True, timeout=300,
+        env={**child_env(folder), "BENCH_PHONES": str(PHONES), **(env or {})}, capture_output=True, text=True,
+        timeout=300,
         check=True,
     ).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
@@ -467,11 +472,12 @@ def one_start(kind: str) -> tuple[float, float, float]:
         notify = f"{folder}/notify"
         systemd.bind(notify)
         systemd.settimeout(0.2)
-        if kind == "app":
+        if kind.startswith("app"):
             Store.open(Path(folder) / "games.db").close()
             config = Path(folder) / "config.toml"
+            language = f"[ui]\nlanguage = '{RTL}'\n" if kind == f"app-{RTL}" else ""
             config.write_text(f"[store]\ndb = '{folder}/games.db'\n[buzzers]\nbackend = 'keyboard'\n"
-                              f"[display]\nwidth = {SIZE[0]}\nheight = {SIZE[1]}\n")
+                              f"[display]\nwidth = {SIZE[0]}\nheight = {SIZE[1]}\n{language}")
             command = [*entry_command(), "--config", str(config)]
         else:
             settings = kivy_settings(DisplayConfig(width=SIZE[0], height=SIZE[1]))
@@ -516,7 +522,7 @@ def _peak_kib(pid: int) -> int:
 
 
 def start_up(runs: int) -> list[Row]:
-    kinds = ("bare", "app", "bare-japanese")
+    kinds = ("bare", "app", "bare-japanese", f"app-{RTL}")
     first: dict[str, list[float]] = {kind: [] for kind in kinds}
     cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
     peak: dict[str, list[float]] = {kind: [] for kind in kinds}
@@ -543,6 +549,22 @@ def start_up(runs: int) -> list[Row]:
          f"in Roboto {f_bare * 1000:.0f} ms: {f_ja / f_bare:.2f}x", "what the font adds to a first frame", str(load)),
         ("peak memory, the bare app in Japanese", f"{p_ja:.1f} MiB", f"in Roboto {p_bare:.1f} MiB: +{p_ja - p_bare:.1f} MiB",
          "what the font adds to memory", str(load)),
+        *in_persian(first, peak, str(load)),
+    ]
+
+
+def in_persian(first: dict[str, list[float]], peak: dict[str, list[float]], load: str) -> list[Row]:
+    """The app started in Persian against the bare app and the app in English, started in the same runs."""
+    f_fa, p_fa = statistics.median(first[f"app-{RTL}"]), statistics.median(peak[f"app-{RTL}"])
+    f_app, f_bare = statistics.median(first["app"]), statistics.median(first["bare"])
+    p_app, p_bare = statistics.median(peak["app"]), statistics.median(peak["bare"])
+    return [
+        ("time to the first frame, the app in Persian (right to left)", f"{f_fa * 1000:.0f} ms",
+         f"bare Kivy app {f_bare * 1000:.0f} ms: {f_fa / f_bare:.2f}x; in English {f_app * 1000:.0f} ms",
+         "at most 1.2x the bare app", load),
+        ("peak memory, the app in Persian", f"{p_fa:.1f} MiB",
+         f"bare Kivy app {p_bare:.1f} MiB: {p_fa / p_bare:.2f}x; in English {p_app:.1f} MiB",
+         "at most 1.3x the bare app", load),
     ]
 
 
@@ -553,11 +575,27 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def table(_runs: int) -> list[Row]:
-    """One table run (its 600-odd frames, 100 taps and 50 challenges are samples enough)."""
+    """One table run (its 600-odd frames, 100 taps and 50 challenges are samples enough), then one in
+    Persian, whose taps are held to the same target beside English's."""
     load = Load()
     with tempfile.TemporaryDirectory() as folder:
         result = run_child("table", folder)
+    with tempfile.TemporaryDirectory() as folder:
+        persian = run_child("table", folder, {LANGUAGE: RTL})
     load.sample()
+    taps = statistics.median(result["taps"]) * 1000
+    taps_fa = [value * 1000 for value in persian["taps"]]
+    busy_fa = [value * 1000 for value in persian["busy"]]
+    return [*english_table(result, load), (
+        "in Persian (right to left), a tap to the end of the frame showing its result",
+        f"{statistics.median(taps_fa):.1f} ms, p99 {percentile(taps_fa, 0.99):.1f} ms ({len(taps_fa)} taps); "
+        f"frames while presses and actions arrive {statistics.median(busy_fa):.1f} ms, "
+        f"p99 {percentile(busy_fa, 0.99):.1f} ms", f"in English, the same run: {taps:.1f} ms", "median under 30 ms",
+        str(load))]
+
+
+def english_table(result: dict[str, Any], load: Load) -> list[Row]:
+    """The table's rows, played in English."""
     ms = {key: [value * 1000 for value in values] for key, values in result.items() if isinstance(values, list)}
     beyond = [value - result["settle_ms"] for value in ms["sheets"]]
     redraw = statistics.median(ms["redraw"])

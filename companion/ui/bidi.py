@@ -25,6 +25,11 @@ WESTERN = "0123456789"
 _SIGNED = re.compile("(?<![\\w])([-+\u2212\u00b1])([0-9\u06f0-\u06f9][0-9\u06f0-\u06f9.,:\u066b\u066c]*)")
 """A number with its sign (a score of −8, a margin of +12 ms): in a right-to-left line the algorithm would
 put the sign on the number's right."""
+_NAME_BEFORE_NUMBER = re.compile("([A-Za-z\u00c0-\u024f\u2026])(?=[:;,\u060c]?[ \u00a0]*[(\\[0-9\u06f0-\u06f9+\u2212-])")
+"""A Latin word (a name) right before a number or a bracket: in a right-to-left line the algorithm would take
+the number into the name's left-to-right run ("Ana (4)" drawn "(Ana (4", "Ben: 1" read "1 :Ben"), so a
+right-to-left mark ends it."""
+RLM = "\u200f"
 EMBED, POP = "\u202a", "\u202c"
 """Left-to-right embedding and its end: what keeps a signed number in its own order (the algorithm drops both)."""
 
@@ -38,14 +43,21 @@ def needs_order(text: str) -> bool:
     return RTL_LETTERS.search(text) is not None
 
 
+MIDDLE_DOT, DASH = "\u00b7", "\u2013"
+
+
 def with_digits(text: str, digits: str) -> str:
     """``text`` with 0-9 written in ``digits`` (a language's ten digits; "" keeps them), except in a token that
-    holds a Latin letter.
+    holds a Latin letter. Persian's zero is a dot: a middle dot between two parts of a line ("Pass · draw 1")
+    would read as one ("· ۱" as ۱۰), so it is drawn as a dash.
 
-    >>> with_digits("12 امتیاز، Ben2 دوم", "۰۱۲۳۴۵۶۷۸۹")
-    '۱۲ امتیاز، Ben2 دوم'
+    >>> with_digits("12 امتیاز، Ben2 دوم", "۰۱۲۳۴۵۶۷۸۹"), with_digits("پاس · 1", "۰۱۲۳۴۵۶۷۸۹")
+    ('۱۲ امتیاز، Ben2 دوم', 'پاس – ۱')
     """
-    if not digits or not any(character in WESTERN for character in text):
+    if not digits:
+        return text
+    text = text.replace(MIDDLE_DOT, DASH)
+    if not any(character in WESTERN for character in text):
         return text
     table = str.maketrans(WESTERN, digits)
     return _DIGIT_RUN.sub(lambda token: token[0] if _LATIN.search(token[0]) else token[0].translate(table), text)
@@ -57,15 +69,16 @@ def visual(line: str, rtl: bool, digits: str = "") -> str:
     ``rtl`` (the table speaks Persian) else a left-to-right one (a Persian name in an English sentence),
     Persian letters joined; a line with no right-to-left letter and no digit to change is itself.
 
-    >>> visual("Ben 12", True), visual("سلام", False), visual("−8", True, "۰۱۲۳۴۵۶۷۸۹")
-    ('Ben 12', 'ﻡﻼﺳ', '−۸')
+    >>> visual("Ben 12", True), visual("سلام", False), visual("−8", True, "۰۱۲۳۴۵۶۷۸۹"), visual("Ana (4)", True)
+    ('12 Ben', 'ﻡﻼﺳ', '−۸', '(4) Ana')
     """
     line = with_digits(line, digits)
     if not needs_order(line) and not rtl:
         return line
     if rtl:
+        line = _NAME_BEFORE_NUMBER.sub(lambda name: name[0] + RLM, line)
         line = _SIGNED.sub(lambda number: EMBED + number[0] + POP, line)
     from arabic_reshaper import reshape  # here, not at the top: a table in a left-to-right script needs neither
     from bidi.algorithm import get_display  # python-bidi's own algorithm: it mirrors brackets, its Rust one not
 
-    return str(get_display(reshape(line), base_dir="R" if rtl else "L"))
+    return str(get_display(reshape(line), base_dir="R" if rtl else "L")).replace(RLM, "")

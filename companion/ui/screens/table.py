@@ -327,13 +327,13 @@ class TableScreen(Screen):
             self._fit(self._sheet_holder)
 
     def _fit(self, holder: Facing) -> None:
-        """The sheet takes the screen, and leaves the table's undo and redo their place: at its top left,
-        or, turned to the far edge, by stopping short of them."""
+        """The sheet takes the screen, and leaves the table's undo and redo their place: at its top left (top
+        right in a right-to-left language), or, turned to the far edge, by stopping short of them."""
         undo, redo = self.ids.undo, self.ids.redo
         turned = round(holder.angle) == 180
         holder.pos = self.pos
         holder.size = (self.width, undo.y - _dp(8)) if turned else self.size
-        holder.panel.history = 0 if turned else redo.right
+        holder.panel.history = 0 if turned else self.right - redo.x if mirrored() else redo.right
 
     def _on_top_edge(self, seat: int | None) -> bool:
         """Lying flat, a sheet faces the challenger: turned over for a seat on the top edge."""

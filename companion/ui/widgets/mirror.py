@@ -13,10 +13,12 @@ The table lays itself out (``companion.table_layout``) and mirrors there.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.layout import Layout
 from kivy.uix.stacklayout import StackLayout
 from kivy.uix.widget import Widget
 
@@ -68,17 +70,16 @@ def relayout(widget: Widget) -> None:
     score; a pointing icon; the table's own layout). A screen manager's screens that are not showing are
     reached through its ``screens``."""
     seen: set[int] = set()
-    todo = [widget]
-    while todo:
-        node = todo.pop()
+    todo = deque([widget])
+    while todo:  # parents before their children: each is laid out in its parent's new place
+        node = todo.popleft()
         if id(node) in seen:
             continue
         seen.add(id(node))
         follow = getattr(node, "follow_direction", None)
         if follow is not None:
             follow()
-        trigger = getattr(node, "_trigger_layout", None)
-        if trigger is not None:
-            trigger()
-        todo.extend(node.children)
+        if isinstance(node, Layout):
+            node.do_layout()  # now, not on the next frame: a tap right after the switch lands where it is drawn
+        todo.extend(reversed(node.children))
         todo.extend(getattr(node, "screens", ()))
