@@ -22,9 +22,10 @@ RTL_LETTERS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _DIGIT_RUN = re.compile(r"\S+")
 _LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
 WESTERN = "0123456789"
-_SIGNED = re.compile("(?<![\\w])([-+\u2212\u00b1])([0-9\u06f0-\u06f9][0-9\u06f0-\u06f9.,:\u066b\u066c]*)")
-"""A number with its sign (a score of −8, a margin of +12 ms): in a right-to-left line the algorithm would
-put the sign on the number's right."""
+_SIGNED = re.compile("\\([-+\u2212\u00b1]?[0-9\u06f0-\u06f9][0-9\u06f0-\u06f9.,:\u066b\u066c]*\\)"
+                     "|(?<![\\w])[-+\u2212\u00b1][0-9\u06f0-\u06f9][0-9\u06f0-\u06f9.,:\u066b\u066c]*")
+"""A number with its sign (a score of −8, a margin of +12 ms), or in brackets ("(+2)"): in a right-to-left
+line the algorithm would put the sign on the number's right, and a bracket on the wrong side of it."""
 _NAME_BEFORE_NUMBER = re.compile("([A-Za-z\u00c0-\u024f\u2026])(?=[:;,\u060c]?[ \u00a0]*[(\\[0-9\u06f0-\u06f9+\u2212-])")
 """A Latin word (a name) right before a number or a bracket: in a right-to-left line the algorithm would take
 the number into the name's left-to-right run ("Ana (4)" drawn "(Ana (4", "Ben: 1" read "1 :Ben"), so a
@@ -77,7 +78,7 @@ def visual(line: str, rtl: bool, digits: str = "") -> str:
         return line
     if rtl:
         line = _NAME_BEFORE_NUMBER.sub(lambda name: name[0] + RLM, line)
-        line = _SIGNED.sub(lambda number: EMBED + number[0] + POP, line)
+        line = _SIGNED.sub(lambda number: EMBED + number[0] + POP + RLM, line)  # RLM: what follows is Persian's
     from arabic_reshaper import reshape  # here, not at the top: a table in a left-to-right script needs neither
     from bidi.algorithm import get_display  # python-bidi's own algorithm: it mirrors brackets, its Rust one not
 

@@ -29,7 +29,9 @@ from companion.ui.i18n import tr
 def drawn(text: str) -> tuple[str, str]:
     """What ``text`` is drawn as in one font, and the font, for code that draws text itself in one font
     (the chart, a text field)."""
-    return fonts.drawn(text, language(tr.language).font)
+    row = language(tr.language)
+    words, font = fonts.drawn(text, row.font)
+    return (bidi.visual(words, row.rtl, row.digits) if ordered(words) else words), font  # a chart's axis in ۰-۹
 
 
 def runs(text: str) -> tuple[tuple[str, str], ...]:
