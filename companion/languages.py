@@ -24,6 +24,10 @@ class Language:
     letters: tuple[str, str, str]
     """The keyboard's three rows of letters, in the layout a hand of that language already knows."""
     direction: str = "ltr"
+    """``rtl`` for a language written right to left: its lines are ordered by the bidi algorithm and the
+    screens mirror (``companion.ui.bidi``)."""
+    digits: str = ""
+    """The ten digits it writes numbers in, when not 0-9 (Persian's ۰-۹)."""
     font: str = "Roboto"
     """The font a label tries first when the table speaks it, so its words and the numbers beside them match: a
     name of ``companion.ui.fonts.faces`` (``Roboto`` is Kivy's own). A label whose text this font cannot draw
@@ -48,6 +52,15 @@ class Language:
         return all(unicodedata.name(letter).startswith("LATIN") for row in self.letters for letter in row
                    if letter.isalpha())
 
+    @property
+    def rtl(self) -> bool:
+        """Whether it is written right to left.
+
+        >>> language("fa").rtl, language("en").rtl
+        (True, False)
+        """
+        return self.direction == "rtl"
+
 
 SOURCE = "en"
 """The language the code is written in: its catalogue is the text itself."""
@@ -61,6 +74,8 @@ LANGUAGES: tuple[Language, ...] = (
     Language("ru", "Русский", ("йцукенгшщзхъ", "фывапролджэё", "ячсмитьбю"), voice="ru"),
     Language("ja", "日本語", ("あいうえおかきくけこ", "さしすせそたちつてとっー", "なにぬねのはひふへほ"),
              font="NotoSansJP", more_letters=("まみむめもらりるれろ", "やゆよわをんゃゅょっー・", "ぁぃぅぇぉゎゔゝゞ")),
+    Language("fa", "فارسی", ("ضصثقفغعهخحجچ", "شسیبلاتنمکگآ", "\u200cظطزرذدپوژ"), direction="rtl",
+             digits="۰۱۲۳۴۵۶۷۸۹", font="DejaVuSans", voice="fa"),
 )
 
 CODES = tuple(language.code for language in LANGUAGES)

@@ -14,7 +14,7 @@ and applies the rectangles. Rectangles are (x, y, width, height) in pixels, from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 Rect = tuple[float, float, float, float]
 """x, y, width, height."""
@@ -131,10 +131,10 @@ class _Frame:
 
 
 def table_layout(size: Size, seats: int, *, flat: bool, turn: int, measures: Measures, last_card: bool = False,
-                 awards: bool = True, replaying: bool = False) -> TableLayout:
+                 awards: bool = True, replaying: bool = False, mirrored: bool = False) -> TableLayout:
     """The table for a screen of ``size`` with ``seats`` seats and ``turn`` to play (-1: none). ``last_card``:
     the banner shows; ``awards``: the hub has trophies or a universal pile beside the draw pile; ``replaying``:
-    a saved game, read-only.
+    a saved game, read-only; ``mirrored``: the table speaks a right-to-left language (``mirror``).
 
     >>> m = Measures(dp=1, history=(56, 56), menu=(56, 56), title=(120, 30), tab_rise=10, turn_rows=1,
     ...              turn_row_height=48)
@@ -160,11 +160,39 @@ def table_layout(size: Size, seats: int, *, flat: bool, turn: int, measures: Mea
     else:  # lying flat, as deep as the top edge's panels: room for both sides of the table
         x, y, width, height = bar.words
         banner = (x, y + height - d * DOCK, width, d * DOCK) if lying else bar.words
-    return TableLayout(
+    table = TableLayout(
         lying=lying, portrait=portrait, seats=frame.seats, turn=frame.turn, turn_shown=not (lying and replaying),
         turn_padding=padding, head=head, hub=frame.hub, stack_card=stack_card, tiles=tiles,
         draw_pile=draw_pile, beside=beside, banner=banner, banner_in_hub=in_hub, undo=bar.undo, redo=bar.redo,
         menu=bar.menu, title=bar.title, title_shown=not lying, phone_link=bar.phone_link)
+    return mirror(table, w) if mirrored and not lying else table
+
+
+def mirror(table: TableLayout, width: float) -> TableLayout:
+    """The standing table as a right-to-left app lays it out: its mirror image, the seats' column at the right
+    in landscape, Undo and Redo at the right of the bar and the menu at its left, the stack card right of the
+    draw pile. Lying flat it is not mirrored: the seats sit round the table where their players sit.
+
+    >>> m = Measures(dp=1, history=(56, 56), menu=(56, 56), title=(120, 30), tab_rise=10, turn_rows=1,
+    ...              turn_row_height=48)
+    >>> ltr = table_layout((800, 480), 3, flat=False, turn=0, measures=m)
+    >>> rtl = table_layout((800, 480), 3, flat=False, turn=0, measures=m, mirrored=True)
+    >>> ltr.undo[0] + ltr.undo[2] + rtl.undo[0] == 800, rtl.seats[0].rect[0] > rtl.hub[0]
+    (True, True)
+    """
+    def flip(rect: Rect) -> Rect:
+        x, y, w, h = rect
+        return (width - x - w, y, w, h)
+
+    def flip_seat(seat: Seat) -> Seat:
+        return replace(seat, rect=flip(seat.rect))
+
+    return replace(
+        table, seats=tuple(map(flip_seat, table.seats)), turn=flip_seat(table.turn), hub=flip(table.hub),
+        stack_card=flip(table.stack_card), tiles=flip(table.tiles), draw_pile=flip(table.draw_pile),
+        beside=None if table.beside is None else flip(table.beside), banner=flip(table.banner), undo=flip(table.undo),
+        redo=flip(table.redo), menu=flip(table.menu), title=flip(table.title),
+        phone_link=None if table.phone_link is None else flip(table.phone_link))
 
 
 def _turn_padding(head: float, measures: Measures) -> tuple[float, float, float, float]:

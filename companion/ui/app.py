@@ -42,6 +42,7 @@ from companion.ui.sounds import Sounds
 from companion.ui.speech import Speech
 from companion.ui.threads import after_drawn
 from companion.ui.widgets.pages import Pages
+from companion.ui.widgets.mirror import relayout
 
 if TYPE_CHECKING:
     from kivy.event import EventDispatcher
@@ -315,6 +316,7 @@ class SpicyApp(App):
             return False
         if ui.language != tr.language:
             tr.switch(ui.language)
+            relayout(self.root)  # the direction too: rows mirror, and names and numbers are drawn again
             self.phones.publish()
         if ui.phones != self.phones.on:
             self.phones.turn(ui.phones)

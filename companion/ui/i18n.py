@@ -189,7 +189,8 @@ def number(value: float, digits: int = 0) -> str:
     """
     from babel.numbers import format_decimal
 
-    return str(format_decimal(value, "#,##0" + ("." + "0" * digits if digits else ""), locale=tr.language))
+    return str(format_decimal(value, "#,##0" + ("." + "0" * digits if digits else ""), locale=tr.language,
+                              numbering_system="default"))  # Persian's separators (۱٬۲۳۴٫۵); its digits: the label's
 
 
 def percent(fraction: float) -> str:
@@ -200,4 +201,4 @@ def percent(fraction: float) -> str:
     """
     from babel.numbers import format_percent
 
-    return str(format_percent(fraction, locale=tr.language))
+    return str(format_percent(fraction, locale=tr.language, numbering_system="default"))  # ٪ in Persian

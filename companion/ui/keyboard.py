@@ -21,6 +21,9 @@ SHIFT, BACKSPACE, ENTER, SPACE, HIDE = "shift", "backspace", "enter", "space", "
 KANA, VOICED, SMALL = "kana", "voiced", "small"
 """The kana keys: hiragana or katakana (where shift is on other keyboards), the dakuten key (か→が, は→ば→ぱ)
 and the small-kana key (や→ゃ, つ→っ), each changing the kana just typed, as a Japanese phone's keys do."""
+ZWNJ = "\u200c"
+"""The half-space (zero-width non-joiner) that Persian writes between the parts of a word that do not join
+(می‌شود). A layout whose letters hold it (Persian's) has it where Shift is: its letters have no capitals."""
 LETTERS, MORE, LATIN, ACCENTS, SYMBOLS = "letters", "more", "latin", "accents", "symbols"
 """The layers: a key on each switches to another. ``MORE`` is the second page of a language with more letters
 than three rows hold (``Language.more_letters``); ``LATIN`` is the source language's letters, a layer of
@@ -78,6 +81,8 @@ def rows(layer: str, language: str) -> list[list[Key]]:
     ['a', 'z', 'e']
     >>> [len(row) for row in rows(ACCENTS, "en")]
     [10, 10, 10, 5]
+    >>> [key.action for key in rows(LETTERS, "fa")[2]][:3], [sum(key.width for key in row) for row in rows(LETTERS, "fa")]
+    (['backspace', 'ظ', 'ط'], [12.0, 12.0, 12.0, 10.5])
     """
     row = languages.language(language)
     latin = languages.language(languages.SOURCE).letters
@@ -89,12 +94,28 @@ def rows(layer: str, language: str) -> list[list[Key]]:
         side = min(1.5, (12 - len(bottom)) / 2)
         return [[*(Key(c) for c in top), Key(VOICED), Key(SMALL)], [Key(c) for c in middle],
                 [Key(KANA, side), *(Key(c) for c in bottom), Key(BACKSPACE, side)], last]
-    return [
+    first = Key(ZWNJ, 1.5) if ZWNJ in bottom else Key(SHIFT, 1.5)
+    keys = [
         [Key(c) for c in top],
         [Key(c) for c in middle],
-        [Key(SHIFT, 1.5), *(Key(c) for c in bottom), Key(BACKSPACE, 1.5)],
+        [first, *(Key(c) for c in bottom.replace(ZWNJ, "")), Key(BACKSPACE, 1.5)],
         last,
     ]
+    return [mirrored(keys_row) for keys_row in keys] if row.rtl else keys
+
+
+def mirrored(row: list[Key]) -> list[Key]:
+    """A row of keys as a right-to-left table has it: the keys that act (Backspace, Enter, the layers) on the
+    other side, the letters in the places of their standard layout, which a hand knows by place.
+
+    >>> [key.action for key in mirrored([Key(SHIFT), Key("a"), Key("b"), Key(BACKSPACE)])]
+    ['backspace', 'a', 'b', 'shift']
+    """
+    def letter(key: Key) -> bool:
+        return len(key.action) == 1 and key.action != ZWNJ
+
+    letters = iter([key for key in row if letter(key)])
+    return [next(letters) if letter(key) else key for key in reversed(row)]
 
 
 def switches(layer: str, language: str) -> tuple[str, ...]:

@@ -159,7 +159,7 @@ def numbers_words(numbers: Sequence[int]) -> str:
         return tr._("{low} to {high}").format(low=listed[0], high=listed[-1])
     if len(listed) == 1:
         return listed[0]
-    return tr._("{items} or {last}").format(items=tr._(", ").join(listed[:-1]), last=listed[-1])  # 1、2か3
+    return tr._("{items} or {last}").format(items=tr._(", ").join(listed[:-1]), last=listed[-1])  # 1、2か3, ۱، ۲ یا ۳
 
 
 def hint_words(hint: Hint, names: Sequence[str]) -> str:

@@ -14,7 +14,7 @@ from companion.store import Store, StoreError
 from companion.ui.i18n import tr
 from companion.ui.keyboard import ACCENTS
 
-OWN_SCRIPT_NAMES = {"ru": "Ёжик", "ja": "さくら"}
+OWN_SCRIPT_NAMES = {"ru": "Ёжик", "ja": "さくら", "fa": "علی‌رضا"}
 """A name in the table's own script where its letters are not Latin ones, typed on its own layout."""
 
 

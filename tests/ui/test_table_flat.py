@@ -12,6 +12,7 @@ from kivy.uix.label import Label
 
 from kivy.metrics import sp
 
+from companion.languages import language as language_row
 from companion.rules import SPICY, SWEET_SPICY, new_setup
 from companion.ui.words import spice_name
 from companion.ui.widgets.buttons import BaseButton
@@ -137,7 +138,10 @@ def test_lying_flat_with_six_seats_every_name_and_every_button_fits_whole(ui, la
         for panel in panels:
             ids = panel.ids
             assert text_fits(ids.name), f"{ids.name.text!r} is cut"
-            assert ids.won.right <= ids.counts.right + 0.5 and ids.counts.right <= ids.pts.x + 0.5  # "pts" clear of won
+            if language_row(language).rtl:  # mirrored: "pts" at the left, the counts right of it
+                assert ids.won.x >= ids.counts.x - 0.5 and ids.counts.x >= ids.pts.right - 0.5
+            else:
+                assert ids.won.right <= ids.counts.right + 0.5 and ids.counts.right <= ids.pts.x + 0.5  # "pts" clear of won
             assert text_fits(ids.pts)
         assert not buttons_fit(screen) and whole(screen.ids.header) and targets_fit(screen)
         table.declare("chili", seat + 1)

@@ -11,9 +11,9 @@ from typing import Any
 from kivy.properties import BooleanProperty, ColorProperty, DictProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.metrics import sp
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.i18n import tr
 from companion.ui.view import Buzz, TableView
 from companion.ui.words import Sentence, spice_name
@@ -27,7 +27,7 @@ load_kv(__file__)
 __all__ = ["BigChoice", "ChallengeSheet", "StackCard"]
 
 
-class BigChoice(KeptClear, ButtonBehavior, BoxLayout):
+class BigChoice(KeptClear, ButtonBehavior, Row):
     """A choice big enough to slap: the claim's spice or number struck through, a title, and one line
     saying what it means."""
 

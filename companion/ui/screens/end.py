@@ -22,9 +22,9 @@ from kivy.core.window import Window
 from kivy.graphics import Fbo
 from kivy.lang import Builder
 from kivy.properties import ColorProperty, ObjectProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.widgets.mirror import Row
 from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.table_model import SeatModel
@@ -36,7 +36,7 @@ from companion.ui.widgets.play_log import show_play_log
 load_kv(__file__)
 
 
-class ScoreRow(BoxLayout):
+class ScoreRow(Row):
     rank = StringProperty("")
     name = StringProperty("")
     colour = ColorProperty()

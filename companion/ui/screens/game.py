@@ -15,9 +15,9 @@ from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty, ColorProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty,
 )
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.widgets.mirror import Row
 from companion.errors import CompanionError
 from companion.rules import Challenge, EventKind, Reveal, Resolve, State
 from companion.rules.state import TROPHY_POINTS
@@ -78,14 +78,14 @@ def _how(moment: Moment, said: dict[str, str]) -> Sentence:
     return sentence(tr._("{name} wins the challenge"), said)
 
 
-class LegendItem(BoxLayout):
+class LegendItem(Row):
     """A seat's colour in the race and its name."""
 
     text = StringProperty("")
     colour = ColorProperty((1, 1, 1, 1))
 
 
-class MomentRow(BoxLayout):
+class MomentRow(Row):
     """One line of the timeline: the move's number, the time and what happened."""
 
     depth = StringProperty("")

@@ -17,12 +17,12 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
 from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
 from companion.errors import CompanionError, Reason
+from companion.ui.widgets.mirror import Row
 from companion.rules import PROFILES, ProfileId
 from companion.ui.threads import mainthread_now
 from companion.store.review import Filter, GameLine, Status, count_games, games_page, periods
@@ -88,7 +88,7 @@ def row_height(note: bool) -> float:
     return float(dp(96 if note else 72))
 
 
-class GameRow(RecycleDataViewBehavior, ButtonBehavior, BoxLayout):
+class GameRow(RecycleDataViewBehavior, ButtonBehavior, Row):
     """One saved game: when, rules, length and result on the first line, seats and scores on the second."""
 
     game_id = NumericProperty(0)

@@ -11,9 +11,9 @@ from typing import Any
 from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.widgets.mirror import Row
 from companion.errors import CompanionError
 from companion.store.ratings import Rating, ratings
 from companion.store.review import PlayerLine, player_lines
@@ -40,7 +40,7 @@ def ranked(lines: list[PlayerLine], found: list[Rating]) -> list[dict[str, Any]]
     return [player_data(line, *place.get(line.name, (None, None))) for line in lines]
 
 
-class PlayerRow(ButtonBehavior, BoxLayout):
+class PlayerRow(ButtonBehavior, Row):
     name = StringProperty("")
     figures = StringProperty("")
     skill = StringProperty("")

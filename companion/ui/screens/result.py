@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.properties import ColorProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.i18n import tr
 from companion.ui.view import TableView
 from companion.ui.words import Sentence, sentence
@@ -22,7 +22,7 @@ load_kv(__file__)
 __all__ = ["ResultSeat", "ResultSheet", "StackCard"]
 
 
-class ResultSeat(BoxLayout):
+class ResultSeat(Row):
     """A seat after the challenge: its counts and what they gained."""
 
     name = StringProperty("")

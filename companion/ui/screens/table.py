@@ -29,6 +29,7 @@ from companion.session import Preview, Session
 from companion.table_layout import Measures, TableLayout, table_layout
 from companion.ui import theme
 from companion.ui.i18n import tr
+from companion.ui.widgets.mirror import mirrored
 from companion.ui.screens.challenge import ChallengeSheet
 from companion.ui.screens.draw_pile import DrawPileSheet
 from companion.ui.screens.result import ResultSheet
@@ -346,13 +347,13 @@ class TableScreen(Screen):
             self._fit(self._sheet_holder)
 
     def _fit(self, holder: Facing) -> None:
-        """The sheet takes the screen, and leaves the table's undo and redo their place: at its top left,
-        or, turned to the far edge, by stopping short of them."""
+        """The sheet takes the screen, and leaves the table's undo and redo their place: at its top left (top
+        right in a right-to-left language), or, turned to the far edge, by stopping short of them."""
         undo, redo = self.ids.undo, self.ids.redo
         turned = round(holder.angle) == 180
         holder.pos = self.pos
         holder.size = (self.width, undo.y - _dp(8)) if turned else self.size
-        holder.panel.history = 0 if turned else redo.right
+        holder.panel.history = 0 if turned else self.right - redo.x if mirrored() else redo.right
 
     def _on_top_edge(self, seat: int | None) -> bool:
         """Lying flat, a sheet faces the challenger: turned over for a seat on the top edge."""
@@ -457,12 +458,16 @@ class TableScreen(Screen):
                             phone_link=tuple(ids.phone_link.size) if ids.phone_link.shown else None)
         return table_layout(tuple(self.size), len(view.seats), flat=self.flat, turn=view.turn, measures=measures,
                             last_card=bool(view.last_card), awards=bool(self._awards.children),
-                            replaying=self.replaying)
+                            replaying=self.replaying, mirrored=mirrored())
 
     def show_phone_link(self) -> None:
         from companion.ui.widgets.phone_link import show_phone_link
 
         show_phone_link(self)
+
+    def follow_direction(self) -> None:
+        """The language changed: the table mirrors, or stops mirroring (``companion.table_layout.mirror``)."""
+        self._layout()
 
     def _layout(self, *_args: Any) -> None:
         view = self.view

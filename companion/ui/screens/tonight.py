@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.widgets.mirror import Row
 from companion.buzzers import format_delay
 from companion.errors import CompanionError
 from companion.store.review import EVENING_GAP_HOURS, AwardKind, Evening, tonight
@@ -39,7 +39,7 @@ class BoardCell(Label):
     """The player's name: left and bold; the numbers right."""
 
 
-class AwardRow(BoxLayout):
+class AwardRow(Row):
     title = StringProperty("")
     definition = StringProperty("")
     winner = StringProperty("")

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.seat_panel import Facing
 
 
-class BannerLine(BoxLayout):
+class BannerLine(Row):
     title = StringProperty("")
     """A template: its {name} gives way to fit the line (``fit_names``), never its words."""
     name = StringProperty("")
@@ -23,7 +23,7 @@ class BannerLine(BoxLayout):
     compact = BooleanProperty(False)
 
 
-class Banner(BoxLayout):
+class Banner(Row):
     title = StringProperty("")
     """A template whose {name} is the seat with one card left."""
     name = StringProperty("")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.widgets.fit import needed_width, one_line_size
 
 
@@ -23,7 +23,7 @@ class KeptClear:
 Factory.register("KeptClear", cls=KeptClear)
 
 
-class BaseButton(ButtonBehavior, BoxLayout):
+class BaseButton(ButtonBehavior, Row):
     text = StringProperty("")
     icon = StringProperty("")
     """A design icon's name (``theme.icon``), or "" for none."""

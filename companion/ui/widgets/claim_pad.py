@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.theme import spice_icon
 from companion.ui.view import TableView
 from companion.ui.widgets.buttons import BaseButton
@@ -33,7 +33,7 @@ class NumberButton(BaseButton):
     """The number that was declared (the reveal sheet marks it)."""
 
 
-class ClaimPad(BoxLayout):
+class ClaimPad(Row):
     view = ObjectProperty(None, allownone=True, rebind=True)
     spice = StringProperty("")
     """The spice picked; numbers light up for it."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, NumericProperty, OptionProperty
 from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.widgets import load_kv
 
 
-class DrawPileTile(ButtonBehavior, BoxLayout):
+class DrawPileTile(ButtonBehavior, Row):
     count = NumericProperty(0)
     start = NumericProperty(1)
     level = OptionProperty("calm", options=["calm", "warning", "danger"])

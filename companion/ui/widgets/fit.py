@@ -13,7 +13,8 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 
-from companion.ui.widgets.label import Runs, runs, spans, width as drawn_width
+from companion.ui.i18n import tr
+from companion.ui.widgets.label import Ordered, Runs, ordered, runs, spans, width as drawn_width
 
 ELLIPSIS = "\u2026"
 
@@ -112,16 +113,20 @@ def _cut(name: str, keep: int) -> str:
 
 def _drawn(text: str, font_size: float, bold: bool, wrap: int | None) -> tuple[int, int]:
     """The laid-out size of ``text`` as its label draws it: one line, or wrapped at ``wrap`` pixels."""
-    return _laid_out(runs(text), font_size, bold, wrap)
+    return _laid_out(runs(text), font_size, bold, wrap, tr.language if ordered(text) else "")
 
 
 @lru_cache(maxsize=4096)
-def _laid_out(parts: tuple[tuple[str, str], ...], font_size: float, bold: bool, wrap: int | None) -> tuple[int, int]:
-    """Cached: a kv rule asks again on every resize, and the table's sentences come back turn after turn."""
+def _laid_out(parts: tuple[tuple[str, str], ...], font_size: float, bold: bool, wrap: int | None,
+              order: str) -> tuple[int, int]:
+    """Cached: a kv rule asks again on every resize, and the table's sentences come back turn after turn.
+    ``order``: the language whose order and digits a right-to-left text is drawn in (joined Persian letters
+    are narrower than the letters alone), "" for a text drawn as it is."""
     if len(parts) > 1:
         label = Runs(text=spans(parts), font_size=font_size, bold=bold, text_size=(wrap, None))
     else:
         ((font, words),) = parts
-        label = CoreLabel(text=words, font_name=font, font_size=font_size, bold=bold, text_size=(wrap, None))
+        kind = Ordered if order else CoreLabel
+        label = kind(text=words, font_name=font, font_size=font_size, bold=bold, text_size=(wrap, None))
     width, height = label.render()
     return int(width), int(height)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from kivy.metrics import sp
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.mirror import Row
 from companion.ui import theme
 from companion.ui.widgets.buttons import SecondaryButton
 from companion.ui.widgets.fit import one_line_size
@@ -19,7 +19,7 @@ class ChoiceButton(SecondaryButton):
     selected = BooleanProperty(False)
 
 
-class Header(BoxLayout):
+class Header(Row):
     """A screen's title with the way back home (and room on the right for one action)."""
 
     title = StringProperty("")
@@ -32,13 +32,13 @@ class Header(BoxLayout):
         return one_line_size(title, sp(theme.FONT_TITLE), width)
 
 
-class Tile(BoxLayout):
+class Tile(Row):
     """A panel on the felt (surface fill, line border, 16 dp radius), for grouping a screen's parts."""
 
     fill = ListProperty([0, 0, 0, 0])
 
 
-class Caption(BoxLayout):
+class Caption(Row):
     """The small bold caps above a tile's content, as on the table's tiles."""
 
     text = StringProperty("")

@@ -8,6 +8,7 @@ software renderer pays for every one of those passes in every frame.
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from kivy.core.image import Image as CoreImage
@@ -15,6 +16,14 @@ from kivy.graphics import Color, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import ColorProperty, StringProperty
 from kivy.uix.widget import Widget
+
+from companion.ui.widgets.mirror import mirrored
+
+
+POINTING = ("arrow", "undo", "redo")
+"""Icons that point along the line: mirrored in a right-to-left language (``companion.ui.widgets.mirror``)."""
+FLIPPED = (1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0)
+"""A texture's corners read right to left: its mirror image."""
 
 
 @cache
@@ -36,6 +45,10 @@ class Icon(Widget):
             self.fbind(name, self._refresh)
         self._refresh()
 
+    def follow_direction(self) -> None:
+        """Drawn again after the language changed: a pointing icon turns with the direction."""
+        self._refresh()
+
     def _refresh(self, *_args: Any) -> None:
         """Centred at its size or smaller, never enlarged (as ``Image``'s "scale-down").
 
@@ -55,6 +68,7 @@ class Icon(Widget):
         width, height = texture.width * scale, texture.height * scale
         self._tint.rgba = self.color
         self._quad.texture = texture
+        self._quad.tex_coords = FLIPPED if mirrored() and Path(self.source).stem in POINTING else texture.tex_coords
         # From x and y: ``center`` is a cached alias that may not have heard of this change yet.
         self._quad.pos = (self.x + (self.width - width) / 2, self.y + (self.height - height) / 2)
         self._quad.size = (width, height)

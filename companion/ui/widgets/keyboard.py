@@ -35,15 +35,19 @@ from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
+from companion.ui.bidi import needs_order, visual
 from companion.ui.widgets.label import Label, drawn
 from companion.ui.keyboard import (
-    ACCENTS, BACKSPACE, ENTER, HIDE, KANA, LATIN, LETTERS, MORE, SHIFT, SMALL, SPACE, SYMBOLS, VOICED, Key,
+    ACCENTS, BACKSPACE, ENTER, HIDE, KANA, LATIN, LETTERS, MORE, SHIFT, SMALL, SPACE, SYMBOLS, VOICED, ZWNJ, Key,
     after_accent, cased, katakana, letters_face, rows, shifts_by_itself, small, voiced,
 )
 
 
 SIGNS = (SHIFT, BACKSPACE, HIDE)
 """Keys drawn as a sign (⇧ ⌫ ▼), which Roboto does not have."""
+HALF_SPACE = "\u0646\u06cc\u0645\u200c\u0641\u0627\u0635\u0644\u0647"
+"""نیم‌فاصله: the ZWNJ key's name on Persian keyboards. A word of the layout, as its letters are, not of the
+catalogue: the key is on the Persian letters only, which show only on a Persian table."""
 SIGN_FONT = str(Path(kivy_data_dir) / "fonts" / "DejaVuSans.ttf")
 
 load_kv(__file__)
@@ -139,6 +143,8 @@ class ScreenKeyboard(BoxLayout):
                     button.font_name = SIGN_FONT
                 elif key.action == VOICED:
                     button.font_size = sp(theme.FONT_TITLE * 4 / 3)  # two half-width marks, as big as a kana
+                elif key.action == ZWNJ:
+                    button.font_size = sp(theme.FONT_CAPTION)  # its name is a word, on a key of one and a half letters
                 button.bind(on_release=lambda button: self.press(button.key))
                 row.add_widget(button)
             holder.add_widget(row)
@@ -147,7 +153,8 @@ class ScreenKeyboard(BoxLayout):
         """What a key shows, and whether it is drawn in the accent."""
         labels = {
             SHIFT: ("\u21e7", self.shift),
-            BACKSPACE: ("\u232b", False),
+            BACKSPACE: ("\u2326" if languages.language(tr.language).rtl else "\u232b", False),  # ⌦ points back
+            ZWNJ: (HALF_SPACE, False),
             SPACE: ("", False),
             ENTER: (getattr(self.target, "enter_text", "") or tr._("Done"), True),
             HIDE: ("\u25bc", False),
@@ -254,6 +261,19 @@ class TextField(TextInput):
         """A name typed or pasted in its own script shows in it as it is typed, in the font a label would
         choose; an emoji is kept as typed, so it is the font's box here until the name is added."""
         self.font_name = drawn(self.text or self.hint_text)[1]
+        self.halign = "right" if languages.language(tr.language).rtl else "left"
+
+    def follow_direction(self) -> None:
+        """The language changed: the field aligns to its side (``companion.ui.widgets.mirror.relayout``)."""
+        self._choose_font()
+
+    def _create_line_label(self, text: str, hint: bool = False) -> Any:
+        """A line holding Persian is drawn in the order it reads, its letters joined (``companion.ui.bidi``),
+        as a label draws it. Kivy still places the cursor by the typed order: at the end of a Persian name
+        it stands at the right, where the name began."""
+        if needs_order(text):
+            text = visual(text, languages.language(tr.language).rtl)
+        return super()._create_line_label(text, hint)
 
     def _focused(self, _field: TextField, focused: bool) -> None:
         keyboard: ScreenKeyboard | None = getattr(App.get_running_app(), "screen_keyboard", None)

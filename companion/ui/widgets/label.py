@@ -6,6 +6,11 @@ from here. Its ``font_name`` is its own: chosen from its text (``companion.ui.fo
 text changes, with the table's language's font first; a text no one font draws all of is drawn as Kivy
 markup, a font span a script; a character no font draws (an emoji) is drawn as the placeholder while
 ``text`` keeps what was typed.
+
+Right to left is done here too, once for every screen: a text holding a Persian letter, and every text while
+the table speaks a right-to-left language, is drawn by ``Ordered``, which lets Kivy wrap the text as it was
+written and orders each line as it draws it (``companion.ui.bidi``); in a right-to-left language a label
+aligned left is aligned right and one aligned right left, as the screens mirror.
 """
 
 from __future__ import annotations
@@ -17,14 +22,16 @@ from kivy.uix.label import CoreLabel, Label as KivyLabel
 from kivy.utils import escape_markup
 
 from companion.languages import language
-from companion.ui import fonts
+from companion.ui import bidi, fonts
 from companion.ui.i18n import tr
 
 
 def drawn(text: str) -> tuple[str, str]:
     """What ``text`` is drawn as in one font, and the font, for code that draws text itself in one font
     (the chart, a text field)."""
-    return fonts.drawn(text, language(tr.language).font)
+    row = language(tr.language)
+    words, font = fonts.drawn(text, row.font)
+    return (bidi.visual(words, row.rtl, row.digits) if ordered(words) else words), font  # a chart's axis in ۰-۹
 
 
 def runs(text: str) -> tuple[tuple[str, str], ...]:
@@ -39,8 +46,43 @@ def spans(parts: tuple[tuple[str, str], ...]) -> str:
 
 def width(text: str, font_size: float, bold: bool = True) -> float:
     """How wide a label draws ``text`` on one line, each run in its font; measured without a texture."""
-    return sum(float(CoreLabel(font_name=font, font_size=font_size, bold=bold).get_extents(words)[0])
-               for font, words in runs(text))
+    parts = runs(text)
+    kind = Ordered if len(parts) == 1 and ordered(text) else CoreLabel
+    return sum(float(kind(font_name=font, font_size=font_size, bold=bold).get_extents(words)[0])
+               for font, words in parts)
+
+
+def ordered(text: str) -> bool:
+    """Whether a label drawing ``text`` orders its lines: the table speaks a right-to-left language, or the
+    text holds a right-to-left letter (a Persian name on an English table)."""
+    return language(tr.language).rtl or bidi.needs_order(text)
+
+
+MIRRORED = {"left": "right", "right": "left", "auto": "right"}
+
+
+class Ordered(CoreLabel):
+    """Kivy's core text, each wrapped line drawn in its visual order (``bidi.visual``), in the paragraph
+    direction and the digits of the table's language. Measured as drawn, so the wrap and the fit see the
+    joined letters' widths."""
+
+    def _order(self, text: str) -> str:
+        row = language(tr.language)
+        return bidi.visual(text, row.rtl, row.digits)
+
+    def get_extents(self, text: str) -> tuple[int, int]:
+        return super().get_extents(self._order(text))
+
+    def get_cached_extents(self) -> Any:
+        return self.get_extents
+
+    def _render_text(self, text: str, x: int, y: int) -> None:
+        super()._render_text(self._order(text), x, y)
+
+    def render_lines(self, lines: Any, options: dict[str, Any], render_text: Any, y: int, size: Any) -> int:
+        if language(tr.language).rtl:
+            options = {**options, "halign": MIRRORED.get(options["halign"], options["halign"])}
+        return super().render_lines(lines, options, render_text, y, size)
 
 
 class Runs(MarkupLabel):
@@ -52,7 +94,7 @@ class Label(KivyLabel):
     """Kivy's label, drawing ``fonts.runs(text)``: in one font, or in a font span a script."""
 
     _label: Any
-    """Kivy's core text: a ``CoreLabel``, or ``Runs``."""
+    """Kivy's core text: a ``CoreLabel``, ``Ordered``, or ``Runs``."""
 
     def _create_label(self) -> None:
         super()._create_label()
@@ -63,11 +105,16 @@ class Label(KivyLabel):
             value = self._draw(value)
         super()._trigger_texture_update(name, source, value)
 
+    def follow_direction(self) -> None:
+        """Draw the text again as the table's language now wants it (its direction, its digits)."""
+        self._draw(self.text)
+        self.texture_update()
+
     def _draw(self, text: str) -> str:
         """Choose the font for ``text``; what the core label is given to draw."""
         parts = runs(text)
         if len(parts) == 1:
-            (font, words), kind = parts[0], CoreLabel
+            (font, words), kind = parts[0], Ordered if ordered(text) else CoreLabel
         else:
             font, kind, words = parts[0][0], Runs, spans(parts)
         if type(self._label) is not kind:

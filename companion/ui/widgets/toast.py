@@ -17,16 +17,16 @@ from kivy.core.window import Window
 from kivy.event import EventDispatcher
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import KeptClear
 
 load_kv(__file__)
 
 
-class Toast(BoxLayout):
+class Toast(Row):
     text = StringProperty("")
     above = NumericProperty(0)
     """The height kept clear at the bottom of the window: the on-screen keyboard's, while it shows."""

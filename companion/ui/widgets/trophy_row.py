@@ -5,19 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.properties import BooleanProperty, ColorProperty, ListProperty, NumericProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.widgets import load_kv
 
 
-class TrophySlot(BoxLayout):
+class TrophySlot(Row):
     taken = BooleanProperty(False)
     taker = StringProperty("")
     dot = ColorProperty((0, 0, 0, 0))
     across = BooleanProperty(False)
 
 
-class TrophyRow(BoxLayout):
+class TrophyRow(Row):
     total = NumericProperty(3)
     left = NumericProperty(3)
     takers = ListProperty()

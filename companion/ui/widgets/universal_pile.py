@@ -8,12 +8,12 @@ universal cards held with.
 from __future__ import annotations
 
 from kivy.properties import NumericProperty
-from kivy.uix.boxlayout import BoxLayout
 
+from companion.ui.widgets.mirror import Row
 from companion.ui.widgets import load_kv
 
 
-class UniversalPileTile(BoxLayout):
+class UniversalPileTile(Row):
     count = NumericProperty(0)
 
 
