@@ -123,7 +123,7 @@ def test_the_strip_says_the_league_state_while_it_is_on_and_nothing_once_it_is_o
         ui.app.show("games")
         screen = ui.app.screen("games")
         ui.until(lambda: screen.league != "", seconds=15)
-        assert screen.league == "League: this table alone so far; another table joins with its league code"
+        assert screen.league == "League: this table alone so far; another table joins from its Settings, League"
         assert screen.ids.league.height > 0 and screen.ids.league.opacity == 1
         syncthing.stop()
         screen.ask_league()

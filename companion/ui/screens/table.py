@@ -89,7 +89,7 @@ class TableMenu(Layer):
 
     screen = ObjectProperty(None)
     anchor = ListProperty([0, 0])
-    """Where its top right corner goes: under the menu button."""
+    """Where its top right corner goes: under the menu button (at the screen's left edge when that is nearer)."""
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.ids.choices.collide_point(*touch.pos):
