@@ -24,12 +24,12 @@ from datetime import timedelta
 
 from companion.rules import Action, Challenge, Copy, Game, IllegalAction, Play, State, Step, engine, start, tree
 from companion.seating import Seating
-from companion.session import elapsed
+from companion.session import Unsaved, elapsed
 from companion.store import BuzzTime, SavedLog, snapshots
 from companion.store.review import Moment, step_moments
 
 
-class Replay:
+class Replay(Unsaved):
     def __init__(self, saved: SavedLog, seating: Seating | None = None) -> None:
         """IllegalAction when the saved log no longer replays."""
         self.saved = saved
@@ -164,12 +164,3 @@ class Replay:
 
     def apply(self, action: Action, buzz_time: BuzzTime | None = None) -> State:
         raise IllegalAction("this is a replay of a saved game: nothing on it can change")
-
-    def saved_buzz(self) -> int | None:
-        return None
-
-    def keep_buzz(self, seat: int) -> None:
-        """Nothing is saved: a buzz cannot happen on a replay (its table takes no tap, its buzzers are off)."""
-
-    def drop_buzz(self) -> None:
-        """Nothing is saved, as for ``keep_buzz``."""

@@ -96,7 +96,24 @@ class Session:
         return saved[1]
 
 
-class Preview:
+class Unsaved:
+    """What a table shown read-only answers where a live session saves a buzz: none is saved, none is kept.
+
+    Its table takes no press (a deal before Start, a saved game's replay), so these are never asked to keep
+    one; each kind says in its own ``apply`` why it refuses an action.
+    """
+
+    def saved_buzz(self) -> int | None:
+        return None
+
+    def keep_buzz(self, seat: int) -> None:
+        """Nothing is saved."""
+
+    def drop_buzz(self) -> None:
+        """Nothing is saved."""
+
+
+class Preview(Unsaved):
     """A game set up and not yet started: its deal, shaped as a live session as the table view reads it
     (``seating``, ``state``, ``game``), refusing every action and saving nothing.
 
@@ -117,15 +134,6 @@ class Preview:
 
     def apply(self, action: Action, buzz_time: BuzzTime | None = None) -> State:
         raise IllegalAction("the game has not started: start it to play")
-
-    def saved_buzz(self) -> int | None:
-        return None
-
-    def keep_buzz(self, seat: int) -> None:
-        """Nothing is saved: the table shown before Start takes no press."""
-
-    def drop_buzz(self) -> None:
-        """Nothing is saved, as for ``keep_buzz``."""
 
 
 def minutes_played(length: timedelta) -> int:
