@@ -23,7 +23,7 @@ from typing import TypeVar
 from companion.config import LeagueConfig
 from companion.store import Store
 from companion.store.backup import backup, plan_restore, restore
-from companion.store.league import League
+from companion.league.folders import League
 from companion.store.simulate import simulate
 
 T = TypeVar("T")

@@ -35,7 +35,7 @@ from engine import median_seconds  # a sibling script: python benchmarks/phones.
 from companion.phones.server import PhoneServer
 from companion.random_play import random_game, random_setup
 from companion.rules import Game
-from companion.table_model import table_model
+from companion.table.model import table_model
 from companion.ui.phone_page import phone_snapshot
 
 SHARE_TARGET = 0.1

@@ -56,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from ui import Load, confined, size_window, with_display  # noqa: E402  (the same window set-up as the UI figures)
 
 from companion.random_play import endless_game  # noqa: E402
-from companion.session import Session  # noqa: E402
+from companion.table.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.store.ratings import ratings  # noqa: E402
 from companion.store.review import (  # noqa: E402
@@ -369,7 +369,7 @@ def league_files(folder: Path, games: int) -> Path:
     import uuid
 
     from companion.store.export import json_text
-    from companion.store.league import FORMAT, TABLE_KIND
+    from companion.league.folders import FORMAT, TABLE_KIND
 
     root = folder / "league"
     games_folder = root / "tables" / "t1" / "games"
@@ -395,7 +395,7 @@ def league_store(folder: Path, games: int) -> tuple[Path, float, Path]:
     """A store of this table's own ``SEED_GAMES`` games with ``games`` of Table 1's taken in: its path, the
     import's seconds, and its league folder."""
     from companion.config import LeagueConfig
-    from companion.store.league import League
+    from companion.league.folders import League
 
     here = folder / f"league-{games}"
     here.mkdir()

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_ARGS", "1")
-os.environ.setdefault("KIVY_CLOCK", "free_all")  # the app's (companion.display.CLOCK)
+os.environ.setdefault("KIVY_CLOCK", "free_all")  # the app's (companion.pi.display.CLOCK)
 
 FRAME = 1 / 60
 RESULTS = (

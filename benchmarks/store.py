@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from companion.rules import Game
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.random_play import endless_game, long_game
 from companion.store.backup import backup, export_all, plan_restore, restore

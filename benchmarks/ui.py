@@ -60,7 +60,7 @@ def size_window() -> None:
     device of the host joins in."""
     from kivy.config import Config as KivyConfig
 
-    from companion.display import CLOCK, MULTISAMPLES
+    from companion.pi.display import CLOCK, MULTISAMPLES
 
     KivyConfig.set("graphics", "width", str(SIZE[0]))
     KivyConfig.set("graphics", "multisamples", MULTISAMPLES)
@@ -90,7 +90,7 @@ def bare_child(settings: str, japanese: bool) -> None:
     from kivy.core.window import Window
     from kivy.uix.label import Label
 
-    from companion.notify import ready_when_drawn
+    from companion.pi.notify import ready_when_drawn
     from companion.ui import fonts
 
     class BareApp(App):
@@ -354,7 +354,7 @@ def moments_child(folder: Path) -> None:
     from companion.config import Backend, BuzzerConfig, Config, StoreConfig
     from companion.random_play import random_game
     from companion.rules import SPICY, new_setup
-    from companion.session import Session
+    from companion.table.session import Session
     from companion.ui.app import SpicyApp
 
     app = SpicyApp(Config(store=StoreConfig(db=folder / "games.db"), buzzers=BuzzerConfig(backend=Backend.KEYBOARD)))
@@ -468,7 +468,7 @@ def one_start(kind: str, language: str = "en") -> tuple[float, float, float]:
     settings. Both say READY from the same call at their first flip. The app speaks ``language``.
     """
     from companion.config import DisplayConfig
-    from companion.display import kivy_settings
+    from companion.pi.display import kivy_settings
     from companion.store import Store
 
     with tempfile.TemporaryDirectory() as folder, socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:

@@ -26,7 +26,7 @@ from urllib.parse import quote
 import segno
 
 from companion.errors import Reason
-from companion.session import elapsed, minutes_played
+from companion.table.session import elapsed, minutes_played
 from companion.store.records import SavedGame
 
 LINK = "https://app.bgstatsapp.com/createPlay.html?data="

@@ -82,9 +82,9 @@ REGISTRARS: list[Registrar] = [
     commands_of("companion.buzzers.cli"),
     commands_of("companion.store.cli"),
     commands_of("companion.store.backup_cli"),
-    commands_of("companion.store.league_cli"),
-    commands_of("companion.install"),
-    commands_of("companion.doctor"),
+    commands_of("companion.league.cli"),
+    commands_of("companion.pi.install"),
+    commands_of("companion.pi.doctor"),
 ]
 
 

@@ -318,7 +318,7 @@ TABLE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 
 
 LEAGUE_CODE = "spicy-league-1-"
-"""How a league code starts (``companion.syncthing.league_code``)."""
+"""How a league code starts (``companion.league.syncthing.league_code``)."""
 
 
 @dataclass(frozen=True)

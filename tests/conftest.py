@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import eject, takehome
+from companion.pi import eject, takehome
 from companion.phones import address, switch
-from companion.display import CLOCK
+from companion.pi.display import CLOCK
 
 # Kivy reads these once, at its first import: no command-line parsing, no
 # config or logs in the developer's ~/.kivy, its own defaults, and the app's

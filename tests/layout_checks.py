@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from companion.table_layout import Rect, TableLayout
+from companion.table.layout import Rect, TableLayout
 
 Box = tuple[float, float, float, float]
 

@@ -16,7 +16,7 @@ from rules_helpers import game  # noqa: E402
 from test_phones_page import COLOURS, HEADER, LINES, browse  # noqa: E402
 
 from companion.phones.server import PhoneServer  # noqa: E402
-from companion.table_model import table_model  # noqa: E402
+from companion.table.model import table_model  # noqa: E402
 from companion.ui.i18n import tr  # noqa: E402
 from companion.ui.phone_page import phone_snapshot  # noqa: E402
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from companion.random_play import WEIGHTS, random_action, random_setup
 from companion.rules import FIVE_SPICES, Game, Redo, Setup, Undo, action_from_dict, engine, new_setup
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store, snapshots
 from companion.store.schema import KNOWN as MIGRATION_NAMES
 from companion.store.schema import PAGE_TOTALS, PAST_CHANGES, TRIGGER_PHASES, _totals_trigger

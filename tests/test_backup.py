@@ -24,7 +24,7 @@ from store_helpers import undo_migrations_from
 
 from companion.cli import main
 from companion.rules import replay_transcript
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.store import Store
 from companion.store.backup import (
     TakeHomeError,

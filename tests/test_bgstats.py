@@ -7,7 +7,7 @@ from urllib.parse import unquote
 
 from companion.bgstats import DROPPED, LINK, MAX_VERSION, fitted_link, link, play_record, qr_version
 from companion.rules import replay_transcript
-from companion.session import elapsed
+from companion.table.session import elapsed
 from companion.store import Recorded, Store
 from companion.ui.words import length_words
 

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 ONLY_FOR_COMMANDS = [
-    "companion.rules", "companion.store", "companion.buzzers", "companion.doctor", "companion.install",
-    "companion.report", "companion.session", "companion.random_play", "sqlite_utils", "gpiozero", "serial", "kivy",
+    "companion.rules", "companion.store", "companion.buzzers", "companion.pi.doctor", "companion.pi.install",
+    "companion.report", "companion.table.session", "companion.random_play", "sqlite_utils", "gpiozero", "serial", "kivy",
 ]  # fmt: skip
 
 
@@ -46,4 +46,4 @@ def test_a_command_or_help_needs_the_full_parser(argv: list[str]) -> None:
 
 def test_the_check_sees_a_command_module_when_it_is_imported() -> None:
     modules = imported_after("import companion.cli\nfrom companion.cli import build_parser\nbuild_parser()")
-    assert loaded(modules, "companion.store") and loaded(modules, "companion.doctor")
+    assert loaded(modules, "companion.store") and loaded(modules, "companion.pi.doctor")

@@ -13,7 +13,7 @@ import pytest
 PROBE = """
 import json, os
 from companion.config import DisplayConfig
-from companion.display import configure_kivy
+from companion.pi.display import configure_kivy
 configure_kivy(DisplayConfig(**json.loads(os.environ["DISPLAY_SETTINGS"])))
 from kivy.config import Config
 from kivy.clock import Clock
@@ -81,7 +81,7 @@ def test_buzzer_decisions_can_wake_the_clock(tmp_path: Path) -> None:
 WINDOW_PROBE = """
 import json
 from companion.config import DisplayConfig
-from companion.display import configure_kivy
+from companion.pi.display import configure_kivy
 configure_kivy(DisplayConfig(fullscreen=True, rotation=90, show_cursor=False))
 from kivy.base import EventLoop, _runTouchApp_prepare
 from kivy.core.window import Window

@@ -25,7 +25,7 @@ from buzzers_fixtures import PtyPair
 from companion import __version__
 from companion.buzzers import protocol
 from companion.config import BuzzerConfig, Config, StoreConfig
-from companion.doctor import Doctor
+from companion.pi.doctor import Doctor
 
 REPO = Path(__file__).parent.parent
 UNPRIVILEGED = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []

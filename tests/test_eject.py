@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import eject, takehome
-from companion.eject import requested_stick
+from companion.pi import eject, takehome
+from companion.pi.eject import requested_stick
 
 REPO = Path(__file__).parent.parent
 
@@ -46,7 +46,7 @@ ASK = """
 import resource, sys
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_AS, (1 << 28, 1 << 28))  # reading /dev/zero to the end fails here, not the machine
-from companion.eject import requested_stick
+from companion.pi.eject import requested_stick
 print(requested_stick(Path(sys.argv[1]), Path(sys.argv[2])))
 """
 
@@ -90,7 +90,7 @@ WRITE = """
 import os, sys
 from pathlib import Path
 os.umask(int(sys.argv[3], 8))
-from companion.takehome import request_eject
+from companion.pi.takehome import request_eject
 request_eject(Path(sys.argv[1]), Path(sys.argv[2]))
 """
 

@@ -20,7 +20,7 @@ from companion.rules import (
     new_setup,
     replay_transcript,
 )
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 
 

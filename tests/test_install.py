@@ -22,7 +22,7 @@ import pytest
 from companion import __version__
 from companion.cli import main
 from companion.phones import switch
-from companion.install import BUILD_LEFTOVERS, GROUPS, STATE, UDEV_RULES, USER, Installer
+from companion.pi.install import BUILD_LEFTOVERS, GROUPS, STATE, UDEV_RULES, USER, Installer
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="setting owners needs root (scripts/test runs as root in CI)")
 

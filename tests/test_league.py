@@ -26,7 +26,7 @@ from companion.config import LeagueConfig
 from companion.random_play import random_game, random_setup
 from companion.rules import Game, new_setup, profile_named
 from companion.store import Recorded, Store
-from companion.store.league import League, LeagueError
+from companion.league.folders import League, LeagueError
 from companion.store.simulate import simulate
 
 START = datetime(2026, 11, 6, 19, 0, tzinfo=UTC)

@@ -18,7 +18,7 @@ import pytest
 from test_syncthing import free_port
 
 from companion.cli import main
-from companion.syncthing import Syncthing, read_code
+from companion.league.syncthing import Syncthing, read_code
 
 ROOT = Path(__file__).parent.parent
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion import __version__
 from companion.config import load_config
-from companion.logs import log_buzzers, log_start, package_version
+from companion.pi.logs import log_buzzers, log_start, package_version
 
 
 def test_start_logs_the_version_and_the_settings_from_the_file(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from companion import notify
+from companion.pi import notify
 
 if TYPE_CHECKING:
     from kivy.clock import ClockBase

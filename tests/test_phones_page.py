@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from companion.phones.server import PhoneServer
-from companion.table_model import table_model
+from companion.table.model import table_model
 from companion.ui.phone_page import phone_snapshot
 from rules_helpers import game
 

@@ -17,7 +17,7 @@ import pytest
 from companion.phones.address import game_token
 from companion.phones.server import PhoneServer
 from companion.rules import Challenge, Game, Play, Resolve, Undo
-from companion.table_model import table_model
+from companion.table.model import table_model
 from companion.ui.phone_page import phone_snapshot
 from rules_helpers import game as transcript_game
 

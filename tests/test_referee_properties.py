@@ -32,8 +32,8 @@ from companion.rules import (
     legal_claims,
     new_setup,
 )
-from companion.seating import Seating
-from companion.table_link import RefereeLink
+from companion.table.seating import Seating
+from companion.table.link import RefereeLink
 
 SEATS = ("Ana", "Ben", "Cy")
 KEYS = "123"

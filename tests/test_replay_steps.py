@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.random_play import endless_game, random_game, random_setup
-from companion.replay import Replay
+from companion.table.replay import Replay
 from companion.rules import Challenge, Game, IllegalAction, Pass, apply, start
 from companion.store import Recorded, Store, snapshots
-from companion.table_model import table_model
+from companion.table.model import table_model
 from store_helpers import StatesMade, edit, missing_field, played, random_long_game, rewrite_snapshot
 
 AT = datetime(2026, 9, 1, 18, tzinfo=UTC)

@@ -14,7 +14,7 @@ from store_helpers import spoil, undo_migrations_from
 
 from companion.cli import main
 from companion.rules import replay_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.store.backup import backup, plan_restore, restore
 from companion.store.simulate import simulate

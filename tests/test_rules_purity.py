@@ -11,7 +11,7 @@ import companion.rules
 
 RULES = Path(companion.rules.__file__).parent
 FORBIDDEN = {"kivy", "gpiozero", "serial", "sqlite3", "sqlite_utils", "time", "datetime", "random", "os", "io",
-             "pathlib", "threading", "companion.store", "companion.buzzers", "companion.session", "companion.config"}
+             "pathlib", "threading", "companion.store", "companion.buzzers", "companion.table.session", "companion.config"}
 
 
 def impure(modules: set[str]) -> set[str]:

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from companion.install import BUILD_LEFTOVERS
+from companion.pi.install import BUILD_LEFTOVERS
 
 REPO = Path(__file__).parent.parent
 

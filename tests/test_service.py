@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import load_config
-from companion.install import GROUPS, STATE, USER, VENV
+from companion.pi.install import GROUPS, STATE, USER, VENV
 from companion.phones import switch
 
 UNIT = Path(__file__).parent.parent / "systemd" / "spicy-companion.service"
@@ -88,7 +88,7 @@ def test_a_frozen_or_crashing_app_is_restarted_but_not_for_ever() -> None:
 
 
 def test_syncthing_runs_as_the_kiosks_user_with_the_home_the_app_prepares() -> None:
-    """The app writes Syncthing's settings (companion.syncthing) into the home the service runs, in the league
+    """The app writes Syncthing's settings (companion.league.syncthing) into the home the service runs, in the league
     folder of the shipped config, and marks the league on in that folder; the kiosk keeps no network."""
     unit = service(SYNCTHING_UNIT)
     league = load_config(EXAMPLE).league.folder

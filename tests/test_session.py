@@ -9,8 +9,8 @@ import pytest
 
 from companion.rules import SPICY, Card, Challenge, Game, IllegalAction, Play, Redo, Reveal, Undo, new_setup
 from companion.rules import write_transcript
-from companion.seating import Seating
-from companion.session import Session
+from companion.table.seating import Seating
+from companion.table.session import Session
 from companion.store import Store
 from companion.random_play import long_game
 

@@ -11,7 +11,7 @@ from sqlite_utils import Database
 from store_helpers import KNOWN, KNOWN_FACTS, damaged_database
 
 from companion.rules import SPICY, EndCardDrawn, IllegalAction, Play, Redo, Undo, new_setup, replay_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import BUSY, Recorded, Store, StoreError
 from companion.store.schema import MIGRATIONS
 

@@ -15,7 +15,7 @@ from store_helpers import KNOWN, fill, small_disk, undo_migrations_from
 from companion.random_play import long_game
 from companion.rules import FIVE_SPICES, new_setup
 from companion.rules.transcript import replay_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store, StoreError
 from companion.store.cli import describe_game
 from companion.store.simulate import simulate
@@ -153,7 +153,7 @@ def test_the_upgrade_marks_games_left_for_a_later_one_as_abandoned(tmp_path: Pat
 PLAY_THEN_DIE = """
 import os, sys
 from companion.random_play import long_game
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store, StoreError
 plan = long_game(20)
 session = Session.new(Store.open(sys.argv[1]), plan.setup)

@@ -12,7 +12,7 @@ import pytest
 from store_helpers import KNOWN
 
 from companion.rules import Challenge, EndCardDrawn, Undo, replay_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import BuzzTime, Store
 from companion.store.backup import backup, plan_restore, restore
 from companion.store.export import csv_text, json_record

@@ -13,7 +13,7 @@ from store_helpers import KNOWN, damaged_database
 
 from companion.cli import main
 from companion.rules import SPICY, Play, new_setup, replay_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 
 COMMANDS = [["games"], ["games", "show"], ["games", "export"], ["games", "import"], ["games", "resume"],

@@ -13,7 +13,7 @@ from cli_helpers import COMMAND, run
 from store_helpers import KNOWN, damaged_database
 
 from companion.random_play import long_game
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.store.schema import KNOWN as MIGRATION_NAMES
 

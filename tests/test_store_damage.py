@@ -22,7 +22,7 @@ from store_helpers import KNOWN, damaged_database
 from companion.cli import main
 from companion.random_play import long_game
 from companion.rules import SPICY, Play, new_setup
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Recorded, Store, StoreError
 from companion.store.ratings import ratings, rebuilt
 from companion.store.schema import MIGRATIONS

@@ -14,7 +14,7 @@ from store_helpers import KNOWN, undo_migrations_from
 
 from companion.random_play import random_game
 from companion.rules import FIVE_SPICES, Challenge, EndCardDrawn, Redo, Undo, new_setup, replay_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import PlayerStats, Recorded, Store, StoreError
 from companion.store.schema import MIGRATIONS, PLAYER_STATS
 from companion.store.backup import backup, plan_restore, restore

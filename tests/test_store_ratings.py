@@ -22,7 +22,7 @@ from store_helpers import KNOWN, undo_migrations_from
 from companion.cli import main
 from companion.random_play import random_game, random_setup
 from companion.rules import Game, Undo, replay_transcript, write_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Recorded, Store
 from companion.store.backup import backup, plan_restore, restore
 from companion.store import ratings as ratings_module

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from companion.random_play import endless_game
 from companion.rules import Game, Undo
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store, snapshots
 from store_helpers import edit, missing_field, played, random_long_game, rewrite_snapshot
 

@@ -21,9 +21,9 @@ import pytest
 
 from companion.config import LeagueConfig
 from companion.store import Store
-from companion.store.league import League
+from companion.league.folders import League
 from companion.store.simulate import simulate
-from companion.syncthing import (
+from companion.league.syncthing import (
     Standing,
     Syncthing,
     accept,

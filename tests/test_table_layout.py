@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.table_layout import EDGE_ANGLES, EDGES_BY_SEATS, Measures, TableLayout, table_layout
+from companion.table.layout import EDGE_ANGLES, EDGES_BY_SEATS, Measures, TableLayout, table_layout
 from companion.ui import theme
 from layout_checks import box, clockwise, overlap, parts, problems
 from layouts import FLATS, LAYOUTS, PORTRAIT, Layout

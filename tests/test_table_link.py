@@ -14,9 +14,9 @@ import pytest
 from buzzers_fixtures import HandOver, Recorder, timed_factory
 from companion.buzzers import Decision, GpioBuzzers, Ignored, Referee
 from companion.config import BuzzerConfig
-from companion.seating import Seating
-from companion.table_link import Press, RefereeLink
-from companion.table_model import Buzz
+from companion.table.seating import Seating
+from companion.table.link import Press, RefereeLink
+from companion.table.model import Buzz
 
 ANA, BEN, CY = 0, 1, 2
 BUTTONS = BuzzerConfig().button_pins

@@ -37,7 +37,7 @@ from companion.rules import (
     new_setup,
     replay_transcript,
 )
-from companion.table_model import Buzz, TableModel, outcome, table_model
+from companion.table.model import Buzz, TableModel, outcome, table_model
 from companion.ui.words import hint_words
 
 COMBINATIONS = [(profile, None) for profile in sorted(PROFILES)] + [
@@ -155,7 +155,7 @@ def test_the_model_the_link_and_the_layout_import_no_kivy() -> None:
     """So they, and these tests, run without a window."""
     import subprocess
 
-    code = ("import sys, companion.table_model, companion.table_link, companion.table_layout;"
+    code = ("import sys, companion.table.model, companion.table.link, companion.table.layout;"
             " print(any(m.startswith('kivy') for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from companion.rules import SPICY
 from companion.ui.draft import Draft, SetupRefused
-from companion.seating import Seating
+from companion.table.seating import Seating
 
 
 def seated(*names: str) -> Draft:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.eject import read_request
+from companion.pi.eject import read_request
 from companion.files import write_whole
 
 REQUEST = Path("/run/spicy-companion/phones")

@@ -46,7 +46,7 @@ from companion.store.db import (
     application_id,
     now,
 )
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.store.export import FORMATS, export_text
 from companion.store.records import SavedGame
 from companion.store.schema import derived_uid

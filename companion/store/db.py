@@ -29,7 +29,7 @@ from companion.errors import CompanionError
 from companion.files import DATABASE, FileRefused, file_size
 from companion.rules import Action, Challenge, Game, IllegalAction, Setup, check_name
 from companion.rules.errors import Reason
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.store.facts import REVIEW_COLUMNS, seat_facts
 from companion.store.records import (
     FIX_ROW,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from companion import notify
+from companion.pi import notify
 from companion.config import Config
-from companion.display import configure_kivy
-from companion.logs import log_start
+from companion.pi.display import configure_kivy
+from companion.pi.logs import log_start
 
 
 def run(config: Config, config_path: Path | None = None) -> int:

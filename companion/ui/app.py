@@ -32,10 +32,10 @@ from kivy.uix.screenmanager import Screen, ScreenManager
 from companion.config import TABLE_WAIT, Config, ConfigError, UiConfig
 from companion.languages import language
 from companion.errors import CompanionError
-from companion.logs import log_buzzers
+from companion.pi.logs import log_buzzers
 from companion.ui import theme
 from companion.ui.i18n import say, tr, when
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.ui.phones import Phones
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from companion.buzzers.backend import PressHandler
     from companion.rules import Setup
     from companion.rules.errors import Reason
-    from companion.session import Session
+    from companion.table.session import Session
     from companion.store import Store, StoreError
     from companion.ui.widgets.keyboard import ScreenKeyboard
     from companion.ui.widgets.toast import Toast
@@ -224,7 +224,7 @@ class SpicyApp(App):
 
     def resume_game(self, game_id: int | None = None) -> bool:
         """Open a game (else the unfinished one) on its table, rebuilt from its log; False when there is none."""
-        from companion.session import Session
+        from companion.table.session import Session
 
         assert self.store is not None
         try:
@@ -259,7 +259,7 @@ class SpicyApp(App):
 
         False, with the app's notice, when it cannot be saved: the screen that asked stays.
         """
-        from companion.session import Session
+        from companion.table.session import Session
 
         store = self.store
         assert store is not None

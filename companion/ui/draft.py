@@ -16,7 +16,7 @@ from companion.rules import (
 )
 from companion.rules.profiles import MAX_VARIANTS
 from companion.ui.i18n import say, tr
-from companion.seating import Seating
+from companion.table.seating import Seating
 
 MIN_SEATS, MAX_SEATS = 2, 6
 COLOURS = 6

@@ -4,7 +4,7 @@ What ``spicy-companion league run`` does in a terminal, the app does itself on
 one thread of its own, with a store of its own, so the table never waits for
 Syncthing or for an import. That thread starts Syncthing (when none answers on
 its socket already, as the Pi's service does) and so outlives it: Linux stops a
-child whose starting *thread* ends (``companion.syncthing._dies_with_parent``).
+child whose starting *thread* ends (``companion.league.syncthing._dies_with_parent``).
 
 Syncthing runs while the league is on, and while the League screen is open
 (Join a league lists the tables Syncthing hears on the network). The League
@@ -38,8 +38,8 @@ from companion.ui.threads import mainthread_now
 
 if TYPE_CHECKING:
     from companion.store import Store
-    from companion.store.league import League
-    from companion.syncthing import Member, Syncthing
+    from companion.league.folders import League
+    from companion.league.syncthing import Member, Syncthing
 
 log = logging.getLogger(__name__)
 STEP_SECONDS = 5.0
@@ -119,12 +119,12 @@ class LeagueRunner(EventDispatcher):
         self.begin()
 
     def start(self) -> None:
-        from companion.syncthing import start_league
+        from companion.league.syncthing import start_league
 
         self._post(lambda: start_league(self._league(), self._syncthing()))
 
     def join(self, host: Member) -> None:
-        from companion.syncthing import ask
+        from companion.league.syncthing import ask
 
         def job() -> None:
             ask(self._league(), self._syncthing(), host)
@@ -132,23 +132,23 @@ class LeagueRunner(EventDispatcher):
         self._post(job)
 
     def accept(self, device: str) -> None:
-        from companion.syncthing import accept
+        from companion.league.syncthing import accept
 
         self._post(lambda: accept(self._league(), self._syncthing(), device))
 
     def refuse(self, device: str) -> None:
-        from companion.syncthing import refuse
+        from companion.league.syncthing import refuse
 
         self._post(lambda: refuse(self._syncthing(), device))
 
     def leave(self) -> None:
-        from companion.syncthing import leave
+        from companion.league.syncthing import leave
 
         self._post(lambda: leave(self._league(), self._syncthing()))
 
     def rename(self, name: str) -> None:
         """This table's new name; in a league, its Syncthing device and folder take it too."""
-        from companion.syncthing import is_on, start_league
+        from companion.league.syncthing import is_on, start_league
 
         def job() -> None:
             league = self._league()
@@ -203,9 +203,9 @@ class LeagueRunner(EventDispatcher):
     # --- on the league's thread ---------------------------------------------------
 
     def in_league(self) -> bool:
-        """The league folder says this table is in a league (``companion.syncthing.is_on``), read without
+        """The league folder says this table is in a league (``companion.league.syncthing.is_on``), read without
         making the folder: a table that never joins one has none."""
-        from companion.syncthing import ON
+        from companion.league.syncthing import ON
 
         return (self.config.folder / ON).exists()
 
@@ -248,7 +248,7 @@ class LeagueRunner(EventDispatcher):
 
     def _step(self) -> None:
         """What ``league run`` does once, and what the screen shows of it."""
-        from companion.syncthing import is_on
+        from companion.league.syncthing import is_on
 
         if not (self.looking or self.in_league()):
             if self.league is not None:
@@ -262,7 +262,7 @@ class LeagueRunner(EventDispatcher):
             if is_on(league):
                 self._keep_in_step(league, seen)
             elif self.looking:
-                from companion.syncthing import nearby
+                from companion.league.syncthing import nearby
 
                 seen.found = nearby(league, self._syncthing(), self.config.tables)
         except FAILURES as exc:
@@ -270,7 +270,7 @@ class LeagueRunner(EventDispatcher):
         self._show(seen)
 
     def _keep_in_step(self, league: League, seen: Seen) -> None:
-        from companion.syncthing import folder_id, keep_in_step, league_state
+        from companion.league.syncthing import folder_id, keep_in_step, league_state
 
         syncthing = self._syncthing()
         keep_in_step(league, syncthing)
@@ -284,7 +284,7 @@ class LeagueRunner(EventDispatcher):
 
     def _league(self) -> League:
         if self.league is None:
-            from companion.store.league import League
+            from companion.league.folders import League
 
             self.league = League(self.config)
         return self.league
@@ -299,7 +299,7 @@ class LeagueRunner(EventDispatcher):
     def _syncthing(self) -> Syncthing:
         """This table's Syncthing answering: the one already running, else one this thread starts (again, if
         the one it started stopped answering: its socket gone, the process killed)."""
-        from companion.syncthing import Syncthing, SyncthingError
+        from companion.league.syncthing import Syncthing, SyncthingError
 
         if self.syncthing is not None and self.syncthing.answers():
             return self.syncthing

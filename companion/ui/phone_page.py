@@ -1,6 +1,6 @@
 """What the phone page shows: the table model and the game in words, as one JSON-ready snapshot.
 
-Every fact comes from the model (``companion.table_model``: the counts, the
+Every fact comes from the model (``companion.table.model``: the counts, the
 seat to play, the World's End level, the challenges decided), every word from
 ``companion.ui.words`` in the table's language; the page only draws them. It
 reads nothing but frozen values, so the phone server's thread makes it.
@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.languages import language
 from companion.rules import Game
-from companion.table_model import TableModel, challenges
+from companion.table.model import TableModel, challenges
 from companion.ui.i18n import tr
 from companion.ui.words import claim_words, end_reason_text, hint_words, pile_words, result_words
 

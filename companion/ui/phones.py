@@ -24,7 +24,7 @@ from kivy.event import EventDispatcher
 from kivy.properties import OptionProperty, StringProperty
 
 from companion.phones import address, switch
-from companion.takehome import write_request
+from companion.pi.takehome import write_request
 from companion.ui.i18n import tr
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 The config file is the owner's (written by hand, maybe read-only on a kiosk), so
 a tap on the settings screen never rewrites it: the choices made on screen go to
 ``ui.json`` in the user data folder and are layered over the config's ``[ui]``.
-A game's seating is saved with the game itself (``companion.seating``).
+A game's seating is saved with the game itself (``companion.table.seating``).
 """
 
 from __future__ import annotations

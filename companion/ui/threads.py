@@ -3,7 +3,7 @@
 Kivy's ``@mainthread`` schedules the call for the next frame: with the clock
 pacing frames at 60 a second, a referee's decision taken just after a frame
 began waits up to 16.7 ms before the challenge sheet can even start to draw.
-The app runs Kivy's ``free_all`` clock (companion/display.py): frames keep to
+The app runs Kivy's ``free_all`` clock (companion/pi/display.py): frames keep to
 the frame rate, but a *free* event ends the clock's sleep and the whole frame
 follows at once: the call, layout and the draw that shows it. (``free_only``
 would run the call at once but still draw at the frame's turn.)

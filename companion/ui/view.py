@@ -2,14 +2,14 @@
 
 Screens bind to the Kivy properties here and call its methods; nothing else in
 the UI reads the engine's state. The facts come from one frozen value,
-``companion.table_model.table_model(game, buzz)``, computed by the rules: this
+``companion.table.model.table_model(game, buzz)``, computed by the rules: this
 object only copies its fields into properties of the same names, says the hint
 and the result in words (``companion.ui.words``), and turns taps, long presses
 and buzzer presses into actions.
 
 Buzzers: when a card is played every seat the rules let challenge is armed (its
 LED lit); the first press by edge time, or the first claim at the screen, takes
-the challenge through the referee's one arbiter. ``companion.table_link`` arms
+the challenge through the referee's one arbiter. ``companion.table.link`` arms
 and reads the referee in seats, for the card on top only; the referee calls back
 on its own thread, and ``@mainthread_now`` brings every callback to the UI loop
 without waiting for the next frame's turn.
@@ -54,11 +54,11 @@ from companion.rules import (
     apply,
 )
 from companion.rules.cards import Attribute
-from companion.replay import Replay
-from companion.session import Preview, Session
+from companion.table.replay import Replay
+from companion.table.session import Preview, Session
 from companion.store import BuzzTime, StoreError
-from companion.table_link import RefereeLink
-from companion.table_model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, outcome, table_model
+from companion.table.link import RefereeLink
+from companion.table.model import SEAT_FIELDS, TABLE_FIELDS, Buzz, TableModel, outcome, table_model
 from companion.ui import theme
 from companion.ui.calls import action_call, challenge_call, tie_call
 from companion.ui.i18n import say, tr

@@ -2,7 +2,7 @@
 
 One module, so a sentence is worded once and kv rules import it from here
 (``#:import spice_name companion.ui.words.spice_name``). Each function takes
-the table model's facts (``companion.table_model``) and says them in the chosen
+the table model's facts (``companion.table.model``) and says them in the chosen
 language; nothing here works out a rule.
 """
 
@@ -16,9 +16,9 @@ from typing import NamedTuple
 from companion.buzzers import format_delay
 from companion.buzzers.arbiter import EARLY, OWN_CARD, STUCK
 from companion.rules import Card, EndReason, Situation
-from companion.session import minutes_played
-from companion.table_link import Press
-from companion.table_model import Hint, Outcome
+from companion.table.session import minutes_played
+from companion.table.link import Press
+from companion.table.model import Hint, Outcome
 from companion.ui.i18n import tr
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from companion.cli import main  # noqa: E402
-from companion.session import Session  # noqa: E402
+from companion.table.session import Session  # noqa: E402
 from companion.ui.app import SpicyApp  # noqa: E402
 
 show_table, open_store_and_buzzers, notify = SpicyApp.show_table, SpicyApp.open_store_and_buzzers, SpicyApp.notify

@@ -62,7 +62,7 @@ atexit.register(shutil.rmtree, KIVY_HOME, True)
 
 from kivy.config import Config as KivyConfig  # noqa: E402  (after the environment above)
 
-from companion.display import MULTISAMPLES  # noqa: E402
+from companion.pi.display import MULTISAMPLES  # noqa: E402
 
 for option in KivyConfig.options("input"):
     KivyConfig.remove_option("input", option)  # no device of the host joins in

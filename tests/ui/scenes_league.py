@@ -9,8 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 from companion.config import LeagueConfig
-from companion.store.league import League
-from companion.syncthing import CODE_PREFIX, Member, Syncthing, ask, league_code
+from companion.league.folders import League
+from companion.league.syncthing import CODE_PREFIX, Member, Syncthing, ask, league_code
 from scenes import scene
 from test_syncthing import free_port
 

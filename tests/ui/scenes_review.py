@@ -11,10 +11,10 @@ from scenes_setup import goto, save_games
 
 from companion.rules import SPICY, EndCardDrawn, Play, new_setup
 from companion.config import LeagueConfig
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
-from companion.store.league import League
-from companion.syncthing import Standing, league_words
+from companion.league.folders import League
+from companion.league.syncthing import Standing, league_words
 
 from companion.store.simulate import simulate
 
@@ -168,7 +168,7 @@ def two_tables(ui: Any, start: datetime = START, here: int = 14, there: int = 20
 
 def league_strip(ui: Any, screen: Any) -> None:
     """The strip as a league of three tables says it, one table out of reach and another's games arriving (the
-    words of ``companion.syncthing``; the app's own questions to Syncthing stopped, so they stay)."""
+    words of ``companion.league.syncthing``; the app's own questions to Syncthing stopped, so they stay)."""
     screen.on_leave()
     screen._asking = True
     now = datetime.now(UTC)

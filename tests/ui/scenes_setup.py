@@ -9,7 +9,7 @@ from keyboard_helpers import keys, type_on_screen
 from scenes import scene
 
 from companion.rules import SPICY, EndCardDrawn, Play, new_setup
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store, StoreError
 from companion.ui.i18n import tr
 from companion.ui.keyboard import ACCENTS

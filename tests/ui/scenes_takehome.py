@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.rules import replay_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.store.backup import backup, plan_restore, restore
 from companion.store.simulate import simulate

@@ -13,11 +13,11 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.config import BuzzerConfig, StoreConfig, UiConfig
 from companion.rules import SPICY, EndCardDrawn, Pass, Play, new_setup
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.ui import theme
 from companion.ui.i18n import tr
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.ui.screens.games import GameRow
 from companion.ui.screens.setup import SetupScreen
 from companion.ui.sounds import FOLDER

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from companion.config import StoreConfig
 from companion.rules import SPICY, EndCardDrawn, Play, new_setup
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.ui.screens.home import LeftGameSheet
 from companion.ui.screens.games import GameRow

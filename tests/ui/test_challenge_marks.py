@@ -13,7 +13,7 @@ from kivy.metrics import dp
 from kivy.uix.label import Label
 
 from companion.rules import SPICY, SWEET_SPICY, Play, Profile, new_setup
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.ui import shapes, theme
 from companion.ui.widgets.icon import Icon

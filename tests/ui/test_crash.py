@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.config import StoreConfig
 from companion.rules import SPICY, Action, Pass, Play, new_setup
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from table_helpers import within

@@ -23,7 +23,7 @@ import companion.ui.screens
 CHILD = """
 import json, os, sys
 from kivy.app import App
-import companion.notify as notify
+import companion.pi.notify as notify
 
 def modules(moment):
     print(moment, json.dumps(sorted(sys.modules)), flush=True)
@@ -39,7 +39,7 @@ main(sys.argv[1:])
 
 AFTER_THE_FIRST_FRAME = [
     "companion.ui.widgets.keyboard", "companion.ui.keyboard", "companion.ui.widgets.toast",
-    "companion.store", "companion.buzzers", "companion.session", "companion.rules", "sqlite_utils", "gpiozero",
+    "companion.store", "companion.buzzers", "companion.table.session", "companion.rules", "sqlite_utils", "gpiozero",
     "companion.ui.screens.table", "companion.ui.screens.end", "companion.ui.screens.setup", "kivy.uix.textinput",
     "importlib.metadata",
 ]  # fmt: skip
@@ -50,7 +50,7 @@ the other screens, and importlib.metadata (the GPIO libraries' versions, logged 
 BUILD_ONE = """
 import os, sys
 from kivy.app import App
-import companion.notify as notify
+import companion.pi.notify as notify
 
 def ready():
     App.get_running_app().screen(os.environ["SCREEN"])

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from companion.config import LeagueConfig, StoreConfig, UiConfig
-from companion.store.league import League
+from companion.league.folders import League
 from companion.store.simulate import simulate
-from companion.syncthing import ON, Syncthing, ask, league_code, read_code
+from companion.league.syncthing import ON, Syncthing, ask, league_code, read_code
 from companion.ui.keyboard import BACKSPACE, ENTER
 from companion.ui.screens.league import AskingRow, FoundTable
 from keyboard_helpers import keys, type_on_screen

@@ -19,7 +19,7 @@ from kivy.uix.behaviors import ButtonBehavior
 
 from companion.random_play import endless_game, random_game
 from companion.rules import SPICY, Challenge, Game, State, apply, new_setup, start
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Recorded, Store, snapshots
 from companion.store.simulate import simulate
 from companion.ui.screens.games import GameRow

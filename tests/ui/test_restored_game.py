@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.rules import replay_transcript
-from companion.session import Session
+from companion.table.session import Session
 from companion.store import Store
 from companion.store.backup import backup, plan_restore, restore
 

@@ -14,8 +14,8 @@ from kivy.core.text import Label as CoreLabel
 from kivy.uix.label import Label
 
 from companion.rules import SPICY, Play, ProfileId, new_setup, replay_transcript
-from companion.session import Session
-from companion.seating import Seating
+from companion.table.session import Session
+from companion.table.seating import Seating
 from companion.store.db import Recorded
 from companion.ui import theme
 from store_helpers import KNOWN

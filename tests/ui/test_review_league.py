@@ -18,9 +18,9 @@ from scenes_review import two_tables
 from test_syncthing import free_port
 
 from companion.config import LeagueConfig
-from companion.store.league import League
+from companion.league.folders import League
 from companion.store.review import HERE
-from companion.syncthing import Syncthing, start_league
+from companion.league.syncthing import Syncthing, start_league
 
 Q_BY_PLAYER = ("SELECT players.name, count(*), sum(scores.winner) FROM scores JOIN players ON players.id ="
                " scores.player_id JOIN games ON games.id = scores.game_id WHERE {where} GROUP BY players.id")

@@ -7,7 +7,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.config import BuzzerConfig
 from companion.rules import SPICY, EndCardDrawn, new_setup
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.ui.screens.setup import SetupScreen
 
 BUTTONS = (5, 6, 13, 19, 26, 16)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from kivy.core.window import Window
 
-from companion.session import Preview
+from companion.table.session import Preview
 from companion.ui.i18n import tr
 from companion.ui.screens.table import TableScreen
 from companion.ui.widgets.seat_panel import SeatPanel

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.rules import SPICY, new_setup
-from companion.table_layout import TableLayout
+from companion.table.layout import TableLayout
 from companion.ui.i18n import tr
 from companion.languages import CODES
 from layout_checks import box, problems

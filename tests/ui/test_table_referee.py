@@ -12,7 +12,7 @@ from buzzers_fixtures import HandOver, timed_factory
 from companion.buzzers import GpioBuzzers, Referee
 from companion.config import BuzzerConfig
 from companion.rules import FIVE_SPICES, SPICY, Challenge, Play, Profile, new_setup
-from companion.session import Session
+from companion.table.session import Session
 from companion.ui.screens.challenge import ChallengeSheet
 from companion.ui.view import TableView
 from table_helpers import BUTTONS, LEDS

@@ -9,8 +9,8 @@ from buzzers_fixtures import timed_factory
 from companion.buzzers import GpioBuzzers, Referee
 from companion.random_play import random_action
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, Card, Copy, Game, is_legal, new_setup
-from companion.seating import Seating
-from companion.session import Session
+from companion.table.seating import Seating
+from companion.table.session import Session
 from companion.ui.view import TableView
 from table_helpers import BUTTONS, LEDS
 
@@ -57,7 +57,7 @@ def test_undo_walks_back_through_a_challenge_and_redo_forward(ui) -> None:
 
 def test_a_buzzer_decision_wakes_the_ui_loop_instead_of_waiting_for_the_next_frame(ui) -> None:
     """The referee's decision arrives as a *free* clock event: it ends the clock's sleep between frames
-    (``free_all``, companion/display.py), so the challenge sheet starts drawing at once; a plain
+    (``free_all``, companion/pi/display.py), so the challenge sheet starts drawing at once; a plain
     ``@mainthread`` call would wait for the next frame's turn."""
     from kivy.clock import Clock
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import eject
+from companion.pi import eject
 
 from companion.store import Store
 from companion.store.backup import backup, backups_in

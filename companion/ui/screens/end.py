@@ -27,7 +27,7 @@ from kivy.uix.screenmanager import Screen
 from companion.ui.widgets.mirror import Row
 from companion.ui import theme
 from companion.ui.i18n import tr
-from companion.table_model import SeatModel
+from companion.table.model import SeatModel
 from companion.ui.view import SeatView, TableView
 from companion.ui.words import Sentence, end_reason_text, length_words, winner_words
 from companion.ui.widgets import load_kv

@@ -21,7 +21,7 @@ from companion.ui.widgets.mirror import Row
 from companion.errors import CompanionError
 from companion.rules import Challenge, EventKind, Reveal, Resolve, State
 from companion.rules.state import TROPHY_POINTS
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.store import SavedGame
 from companion.store.review import Moment, score_race, timeline
 from companion.ui import theme

@@ -144,7 +144,7 @@ class GamesScreen(Screen):
         config = getattr(getattr(app, "config_", None), "league", None)
         if config is None or self._asking:
             return
-        from companion.syncthing import words_now  # here: Syncthing's client is not needed for the first frame
+        from companion.league.syncthing import words_now  # here: Syncthing's client is not needed for the first frame
 
         self._asking = True
         threading.Thread(target=lambda: self._told(words_now(config)), name="league-strip", daemon=True).start()

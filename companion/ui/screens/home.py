@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.ui.i18n import say, tr, when
 
 from companion.ui.widgets.layer import Layer

@@ -1,6 +1,6 @@
 """A saved game replayed on the real table, read-only: step back and forward, jump from challenge to challenge.
 
-The game's page opens it. The replay (``companion.replay.Replay``) makes each
+The game's page opens it. The replay (``companion.table.replay.Replay``) makes each
 step's state as it is shown, from the store's snapshots; the table here is a
 second ``TableScreen`` in its read-only mode, drawing the table model of the
 step shown, so nothing of the running game (its table, its session, the
@@ -22,8 +22,8 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
-from companion.replay import Replay
-from companion.seating import Seating
+from companion.table.replay import Replay
+from companion.table.seating import Seating
 from companion.store import SavedGame, SavedLog
 from companion.ui import theme
 from companion.ui.i18n import say, tr

@@ -19,7 +19,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.rules import Setup
 from companion.rules.variants import VARIANTS
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import tr
 from companion.ui.sounds import buzz

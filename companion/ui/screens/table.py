@@ -2,7 +2,7 @@
 and the claim pad for the seat to play. Sheets (challenge, reveal, result) cover it while
 a challenge is settled; the end screen follows the last action.
 
-The screen is thin: ``TableView`` holds the game and ``companion.table_layout`` says where each part
+The screen is thin: ``TableView`` holds the game and ``companion.table.layout`` says where each part
 goes (standing: a column or grid, all upright; lying flat: each seat on its edge, turned to face it);
 this module applies that layout and routes keys, long presses and sounds.
 """
@@ -24,9 +24,9 @@ from kivy.uix.widget import Widget
 
 from companion.buzzers import KeyboardBuzzers
 from companion.rules import Setup
-from companion.seating import Seating
-from companion.session import Preview, Session
-from companion.table_layout import Measures, TableLayout, table_layout
+from companion.table.seating import Seating
+from companion.table.session import Preview, Session
+from companion.table.layout import Measures, TableLayout, table_layout
 from companion.ui import theme
 from companion.ui.i18n import tr
 from companion.ui.widgets.mirror import mirrored
@@ -205,7 +205,7 @@ class TableScreen(Screen):
         Clock.schedule_once(lambda _dt: self.prepare())
 
     def replay(self, view: TableView) -> None:
-        """A saved game read-only (its view over a ``companion.replay.Replay``): no sheet opens over it,
+        """A saved game read-only (its view over a ``companion.table.replay.Replay``): no sheet opens over it,
         no tap reaches it, and Undo, Redo and the menu give way to the replay's own controls."""
         self._close_view()
         self.replaying = True
@@ -450,7 +450,7 @@ class TableScreen(Screen):
         return Facing(widget, size_hint=(None, None))
 
     def laid_out(self) -> TableLayout:
-        """The table's layout (``companion.table_layout``) for what the screen shows and measures now."""
+        """The table's layout (``companion.table.layout``) for what the screen shows and measures now."""
         view, ids, row = self.view, self.ids, self.ids.turn_row
         measures = Measures(dp=_dp(1), history=tuple(ids.undo.size), menu=tuple(ids.menu.size),
                             title=tuple(ids.title.size), tab_rise=_dp(theme.TAB_RISE), turn_rows=row.lines,
@@ -466,7 +466,7 @@ class TableScreen(Screen):
         show_phone_link(self)
 
     def follow_direction(self) -> None:
-        """The language changed: the table mirrors, or stops mirroring (``companion.table_layout.mirror``)."""
+        """The language changed: the table mirrors, or stops mirroring (``companion.table.layout.mirror``)."""
         self._layout()
 
     def _layout(self, *_args: Any) -> None:

@@ -1,6 +1,6 @@
 """Take games home: back up, export or restore on a USB stick, or in a folder chosen by touch.
 
-On the Pi the places are the sticks mounted for the kiosk (companion.takehome);
+On the Pi the places are the sticks mounted for the kiosk (companion.pi.takehome);
 on a desktop, the data folder first and any folder reached from it by taps.
 The work runs on a thread with a store of its own, so the screen keeps drawing;
 a restore first shows what it would add, and adds it only on a second tap.
@@ -24,7 +24,7 @@ from companion.errors import CompanionError
 from companion.store import Store
 from companion.store.backup import Incoming
 from companion.store.backup import RestorePlan, TakeHomeError, backup, backups_in, export_all, plan_restore, restore
-from companion.takehome import request_eject, sticks, subfolders
+from companion.pi.takehome import request_eject, sticks, subfolders
 from companion.ui.i18n import say, tr, when
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import ChoiceButton, load_kv, short

@@ -8,7 +8,7 @@ a ``Row``. Each lays its children out as Kivy does, then, in a right-to-left lan
 within it. Numbers keep their own order: a row of number keys reads 1 to 10 from the right, and each number
 is still written left to right (``companion.ui.bidi``). The on-screen keyboard's letter rows stay in the
 standard Persian layout, which a hand knows by place (``companion.ui.keyboard`` flips its other keys).
-The table lays itself out (``companion.table_layout``) and mirrors there.
+The table lays itself out (``companion.table.layout``) and mirrors there.
 """
 
 from __future__ import annotations

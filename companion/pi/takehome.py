@@ -2,7 +2,7 @@
 
 The installer's udev rule mounts each stick's partition at ``eject.MEDIA/NAME``; a
 stick's label, when it has one, comes from ``/dev/disk/by-label``. Ejecting asks
-the privileged half (``companion.eject``) through ``eject.REQUEST``; the stick is out
+the privileged half (``companion.pi.eject``) through ``eject.REQUEST``; the stick is out
 when its folder is no longer a mount point.
 """
 
@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion import eject
+from companion.pi import eject
 
 BY_LABEL = Path("/dev/disk/by-label")
 REQUEST_MODE = 0o640

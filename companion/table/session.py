@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from companion.rules import Action, Game, IllegalAction, Setup, State
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.store import BuzzTime, Store, now, snapshots
 
 

@@ -32,8 +32,8 @@ from companion import __version__
 from companion.buzzers import BuzzerError, GpioBuzzers, open_buzzers, pin_factory_timing, probe_box
 from companion.buzzers.protocol import VERSION
 from companion.config import Backend, Config, load_config
-from companion.install import SERVICE, USER
-from companion.logs import package_version
+from companion.pi.install import SERVICE, USER
+from companion.pi.logs import package_version
 
 LOW_DISK = 200 * 1024 * 1024
 """Below this much free space the saved games and the journal are at risk."""

@@ -84,7 +84,7 @@ class InstallError(CompanionError):
 
 def source_tree() -> Path:
     """The clone this app runs from: it holds the service, the udev rule and what pip installs."""
-    tree = Path(__file__).resolve().parent.parent
+    tree = Path(__file__).resolve().parents[2]
     if not (tree / "pyproject.toml").exists() or not (tree / "systemd" / SERVICE).exists():
         raise InstallError(f"{tree} is not a clone of spicy-companion: run the installer from a clone")
     return tree

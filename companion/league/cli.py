@@ -22,8 +22,8 @@ from companion.config import LeagueConfig, load_config
 from companion.errors import UsageError
 from companion.store.cli import _handler, db_path, whole_number
 from companion.store.db import Store
-from companion.store.league import BATCH, League
-from companion.syncthing import (
+from companion.league.folders import BATCH, League
+from companion.league.syncthing import (
     Syncthing,
     accept,
     folder_id,

@@ -8,7 +8,7 @@ usage reports, crash reports and upgrades are off: the tables find each other
 on the club's network (local discovery) or at the addresses they are given.
 
 Each table shares its own folder **send-only** and every other member's
-**receive-only** (``companion.store.league`` writes and reads them). Joining
+**receive-only** (``companion.league.folders`` writes and reads them). Joining
 takes a table's league code; that table accepts the newcomer; from then on each
 member's ``table.json`` lists the members it knows, so every table learns every
 other one from the folders it receives (``keep_in_step``), and no file is ever
@@ -39,7 +39,7 @@ from urllib.parse import quote
 
 from companion.config import LEAGUE_CODE, LeagueConfig
 from companion.errors import CompanionError, Reason
-from companion.store.league import League, Refused, read_json
+from companion.league.folders import League, Refused, read_json
 
 FOLDER_PREFIX = "spicy-"
 """A league folder's Syncthing id is this and the table's id: how a folder offered is known to be a table's."""

@@ -23,8 +23,8 @@ from bisect import bisect_left, bisect_right
 from datetime import timedelta
 
 from companion.rules import Action, Challenge, Copy, Game, IllegalAction, Play, State, Step, engine, start, tree
-from companion.seating import Seating
-from companion.session import Unsaved, elapsed
+from companion.table.seating import Seating
+from companion.table.session import Unsaved, elapsed
 from companion.store import BuzzTime, SavedLog, snapshots
 from companion.store.review import Moment, step_moments
 

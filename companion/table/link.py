@@ -17,9 +17,9 @@ from itertools import count
 
 from companion.buzzers import Contested, Decision, Ignored, Referee, format_delay
 from companion.buzzers.arbiter import TOO_LATE, Window
-from companion.seating import Seating
+from companion.table.seating import Seating
 from companion.store.records import BuzzTime
-from companion.table_model import Buzz
+from companion.table.model import Buzz
 
 
 _UNKNOWN = object()

@@ -1,7 +1,7 @@
 """Club night: each game that ends at this table goes into its league folder; the other tables' come in.
 
 The league folder (``[league] folder``) holds one folder a table, ``tables/<id>``.
-This table writes only its own (Syncthing sends it, ``companion.syncthing``) and
+This table writes only its own (Syncthing sends it, ``companion.league.syncthing``) and
 reads only the others' (Syncthing receives them), so no file is ever written by
 two tables and there is nothing to merge::
 
