@@ -26,7 +26,6 @@ from companion.league.folders import BATCH, League
 from companion.league.syncthing import (
     Syncthing,
     accept,
-    folder_id,
     is_on,
     join,
     keep_in_step,
@@ -36,6 +35,7 @@ from companion.league.syncthing import (
     refuse,
     running,
     start_league,
+    step,
 )
 
 STEP_SECONDS = 5.0
@@ -171,10 +171,7 @@ def run_league(store: Store, args: argparse.Namespace) -> int:
     with running(league, config.listen, config.local_discovery) as syncthing:
         print(f"{league.table.name}: keeping the league in step (Ctrl-C stops)", flush=True)
         while True:
-            keep_in_step(league, syncthing)
-            if league.publish_ended(store):
-                syncthing.scan(folder_id(league.table.id))
-            done = league.import_tables(store)
+            done = step(league, syncthing, store)
             for notice in done.notices:
                 print(f"spicy-companion: {notice}", file=sys.stderr, flush=True)
             if done.added or done.extended or done.players:

@@ -39,7 +39,8 @@ from urllib.parse import quote
 
 from companion.config import LEAGUE_CODE, LeagueConfig
 from companion.errors import CompanionError, Reason
-from companion.league.folders import League, Refused, read_json
+from companion.store.db import Store
+from companion.league.folders import Imported, League, Refused, read_json
 
 FOLDER_PREFIX = "spicy-"
 """A league folder's Syncthing id is this and the table's id: how a folder offered is known to be a table's."""
@@ -444,6 +445,16 @@ def keep_in_step(league: League, syncthing: Syncthing) -> list[Member]:
         _share_with(league, syncthing, member)
     _describe(league, syncthing, list(members.values()))
     return sorted(members.values(), key=lambda m: m.name)
+
+
+def step(league: League, syncthing: Syncthing, store: Store) -> Imported:
+    """One round of a table in a league, as ``league run`` and the app each repeat it: in step with the
+    members, every game that ended here written to this table's folder (and Syncthing told to look at once),
+    and what the others sent taken in."""
+    keep_in_step(league, syncthing)
+    if league.publish_ended(store):
+        syncthing.scan(folder_id(league.table.id))
+    return league.import_tables(store)
 
 
 def _said_by_member(folder: Path, members: dict[str, Member]) -> bool:

@@ -270,14 +270,10 @@ class LeagueRunner(EventDispatcher):
         self._show(seen)
 
     def _keep_in_step(self, league: League, seen: Seen) -> None:
-        from companion.league.syncthing import folder_id, keep_in_step, league_state
+        from companion.league.syncthing import league_state, step
 
         syncthing = self._syncthing()
-        keep_in_step(league, syncthing)
-        store = self._store()
-        if league.publish_ended(store):
-            syncthing.scan(folder_id(league.table.id))
-        seen.notices = league.import_tables(store).notices
+        seen.notices = step(league, syncthing, self._store()).notices
         seen.words = league_state(league, syncthing)
         seen.asking = [(device, str(asked.get("name") or device[:7]))
                        for device, asked in syncthing.pending_devices().items()]
