@@ -72,6 +72,15 @@ def test_a_ringing_glitch_that_goes_quiet_up_is_not_a_press() -> None:
     assert button.glitches == 1
 
 
+def test_a_press_the_level_check_read_before_its_edge_arrived_is_reported_once() -> None:
+    button = Debouncer(BOUNCE)
+    assert button.edge(True, 1) == [(PRESS, 1)]
+    assert button.edge(False, 2) == []  # bounce
+    assert button.check(True, 1 + BOUNCE) == []  # down again: still the press
+    assert button.edge(True, 1 + BOUNCE) == []  # that edge, late
+    assert button.edge(False, 50_000) == [(RELEASE, 50_000)]
+
+
 edge_lists = st.lists(st.integers(1, 40_000), min_size=1, max_size=30).map(
     lambda gaps: [(i % 2 == 0, sum(gaps[: i + 1])) for i in range(len(gaps))]
 )

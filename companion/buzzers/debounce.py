@@ -20,7 +20,9 @@ Two things an edge alone cannot tell, the line's level can:
 
 The owner calls :meth:`check` with the line's level once ``due`` has passed
 (a thread, the box's loop). An edge that comes after ``due`` settles the
-overdue check first, from the level the previous edge left.
+overdue check first, from the level the previous edge left. An edge can also
+arrive after a check has already read the level it leads to (the check and
+the edge's callback race); it changes nothing, so it reports nothing.
 
 This module runs unchanged on the host and on the buzzer box (MicroPython):
 no imports, no dataclasses, only builtin annotations. Times may be in any
@@ -72,6 +74,8 @@ class Debouncer:
         elif self._state == _SETTLING:
             self.bounces += 1
             self._went[down] = time
+        elif down == self.down:
+            pass  # a check already read this level (its edge came late): nothing changed
         elif down and self.confirm > 0:
             self._state, self._candidate, self.due = _CONFIRMING, time, time + self.confirm
             self._ringing = 0
