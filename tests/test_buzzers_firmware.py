@@ -7,9 +7,13 @@ SerialBuzzers itself.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import io
+import os
+import select
 import sys
+import threading
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,6 +48,20 @@ class Pin:
         self.handler = handler
 
 
+class PWM:
+    """``machine.PWM`` as far as the firmware uses it: the duty it was last given, of 65535."""
+
+    def __init__(self, pin: Pin) -> None:
+        self.pin, self.hz, self.duty = pin, 0, -1
+
+    def freq(self, hz: int) -> None:
+        self.hz = hz
+
+    def duty_u16(self, duty: int) -> None:
+        assert 0 <= duty <= 65535
+        self.duty = duty
+
+
 @pytest.fixture
 def firmware(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
     monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(Pin=Pin))
@@ -64,6 +82,15 @@ def levels(*down: int, pins: tuple[int, ...] = (2, 3, 4, 5, 6, 7)) -> int:
 
 def new_box(firmware: types.ModuleType, now: int = 0, leds: list | None = None, held: tuple[int, ...] = ()):
     return firmware.Box(firmware.BUTTON_PINS, leds or [], now, ticks_diff, levels(*held))
+
+
+def on_off_lights(firmware: types.ModuleType) -> list:
+    """Six LEDs on pins without PWM."""
+    return [firmware.Light(Pin(n)) for n in range(6)]
+
+
+def lit(lights: list) -> list[int]:
+    return [light.pin.level for light in lights]
 
 
 def presses_and_releases(lines: list[bytes]) -> list[tuple]:
@@ -131,23 +158,23 @@ def test_ticks_wrapping_at_2_30_become_a_growing_32_bit_clock(firmware: types.Mo
 
 
 def test_hello_answers_with_the_held_buttons_and_the_box_time(firmware: types.ModuleType) -> None:
-    leds = [Pin(n) for n in range(6)]
+    leds = on_off_lights(firmware)
     box = new_box(firmware, now=0, leds=leds, held=(1,))
     box.step(0, levels(1))
     assert box.receive(b"garbage\xff\nL 4", 0) == []
-    assert [led.level for led in leds] == [0] * 6  # "L 4" is not a line until its newline
+    assert lit(leds) == [0] * 6  # "L 4" is not a line until its newline
     assert box.receive(b"\n", 0) == []
-    assert [led.level for led in leds] == [0, 0, 1, 0, 0, 0]
+    assert lit(leds) == [0, 0, 1, 0, 0, 0]
     replies = box.receive(protocol.encode_lights(0b101001) + protocol.encode_query(), 12_345)
-    assert [led.level for led in leds] == [1, 0, 0, 1, 0, 1]
+    assert lit(leds) == [1, 0, 0, 1, 0, 1]
     assert list(map(protocol.decode, replies)) == [(protocol.HELLO, protocol.VERSION, 6, 0b10, 12_345)]
 
 
 def test_arm_lights_the_seats_and_answers_with_the_box_time(firmware: types.ModuleType) -> None:
-    leds = [Pin(n) for n in range(6)]
+    leds = on_off_lights(firmware)
     box = new_box(firmware, leds=leds)
     replies = box.receive(protocol.encode_arm(0b000110), 40_000)
-    assert [led.level for led in leds] == [0, 1, 1, 0, 0, 0]
+    assert lit(leds) == [0, 1, 1, 0, 0, 0]
     assert list(map(protocol.decode, replies)) == [(protocol.OPENED, 40_000)]
 
 
@@ -298,3 +325,183 @@ def test_boot_names_the_usb_device_with_the_product_the_udev_rule_matches(monkey
 
 def test_boot_on_a_micropython_without_usb_device_leaves_usb_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
     run_boot(monkeypatch, types.SimpleNamespace())  # MicroPython before 1.23: nothing to call, nothing raised
+
+
+def pwm_lights(firmware: types.ModuleType) -> list:
+    """Six LEDs on PWM pins."""
+    return [firmware.Light(pin, PWM(pin)) for pin in map(Pin, range(6))]
+
+
+def duties(lights: list) -> list[int]:
+    return [light.pwm.duty for light in lights]
+
+
+def test_the_seat_to_play_brightens_and_dims_by_pwm_beside_steady_lights(firmware: types.ModuleType) -> None:
+    lights = pwm_lights(firmware)
+    box = new_box(firmware, leds=lights)
+    full, period = firmware.FULL, firmware.PULSE_US
+    box.receive(protocol.encode_lights(0b000011) + protocol.encode_turn(0b000100), 0)
+    assert duties(lights) == [full, full, 0, 0, 0, 0]  # the pulse starts dark
+    seen = []
+    for ms in range(0, 2 * period // MS + 1, 50):  # two periods
+        box.step(ms * MS, levels())
+        seen.append(lights[2].pwm.duty)
+        assert duties(lights)[:2] == [full, full] and duties(lights)[3:] == [0, 0, 0]
+    half = len(seen) // 4  # samples in half a period
+    rising, falling = seen[: half + 1], seen[half : 2 * half + 1]
+    assert rising == sorted(rising) and falling == sorted(falling, reverse=True)
+    assert rising[0] == 0 and rising[-1] > 0.95 * full and falling[-1] == 0
+    assert len(set(rising)) == len(rising)  # every step brighter than the last: a pulse, not a blink
+    assert seen[2 * half :] == seen[: 2 * half + 1]  # and again, the same
+
+
+def test_a_pulse_follows_the_turn_keeps_through_lights_and_stops(firmware: types.ModuleType) -> None:
+    lights = pwm_lights(firmware)
+    box = new_box(firmware, leds=lights)
+    full, quarter = firmware.FULL, firmware.PULSE_US // 4
+    box.receive(protocol.encode_turn(0b000100), 0)
+    box.step(quarter, levels())
+    assert 0 < lights[2].pwm.duty < full
+    box.receive(protocol.encode_arm(0b000110), quarter)  # seats 1 and 2 armed: 2 is to play, and pulses on
+    assert duties(lights)[:3] == [0, full, duties_at(firmware, quarter)]  # no flash of 2's steady light
+    box.step(2 * quarter, levels())
+    assert duties(lights)[:2] == [0, full] and lights[2].pwm.duty > duties_at(firmware, quarter)
+    box.receive(protocol.encode_turn(0b001000), 2 * quarter)  # seat 3's turn: 2 goes back to its light
+    box.step(3 * quarter, levels())
+    assert duties(lights)[:3] == [0, full, full] and 0 < lights[3].pwm.duty < full
+    box.receive(protocol.encode_turn(0), 3 * quarter)  # a winner shown: nothing pulses
+    assert duties(lights) == [0, full, full, 0, 0, 0]
+    for step in range(4, 12):
+        box.step(step * quarter, levels())
+        assert duties(lights) == [0, full, full, 0, 0, 0]
+
+
+def duties_at(firmware: types.ModuleType, phase: int) -> int:
+    light = firmware.Light(Pin(), PWM(Pin()))
+    light.pulse(phase)
+    return light.pwm.duty
+
+
+def test_without_pwm_the_seat_to_play_blinks_slowly(firmware: types.ModuleType) -> None:
+    lights = on_off_lights(firmware)
+    box = new_box(firmware, leds=lights)
+    box.receive(protocol.encode_lights(0b100000) + protocol.encode_turn(0b000001), 0)
+    seen = []
+    for ms in range(0, 3200, 100):
+        box.step(ms * MS, levels())
+        seen.append(lights[0].pin.level)
+        assert lit(lights)[1:] == [0, 0, 0, 0, 1]
+    assert seen == ([1] * 8 + [0] * 8) * 2  # 0.8 s on, 0.8 s off, as the Pi's LEDs blink
+    box.receive(protocol.encode_turn(0), 3200 * MS)
+    box.step(3500 * MS, levels())
+    assert lit(lights) == [0, 0, 0, 0, 0, 1]
+
+
+def test_lights_use_pwm_where_the_board_has_it_and_plain_pins_where_not(
+    firmware: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(firmware, "Pin", Pin)
+    monkeypatch.setattr(firmware, "machine", types.SimpleNamespace(PWM=PWM))
+    light = firmware.light(8)
+    assert light.pwm is not None and (light.pwm.hz, light.pwm.duty) == (firmware.PWM_HZ, 0)
+
+    def no_pwm_here(pin: Pin) -> None:
+        raise ValueError("pin doesn't have PWM")  # what a MicroPython port says for such a pin
+
+    monkeypatch.setattr(firmware, "machine", types.SimpleNamespace(PWM=no_pwm_here))
+    assert firmware.light(8).pwm is None
+    monkeypatch.setattr(firmware, "machine", types.SimpleNamespace())  # a port with no machine.PWM at all
+    plain = firmware.light(8)
+    assert plain.pwm is None and plain.pin.number == 8
+    plain.steady(1)
+    assert plain.pin.level == 1
+
+
+class BoxOnPty:
+    """The firmware's Box on the far end of a real pty: what the host writes reaches ``receive``, and its
+    replies go back, on a thread of its own; ``wait_for`` waits until the box has taken a line."""
+
+    def __init__(self, box, pair: PtyPair) -> None:
+        self.box, self.pair = box, pair
+        self.heard = b""
+        self.now = 0  # the box's ticks_us: where the test last stepped it
+        self._changed = threading.Condition()
+        self._stop = False
+        self._thread = threading.Thread(target=self._relay, daemon=True)
+        self._thread.start()
+
+    def _relay(self) -> None:
+        while not self._stop:
+            if not select.select([self.pair.master], [], [], 0.02)[0]:
+                continue
+            data = os.read(self.pair.master, 4096)
+            with self._changed:
+                replies = self.box.receive(data, self.now)
+                self.heard += data
+                self._changed.notify_all()
+            self.pair.write(b"".join(replies))
+
+    def wait_for(self, line: bytes) -> None:
+        """Until the box has taken ``line`` (after all it took before)."""
+        with self._changed:
+            assert self._changed.wait_for(lambda: self.heard.endswith(line), timeout=5), self.heard
+
+    def step(self, now: int) -> None:
+        with self._changed:
+            self.box.step(now, levels())
+            self.now = now
+
+    def close(self) -> None:
+        self._stop = True
+        self._thread.join()
+
+
+def test_the_host_pulses_the_seat_to_play_on_the_box_and_stops_it_for_a_winner(
+    firmware: types.ModuleType, host
+) -> None:
+    pair, buzzers = host
+    lights = pwm_lights(firmware)
+    box = BoxOnPty(new_box(firmware, leds=lights), pair)
+    full, quarter = firmware.FULL, firmware.PULSE_US // 4
+    try:
+        assert buzzers.wait_connected(20)
+        buzzers.show_turn(2)
+        box.wait_for(protocol.encode_turn(0b000100))
+        box.step(quarter)
+        assert duties(lights)[:2] == [0, 0] and 0 < lights[2].pwm.duty < full
+        buzzers.arm({0, 1})  # Cy played: Ana and Ben may challenge, steady; Cy's turn pulses on
+        box.wait_for(protocol.encode_arm(0b000011))
+        box.step(2 * quarter)
+        assert duties(lights)[:2] == [full, full] and 0 < lights[2].pwm.duty <= full
+        buzzers.show_winner({1})  # Ben challenges: his light alone
+        box.wait_for(protocol.encode_lights(0b000010) + protocol.encode_turn(0))
+        box.step(3 * quarter)
+        assert duties(lights) == [0, full, 0, 0, 0, 0]
+        buzzers.disarm()  # the challenge is settled: Cy's turn pulses again
+        box.wait_for(protocol.encode_lights(0) + protocol.encode_turn(0b000100))
+        box.step(4 * quarter)
+        assert duties(lights)[:2] == [0, 0] and lights[2].pwm.duty > 0
+        buzzers.show_turn(None)
+        box.wait_for(protocol.encode_turn(0))
+        box.step(5 * quarter)
+        assert duties(lights) == [0] * 6
+        # The box's pulse after its HELLO, then an N only when the pulse changes: not again with every L or A.
+        assert box.heard == b"?\nL 0\nN 0\nN 4\nA 3\nL 2\nN 0\nL 0\nN 4\nN 0\n"
+    finally:
+        box.close()
+
+
+MICROPYTHON_HAS = {"array", "machine", "micropython", "select", "sys", "time"}
+"""The modules of MicroPython's rp2 port that the box may import, beside the two files copied to it."""
+
+
+def test_the_box_imports_only_what_micropython_has() -> None:
+    box_files = [FIRMWARE, BOOT, Path(protocol.__file__), Path(debounce.__file__)]
+    imported = set()
+    for path in box_files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                imported.add(node.module or "")
+    assert imported <= MICROPYTHON_HAS | {"protocol", "debounce"}, imported

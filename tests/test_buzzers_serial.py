@@ -73,7 +73,7 @@ def test_presses_arrive_with_the_box_time(box: PtyPair, buzzers: SerialBuzzers) 
     box.write(encode_press(2, micros(1.5)) + encode_press(4, micros(1.5123)))
     assert presses.next() == (2, 1.5)
     assert presses.next() == (4, 1.5123)
-    assert (buzzers.version, buzzers.seats, buzzers.notice) == (2, 6, "")
+    assert (buzzers.version, buzzers.seats, buzzers.notice) == (3, 6, "")
 
 
 def test_garbage_overlong_bad_numbers_and_split_lines_never_lose_a_press(
@@ -123,7 +123,7 @@ def test_port_vanishing_mid_read_then_coming_back(link: Path, box: PtyPair, buzz
     try:
         point(link, second.path)
         greet(second, buzzers)
-        assert second.read_until(b"A 10\n").endswith(b"A 10\n")  # arms again once answered: the window is open
+        assert second.read_until(b"A 10\n").startswith(b"A 10\n")  # arms again once answered: the window is open
         second.write(encode_press(3, 200) + encode_release(3, 900))
         assert presses.next() == (3, 0.0002)
         assert releases.next() == (3, 0.0009)
@@ -159,8 +159,32 @@ def test_an_old_box_gets_a_notice_and_is_not_believed(box: PtyPair, asking) -> N
     box.write(b"HELLO spicy-buzzers 1 6\n" + encode_press(0, 1))
     assert presses.empty_after(0.2)
     assert buzzers.notice == (
-        "the buzzer box speaks protocol 1, this app 2: flash hardware/firmware again (hardware/README.md)"
+        "the buzzer box speaks protocol 1, this app 3: flash hardware/firmware again (hardware/README.md)"
     )
+
+
+def test_a_box_with_protocol_2_firmware_works_without_a_pulse_and_it_is_said_once(
+    box: PtyPair, asking, caplog: pytest.LogCaptureFixture
+) -> None:
+    buzzers, presses = asking
+    box.write(b"HELLO spicy-buzzers 2 6 0 0\n")  # what the firmware before the pulse answers
+    assert buzzers.wait_connected(20)
+    assert box.read_until(b"L 0\n") == b"L 0\n"
+    assert buzzers.notice == (
+        "the buzzer box's firmware cannot pulse the seat to play's light: flash hardware/firmware again to have it "
+        "(hardware/README.md)"
+    )
+    buzzers.show_turn(2)
+    answer_arm(box, buzzers, {0, 1}, micros=50)
+    buzzers.show_winner({1})
+    buzzers.disarm()
+    box.write(encode_press(4, 900))
+    assert presses.next() == (4, 0.0009)
+    box.write(b"HELLO spicy-buzzers 2 6 0 0\n")  # asked again (it restarted): still no pulse, said no more
+    assert box.read_until(b"L 0\n").endswith(b"L 0\n")
+    assert b"N" not in box.read_available()
+    assert buzzers.version == 2
+    assert [r.message for r in caplog.records if "cannot pulse" in r.message] == [buzzers.notice]
 
 
 def test_presses_left_over_from_before_the_reconnect_do_not_count(box: PtyPair, asking) -> None:

@@ -138,7 +138,10 @@ def test_no_serial_box_gets_its_line(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("answer", "line"),
     [
-        (protocol.encode_hello(6, held=0, micros=1234), "ok       buzzer box on {port}: protocol 2, 6 seats"),
+        (protocol.encode_hello(6, held=0, micros=1234), "ok       buzzer box on {port}: protocol 3, 6 seats"),
+        (b"HELLO spicy-buzzers 2 6 0 1234\n", "ok       buzzer box on {port}: protocol 2, 6 seats; its firmware cannot "
+         "pulse the seat to play's light (flash hardware/firmware again to have it)"),
+        (b"HELLO spicy-buzzers 1 6\n", "PROBLEM  buzzer box on {port}: protocol 1, this app 3"),
         (b"", "PROBLEM  buzzer box on {port}: no HELLO in answer to '?'"),
     ],
 )

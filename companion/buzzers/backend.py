@@ -43,6 +43,10 @@ class Buzzers(ABC):
         """Called with the edge clock's time when that clock started again (a box replugged): the edges
         from then on are on the new clock, which the ones before cannot be compared with."""
         self.opened_at: float | None = None
+        self._turn: int | None = None
+        """The seat to play, whose light pulses (``show_turn``) unless a challenge's winner is shown."""
+        self._deciding = False
+        """A winner's light is shown (``show_winner``): it alone is lit, and nothing pulses."""
 
     def arm(self, seats: Collection[int], waited: float = 0.0) -> frozenset[int]:
         """Light the armed seats; return the seats whose button is down already.
@@ -56,6 +60,7 @@ class Buzzers(ABC):
         """
         now = self.edge_clock()
         self.opened_at = None if now is None else now - waited
+        self._deciding = False
         self._show(seats)
         return self.held()
 
@@ -64,16 +69,28 @@ class Buzzers(ABC):
         return None
 
     def show_winner(self, seats: Collection[int]) -> None:
-        """The winner's light (all tied seats' lights) on, every other off."""
+        """The winner's light (all tied seats' lights) on, every other off; the seat to play's stops
+        pulsing until the next arm or disarm."""
+        self._deciding = True
         self._show(seats)
         self._beep()
 
     def disarm(self) -> None:
+        self._deciding = False
         self._show(())
 
     def show_turn(self, seat: int | None) -> None:
-        """The light of the seat to play (its buzzer; None: none) pulses slowly. Only GPIO's LEDs do: the
-        box's firmware has no such light yet, and the keyboard has no lights at all."""
+        """The light of the seat to play (its buzzer; None: none) pulses slowly, on GPIO's LEDs and on a
+        buzzer box whose firmware speaks protocol 3; the keyboard has no lights at all."""
+        self._turn = seat
+        self._show_turn()
+
+    def pulsing(self) -> int | None:
+        """The seat whose light pulses now: the seat to play, unless a winner is shown (None: none)."""
+        return None if self._deciding else self._turn
+
+    def _show_turn(self) -> None:
+        """The seat to play has changed: make ``pulsing`` seen (lights that cannot pulse do nothing)."""
 
     def bounces(self) -> dict[int, int]:
         """Bounce edges swallowed so far, by seat (only GPIO sees them)."""

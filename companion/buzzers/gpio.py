@@ -122,10 +122,6 @@ class GpioBuzzers(Buzzers):
         self._buttons: list[Button] = []
         self._leds: list[LED] = []
         self._lit: frozenset[int] = frozenset()
-        self._turn: int | None = None
-        """The seat to play, whose LED pulses (``show_turn``) unless a challenge's winner is shown."""
-        self._deciding = False
-        """A winner's light is shown (``show_winner``): it alone is lit, and nothing pulses."""
         self._pulsing: int | None = None
         self._piezo: Buzzer | None = None
         self._debouncers = [Debouncer(bounce_ms / 1000, confirm_ms / 1000) for _ in button_pins]
@@ -199,27 +195,14 @@ class GpioBuzzers(Buzzers):
             if device is not None:
                 device.close()
 
-    def arm(self, seats: Collection[int], waited: float = 0.0) -> frozenset[int]:
-        self._deciding = False
-        return super().arm(seats, waited)
-
-    def disarm(self) -> None:
-        self._deciding = False
-        super().disarm()
-
-    def show_winner(self, seats: Collection[int]) -> None:
-        self._deciding = True
-        super().show_winner(seats)
-
-    def show_turn(self, seat: int | None) -> None:
-        self._turn = seat
+    def _show_turn(self) -> None:
         self._show(self._lit)
 
     def _show(self, seats: Collection[int]) -> None:
         """The seats' LEDs on, the others off, but the seat to play's, which pulses (armed or not: it may
         challenge too) while no winner is shown."""
         self._lit = frozenset(seats)
-        pulse = None if self._deciding else self._turn
+        pulse = self.pulsing()
         for seat, led in enumerate(self._leds):
             if seat != pulse:
                 led.value = seat in seats  # which stops a pulse

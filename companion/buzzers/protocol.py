@@ -8,7 +8,9 @@ dataclasses, only builtin annotations.
 >>> decode(encode_press(3, 2**32 + 5))
 ('press', 3, 5)
 >>> decode(encode_hello(6, held=0b100, micros=7))
-('hello', 2, 6, 4, 7)
+('hello', 3, 6, 4, 7)
+>>> decode(b"HELLO spicy-buzzers 2 6 0 7"), decode(encode_turn(0b1000))
+(('hello', 2, 6, 0, 7), ('turn', 8))
 >>> decode(b"P 3 x")
 Traceback (most recent call last):
 ...
@@ -16,7 +18,12 @@ ValueError: bad number: 'x'
 """
 
 NAME = "spicy-buzzers"
-VERSION = 2
+VERSION = 3
+OLDEST = 2
+"""The oldest box the host still talks to. Version 2 is version 3 without ``N``: such a box cannot pulse
+the seat to play's light, and would skip an ``N`` line as noise anyway."""
+TURN_FROM = 3
+"""The first version whose box obeys ``N``."""
 USB_PRODUCT = "Spicy buzzer box"
 """The USB product string the firmware's boot.py sets: the Pi's udev rule names only this device."""
 MAX_LINE = 64  # bytes before the newline; anything longer is noise
@@ -32,6 +39,7 @@ OPENED = "opened"
 HEARTBEAT = "heartbeat"
 LIGHTS = "lights"
 ARM = "arm"
+TURN = "turn"
 QUERY = "query"
 
 
@@ -63,6 +71,10 @@ def encode_lights(mask: int) -> bytes:
     return ("L %d\n" % mask).encode()
 
 
+def encode_turn(mask: int) -> bytes:
+    return ("N %d\n" % mask).encode()
+
+
 def encode_query() -> bytes:
     return b"?\n"
 
@@ -77,14 +89,15 @@ def decode(line: bytes) -> tuple:
     """One line as a tuple whose first item names it.
 
     Raises ValueError for anything that is not exactly a protocol line. A
-    ``HELLO`` of another version is only ``(HELLO, version)``: its other
-    fields may mean something else.
+    ``HELLO`` of a version from ``OLDEST`` to ``VERSION`` has the same fields
+    in every one of them; one of another version is only ``(HELLO, version)``:
+    its other fields may mean something else.
     """
     words = line.rstrip(b"\r\n").decode("ascii").split(" ")
     kind = words[0]
     if kind == "HELLO" and len(words) >= 3 and words[1] == NAME:
         version = _number(words[2], 1000)
-        if version != VERSION:
+        if not OLDEST <= version <= VERSION:
             return (HELLO, version)
         if len(words) == 6:
             return (HELLO, version, _number(words[3], MAX_SEATS + 1), _number(words[4], 1 << MAX_SEATS),
@@ -96,8 +109,8 @@ def decode(line: bytes) -> tuple:
         return (OPENED, _number(words[1], WRAP))
     if kind == "H" and len(words) == 3:
         return (HEARTBEAT, _number(words[1], WRAP), _number(words[2], WRAP))
-    if kind in ("L", "A") and len(words) == 2:
-        return (LIGHTS if kind == "L" else ARM, _number(words[1], 1 << MAX_SEATS))
+    if kind in ("L", "A", "N") and len(words) == 2:
+        return ({"L": LIGHTS, "A": ARM, "N": TURN}[kind], _number(words[1], 1 << MAX_SEATS))
     if kind == "?" and len(words) == 1:
         return (QUERY,)
     raise ValueError("not a protocol line: %r" % line[:MAX_LINE])

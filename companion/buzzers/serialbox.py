@@ -16,10 +16,15 @@ A device that does not answer ``ASK_TRIES`` questions is not a buzzer box (a
 modem, another board, a box not flashed): the port is closed and left alone,
 said once in ``notice``, until that path disappears or names another device
 (it was unplugged and plugged in again).
+
+The seat to play's light pulses on the box itself (``N``, protocol 3). A box
+with protocol 2 firmware works as before, without the pulse: the host says so
+once and sends it no ``N``.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -36,6 +41,12 @@ ASK_EVERY = 1.0  # seconds between questions to a port that has not answered
 ASK_TRIES = 3  # questions before a silent device is left alone until it is plugged in again
 ARM_REPLY = 0.25  # seconds to wait for the box's own time of arming
 SILENT_AFTER = 4 * protocol.HEARTBEAT_US / 1e6  # no heartbeat for this long: say so
+CANNOT_PULSE = Reason(
+    "the buzzer box's firmware cannot pulse the seat to play's light: flash hardware/firmware again to have it "
+    "(hardware/README.md)"
+)
+
+log = logging.getLogger(__name__)
 
 
 def probe_box(path: str, timeout: float = 1.0) -> tuple | None:
@@ -98,6 +109,8 @@ class SerialBuzzers(Buzzers):
         self._held: set[int] = set()
         self._lights = 0
         self._armed = False  # the lights were set by an arm: a box that greets us again is armed again
+        self._turn_sent: int | None = None  # the N mask the greeted box has; None: none sent since its HELLO
+        self._told_cannot_pulse = False
         self._port: serial.Serial | None = None
         self._path = ""
         self._left_alone: set[tuple[int, int, int]] = set()  # devices that did not answer, while plugged in
@@ -130,11 +143,13 @@ class SerialBuzzers(Buzzers):
         with self._lock:
             self._lights = sum(1 << seat for seat in set(seats))
             self._armed = True
+            self._deciding = False
             if not self._closing:
                 self._opened.clear()
             self._opening = None
             if self._greeted:
                 self._send(protocol.encode_arm(self._lights))
+                self._send_turn()
         self._opened.wait(ARM_REPLY if self._greeted else 0)
         with self._lock:
             if self._opening is None:
@@ -163,6 +178,23 @@ class SerialBuzzers(Buzzers):
             self._armed = False
             if self._greeted:
                 self._send(protocol.encode_lights(self._lights))
+                self._send_turn()
+
+    def _show_turn(self) -> None:
+        with self._lock:
+            if self._greeted:
+                self._send_turn()
+
+    def _send_turn(self) -> None:
+        """Under ``_lock``, to a greeted box: ``N`` with the seat that pulses now, if the box has another
+        and can pulse at all (protocol 3)."""
+        if self.version is None or self.version < protocol.TURN_FROM:
+            return
+        seat = self.pulsing()
+        mask = 0 if seat is None or seat >= self.seats else 1 << seat
+        if mask != self._turn_sent:
+            self._send(protocol.encode_turn(mask))
+            self._turn_sent = mask
 
     def _send(self, line: bytes) -> None:
         """Write under ``_lock``; a failed write is left to the reader to notice."""
@@ -281,7 +313,7 @@ class SerialBuzzers(Buzzers):
 
     def _hello(self, message: tuple) -> None:
         self.version = message[1]
-        if self.version != protocol.VERSION:
+        if not protocol.OLDEST <= self.version <= protocol.VERSION:
             self.notice = Reason(
                 "the buzzer box speaks protocol {box}, this app {app}: "
                 "flash hardware/firmware again (hardware/README.md)",
@@ -299,8 +331,15 @@ class SerialBuzzers(Buzzers):
             # A box that restarted mid-window has lost its arm and its clock: arm it again, and its T
             # opens the window on the new clock.
             self._send((protocol.encode_arm if self._armed else protocol.encode_lights)(self._lights))
+            self._turn_sent = None  # a box that greets us has no pulse: it started, or was asked again
+            self._send_turn()
         self._heard = time.monotonic()
         self.notice = ""
+        if self.version < protocol.TURN_FROM:
+            self.notice = CANNOT_PULSE
+            if not self._told_cannot_pulse:
+                log.warning("%s", CANNOT_PULSE)
+                self._told_cannot_pulse = True
         self._connected.set()
 
     def _dropped(self, dropped: int) -> None:

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from companion import __version__
 from companion.buzzers import BuzzerError, GpioBuzzers, open_buzzers, pin_factory_timing, probe_box
-from companion.buzzers.protocol import VERSION
+from companion.buzzers.protocol import OLDEST, TURN_FROM, VERSION
 from companion.config import Backend, Config, load_config
 from companion.pi.install import SERVICE, USER
 from companion.pi.logs import package_version
@@ -303,13 +303,15 @@ class Doctor:
                     f"buzzer box on {port}: no HELLO in answer to '?'",
                     "flash the box's firmware again (hardware/README.md), then unplug and replug it",
                 )
-            elif hello[1] != VERSION:
+            elif not OLDEST <= hello[1] <= VERSION:
                 self.problem(
                     f"buzzer box on {port}: protocol {hello[1]}, this app {VERSION}",
                     "flash hardware/firmware from this version of the app (hardware/README.md)",
                 )
             else:
-                self.ok(f"buzzer box on {port}: protocol {hello[1]}, {hello[2]} seats")
+                old = "" if hello[1] >= TURN_FROM else (
+                    "; its firmware cannot pulse the seat to play's light (flash hardware/firmware again to have it)")
+                self.ok(f"buzzer box on {port}: protocol {hello[1]}, {hello[2]} seats{old}")
                 return
 
     # screen and touch

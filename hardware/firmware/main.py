@@ -12,6 +12,9 @@ order, so a handler that read its own pin and ``ticks_us()`` would always
 stamp the lower seat first. Instead every handler reads *all* buttons at once
 (one register read) with one timestamp: two slaps inside the same interrupt
 get the same time, and the host reports them as the tie they are.
+
+The seat to play's LED pulses slowly while the host says so (``N``): it
+brightens and dims by PWM where the board has it, and blinks where it has not.
 """
 
 import select
@@ -32,6 +35,54 @@ BOUNCE_US = 10000
 CONFIRM_US = 1500  # a press counts only if the line is still down this long after
 QUEUE_SIZE = 64
 GPIO_IN = 0xD0000004  # SIO GPIO_IN on the RP2040 and RP2350; its low 16 bits hold GP0-GP15
+PULSE_US = 1600000  # the seat to play's LED: 0.8 s brightening, 0.8 s dimming, like the Pi's 0.8 s on, 0.8 s off
+PWM_HZ = 1000  # fast enough not to flicker, slow enough for the ULN2803A
+FULL = 65535  # duty_u16 of an LED fully on
+
+
+class Light:
+    """One seat's LED: on, off, or a point of the slow pulse.
+
+    ``pwm`` is a ``machine.PWM`` on the pin, or None on a board (or pin)
+    without one: then the pulse is on for the first half of each period and
+    off for the second. Brightness goes as the square of the step, so the eye
+    sees it brighten and dim evenly.
+    """
+
+    def __init__(self, pin, pwm=None) -> None:
+        self.pin = pin
+        self.pwm = pwm
+
+    def steady(self, on: int) -> None:
+        if self.pwm is None:
+            self.pin.value(1 if on else 0)
+        else:
+            self.pwm.duty_u16(FULL if on else 0)
+
+    def pulse(self, phase: int) -> None:
+        """The pulse ``phase`` microseconds into its period (0 <= phase < PULSE_US): dark at 0."""
+        half = PULSE_US // 2
+        if self.pwm is None:
+            self.pin.value(1 if phase < half else 0)
+            return
+        rise = phase if phase < half else PULSE_US - phase
+        step = rise * 255 // half  # small ints only: 255 * 255 < 2**16
+        self.pwm.duty_u16(step * step)
+
+
+def light(number: int) -> Light:
+    """The LED on GP``number``, by PWM if this MicroPython has it for that pin."""
+    pin = Pin(number, Pin.OUT, value=0)
+    pwm_class = getattr(machine, "PWM", None)
+    if pwm_class is None:
+        return Light(pin)
+    try:
+        pwm = pwm_class(pin)
+        pwm.freq(PWM_HZ)
+        pwm.duty_u16(0)
+    except (ValueError, OSError):  # no PWM on this pin
+        return Light(pin)
+    return Light(pin, pwm)
 
 
 class EdgeQueue:
@@ -77,12 +128,17 @@ class Box:
     that button is down (pull-up). ``ticks_us`` wraps early on MicroPython
     (2**30 on the Pico), so ticks are turned into a microsecond count that
     only grows, anchored at every loop; the protocol then sends it modulo 2**32.
+    ``leds`` are the seats' ``Light``s: ``L`` and ``A`` set them on or off,
+    but for the seats in the ``N`` mask, which pulse until an ``N`` without them.
     """
 
     def __init__(self, pins, leds: list, now_ticks: int, ticks_diff, levels: int) -> None:
         self.pins = pins
         self.seats = len(pins)
         self.leds = leds
+        self._lit = 0  # the mask of the last L or A
+        self._turn = 0  # the mask of the last N: these seats pulse
+        self._turn_from = 0  # when that pulse started, on the growing clock
         self.queue = EdgeQueue(QUEUE_SIZE)
         self._ticks_diff = ticks_diff
         self._down = self._downs(levels)
@@ -107,6 +163,7 @@ class Box:
         now = self._micros(now_ticks)
         self._down = self._downs(levels)
         out += self._settle(self._down, now)
+        self._pulse(now)
         if now >= self._heartbeat_at:
             out.append(protocol.encode_heartbeat(now, self.queue.dropped))
             self._heartbeat_at = now + protocol.HEARTBEAT_US
@@ -122,14 +179,31 @@ class Box:
             except ValueError:
                 continue
             if message[0] in (protocol.LIGHTS, protocol.ARM):
-                for seat, led in enumerate(self.leds):
-                    led.value((message[1] >> seat) & 1)
+                self._lit = message[1]
+                self._show()
+            elif message[0] == protocol.TURN and message[1] != self._turn:
+                self._turn, self._turn_from = message[1], self._micros(now_ticks)
+                self._show()
+                self._pulse(self._turn_from)
             if message[0] == protocol.ARM:
                 out.append(protocol.encode_opened(self._micros(now_ticks)))
             elif message[0] == protocol.QUERY:
                 held = sum(1 << seat for seat, d in enumerate(self._debouncers) if d.down)
                 out.append(protocol.encode_hello(self.seats, held, self._micros(now_ticks)))
         return out
+
+    def _show(self) -> None:
+        """Every LED that does not pulse as the last ``L`` or ``A`` said."""
+        for seat, led in enumerate(self.leds):
+            if not (self._turn >> seat) & 1:
+                led.steady((self._lit >> seat) & 1)
+
+    def _pulse(self, now: int) -> None:
+        if self._turn:
+            phase = (now - self._turn_from) % PULSE_US
+            for seat, led in enumerate(self.leds):
+                if (self._turn >> seat) & 1:
+                    led.pulse(phase)
 
     def _settle(self, downs: list, now: int) -> list:
         """Whatever the debouncers were waiting to check by ``now``, at these levels."""
@@ -155,7 +229,7 @@ def main() -> None:
     micropython.kbd_intr(-1)  # a stray Ctrl-C byte from the host must not stop the box
     micropython.alloc_emergency_exception_buf(100)
     buttons = [Pin(n, Pin.IN, Pin.PULL_UP) for n in BUTTON_PINS]
-    leds = [Pin(n, Pin.OUT, value=0) for n in LED_PINS]
+    leds = [light(n) for n in LED_PINS]
     mem16, ticks_us = machine.mem16, time.ticks_us
     box = Box(BUTTON_PINS, leds, ticks_us(), time.ticks_diff, mem16[GPIO_IN])
     queue = box.queue
