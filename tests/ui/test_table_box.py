@@ -123,3 +123,26 @@ def test_quitting_while_the_box_has_not_answered_an_arm_does_not_wait_for_it(
     listener.join()
     assert order == ["arm taken", "app stopped"]
     assert not referee._thread.is_alive()
+
+
+def test_the_box_pulses_the_seat_to_play_and_the_challenger_alone_is_lit(ui, box: PtyPair) -> None:
+    app = table_on(ui, box)
+    table = app.screen("table")
+    heard = bytearray()
+
+    def hear(line: bytes) -> bytes:
+        """What the app has sent the box up to ``line`` (waiting for it), from where the last call stopped."""
+        while line not in heard:
+            heard.extend(box.read_until(line))
+        said, _, rest = bytes(heard).partition(line)
+        heard[:] = rest
+        return said + line
+
+    assert hear(b"N 1\n").endswith(b"N 1\n")  # Ana to play: her LED pulses
+    assert table.view.declare("chili", 1)
+    hear(b"A 6\n")  # Ben and Cy armed
+    box.write(encode_opened(micros(10.0)))
+    assert hear(b"N 2\n") == b"N 2\n"  # Ben to play
+    box.write(encode_press(2, micros(10.1)))  # Cy slaps
+    ui.until(lambda: table.sheet_name == "challenge")
+    assert hear(b"N 0\n") == b"L 4\nN 0\n"  # Cy's light alone; nothing pulses while the challenge is shown
