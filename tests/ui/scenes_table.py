@@ -286,3 +286,10 @@ def settings_phones(ui: Any) -> None:
     ui.step(3)
     settings = ui.app.screen("settings")
     settings.children[0].children[0].scroll_to(settings.ids.phones_on, animate=False)
+
+
+@scene("table-menu-phones", wide_flat=True)
+def table_menu_phones(ui: Any) -> None:
+    """The table's menu with the phone page served: its code under How to play and Home."""
+    phones_on(ui)
+    ui.tap(ui.app.screen("table").ids.menu)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import http.client
 import json
 from collections.abc import Callable
@@ -112,3 +113,45 @@ def test_a_table_that_cannot_reach_its_network_asks_the_helper_and_says_so(ui, o
     switch.REQUEST.unlink()
     tap_setting(ui, "phones_off")
     assert app.phones.status == "off" and switch.REQUEST.read_text() == "off\n"
+
+
+@pytest.mark.parametrize(
+    ("size", "flat"), [((800, 480), False), ((720, 1280), False), ((800, 480), True)],
+    ids=["800x480", "720x1280", "800x480-flat"],
+)
+def test_the_tables_menu_shows_the_code_and_a_tap_on_it_shows_it_whole_screen(
+    ui, tmp_path: Path, size: tuple[int, int], flat: bool
+) -> None:
+    app = ui.start(size=size)
+    start(ui)
+    if flat:
+        app.change_settings(face_seats=True)
+    table = app.screen("table")
+    ui.tap(table.ids.menu)
+    assert table._menu.ids.phones.parent is None  # the page is not served: no code
+    ui.tap_at(1, 1)  # beside the menu: it closes
+    app.change_settings(phones=True)
+    ui.step(3)
+    url = app.phones.url
+    ui.tap(table.ids.menu)
+    menu = table._menu
+    code = menu.ids.phone_code
+    assert menu.ids.phones.parent is not None and code.get_root_window() is not None and code.text == url
+    assert code.height >= dp(theme.TARGET) and code.module_px >= 3
+    assert menu.ids.choices.y >= 0  # the whole menu on the screen, the code too
+    assert decoded(ui.screenshot(tmp_path / "menu.png")) == [url]
+    ui.tap(code)
+    assert menu.parent is None  # the menu closes, the code shows whole-screen
+    layer = ui.find(PhoneLink)
+    assert layer.ids.code.module_px > code.module_px
+    ui.tap(layer.ids.close)
+    app.change_settings(phones=False)
+    ui.step(3)
+    gc.collect()  # what the menu keeps while the page is off must outlive a collection
+    ui.tap(table.ids.menu)
+    assert not decoded(ui.screenshot(tmp_path / "off.png"))
+    ui.tap_at(1, 1)
+    app.change_settings(phones=True)
+    ui.step(3)
+    ui.tap(table.ids.menu)
+    assert decoded(ui.screenshot(tmp_path / "on-again.png")) == [app.phones.url]

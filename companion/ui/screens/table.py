@@ -84,12 +84,31 @@ class TurnRow(GridLayout):
 
 
 class TableMenu(Layer):
-    """The table's menu: "How to play" on the game at hand, or home. It takes every touch while it shows, and a
-    tap beside its buttons closes it, changing nothing."""
+    """The table's menu: "How to play" on the game at hand, or home, and while phones can follow the game, the
+    page's code (a tap shows it whole-screen). It takes every touch while it shows, and a tap beside its buttons
+    closes it, changing nothing.
+
+    The code is not on the table itself: at 800x480 on a 7" screen every part of it is taken, and a code that
+    fitted beside them (2 cm) would scan from 20 cm, not from a seat; whole-screen it is as big as the screen
+    allows."""
 
     screen = ObjectProperty(None)
     anchor = ListProperty([0, 0])
     """Where its top right corner goes: under the menu button (at the screen's left edge when that is nearer)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._code_box: Widget = self.ids.phones.__self__
+        """The code and its caption, kept while out of the menu (``ids`` holds only a weak reference)."""
+        self.screen.bind(phone_url=self._phones)
+        self._phones(self.screen, self.screen.phone_url)
+
+    def _phones(self, _screen: object, url: str) -> None:
+        choices, phones = self.ids.choices, self._code_box
+        if url and phones.parent is None:
+            choices.add_widget(phones)
+        elif not url and phones.parent is not None:
+            choices.remove_widget(phones)
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.ids.choices.collide_point(*touch.pos):
@@ -390,6 +409,8 @@ class TableScreen(Screen):
     def open_menu(self) -> None:
         menu = self._menu
         if menu is None:
+            import companion.ui.widgets.phone_link  # noqa: F401 - the menu's PhoneCode, not for the first frame
+
             menu = self._menu = TableMenu(screen=self)
         menu.anchor = [self.ids.menu.right, self.ids.menu.y - _dp(theme.GAP)]
         if menu.parent is None:

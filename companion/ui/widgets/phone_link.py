@@ -1,8 +1,9 @@
-"""The phone page's address as a QR code: small on the home screen, whole-screen from the table's bar.
+"""The phone page's address as a QR code: small on the home screen and in the table's menu, whole-screen
+from either, or from the table's bar.
 
 The address is ``Phones.url`` (``companion.ui.phones``); this only draws it. A
 phone camera at arm's length reads the large one best, so the table's bar and
-the home screen's code both open it with a tap.
+the small codes all open it with a tap.
 """
 
 from __future__ import annotations
