@@ -331,7 +331,7 @@ class SerialBuzzers(Buzzers):
             # A box that restarted mid-window has lost its arm and its clock: arm it again, and its T
             # opens the window on the new clock.
             self._send((protocol.encode_arm if self._armed else protocol.encode_lights)(self._lights))
-            self._turn_sent = None  # a box that greets us has no pulse: it started, or was asked again
+            self._turn_sent = None  # a box that greets us may have restarted without its pulse: say it again
             self._send_turn()
         self._heard = time.monotonic()
         self.notice = ""
