@@ -43,6 +43,9 @@ class Buzzers(ABC):
         """Called with the edge clock's time when that clock started again (a box replugged): the edges
         from then on are on the new clock, which the ones before cannot be compared with."""
         self.opened_at: float | None = None
+        self.on_notice: Callable[[str], None] | None = None
+        """Called, from the backend's thread, with a notice that comes up after start-up and is said once (a
+        box whose firmware cannot pulse the seat to play's light); ``notice`` has it too."""
         self._turn: int | None = None
         """The seat to play, whose light pulses (``show_turn``) unless a challenge's winner is shown."""
         self._deciding = False

@@ -340,6 +340,8 @@ class SerialBuzzers(Buzzers):
             if not self._told_cannot_pulse:
                 log.warning("%s", CANNOT_PULSE)
                 self._told_cannot_pulse = True
+                if self.on_notice is not None:
+                    self.on_notice(CANNOT_PULSE)
         self._connected.set()
 
     def _dropped(self, dropped: int) -> None:

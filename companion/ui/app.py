@@ -40,7 +40,7 @@ from companion.ui.phones import Phones
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.speech import Speech
-from companion.ui.threads import after_drawn
+from companion.ui.threads import after_drawn, mainthread_now
 from companion.ui.widgets.pages import Pages
 from companion.ui.widgets.mirror import relayout
 
@@ -154,6 +154,7 @@ class SpicyApp(App):
             return
         self.store.on_notice = self._store_notice
         self.buzzers = self._open_buzzers()
+        self.buzzers.on_notice = self._buzzers_notice
         self.referee = Referee(
             self.buzzers, settle_ms=self.config_.buzzers.settle_ms, early_ms=self.config_.buzzers.early_ms
         )
@@ -180,6 +181,11 @@ class SpicyApp(App):
         if game is not None:
             self.notify(tr._("Reopened the game of {when} with {names}").format(
                 when=when(game.started_at), names=", ".join(game.names)), NOTICE_SECONDS)
+
+    @mainthread_now
+    def _buzzers_notice(self, notice: str) -> None:
+        """A notice the buzzers have after start-up (the box's firmware cannot pulse), from their thread."""
+        self.notify(say(notice), NOTICE_SECONDS)
 
     def _store_notice(self, reason: Reason) -> None:
         self.notify(say(reason), NOTICE_SECONDS)

@@ -146,3 +146,23 @@ def test_the_box_pulses_the_seat_to_play_and_the_challenger_alone_is_lit(ui, box
     box.write(encode_press(2, micros(10.1)))  # Cy slaps
     ui.until(lambda: table.sheet_name == "challenge")
     assert hear(b"N 0\n") == b"L 4\nN 0\n"  # Cy's light alone; nothing pulses while the challenge is shown
+
+
+def test_a_box_with_older_firmware_plays_on_and_the_table_is_told_once_it_cannot_pulse(ui, box: PtyPair) -> None:
+    app: SpicyApp = ui.start(config=ui.config(buzzers=BuzzerConfig(backend="serial", serial_ports=(box.path,))))
+    box.read_until(b"?\n")
+    box.write(b"HELLO spicy-buzzers 2 6 0 0\n")  # protocol 2: no N
+    assert app.buzzers is not None and app.buzzers.wait_connected(20)
+
+    def told() -> list[str]:
+        return [w.text for w in Window.children if isinstance(w, Toast) and "cannot pulse" in w.text]
+
+    ui.until(lambda: told())
+    assert told() == [serialbox.CANNOT_PULSE]
+    app.start_game(new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
+    ui.step(2)
+    assert app.screen("table").view.declare("chili", 1)
+    assert b"A 6\n" in box.read_until(b"A 6\n")
+    box.write(encode_opened(micros(10.0)))
+    ui.step(3)
+    assert b"N" not in box.read_available()  # nothing the old firmware would take for noise
