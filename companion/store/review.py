@@ -97,20 +97,26 @@ def _at(table: str | None) -> tuple[str, list[Any]]:
     return (AT_TABLE, [_table_param(table)]) if table is not None else ("1", [])
 
 
-def _seats_at(store: Store, table: str | None, player: str | None, alias: str = "scores") -> tuple[str, str, list[Any]]:
-    """For a player's figures at one table: a ``WITH`` of that table's games (and the player's id), the
-    condition on a ``scores`` row (named ``alias``) for its seats there, and the ``WITH``'s parameters, which
-    come first in a query. With no table (or a file that keeps none) none of it: the kept tables answer."""
+def _seats_at(store: Store, table: str | None, player: str | None, alias: str = "scores") -> tuple[list[str], str,
+                                                                                                   list[Any]]:
+    """For a player's figures at one table: the ``WITH``'s tables of that table's games (and the player's id),
+    the condition on a ``scores`` row (named ``alias``) for its seats there, and the ``WITH``'s parameters,
+    which come first in a query. With no table (or a file that keeps none) none of it: the kept tables answer.
+    The player's seats are read by their index, then kept if at the table: fewer than the table's seats."""
     if table is None or not tables_kept(store):
-        return "", "true", []
+        return [], "true", []
     common = [f"at_table AS (SELECT id FROM games WHERE {AT_TABLE})"]
     seats = [f"{alias}.game_id IN (SELECT id FROM at_table)"]
     params = [_table_param(table)]
     if player is not None:
         common.append("who AS (SELECT id FROM players WHERE name = ?)")
-        seats.append(f"{alias}.player_id IN (SELECT id FROM who)")
+        seats.insert(0, f"{alias}.player_id = (SELECT id FROM who)")
         params.append(player)
-    return f"WITH {', '.join(common)} ", " AND ".join(seats), params
+    return common, " AND ".join(seats), params
+
+
+def _with(common: list[str]) -> str:
+    return f"WITH {', '.join(common)} " if common else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,10 +367,13 @@ def figures(store: Store, player: str | None = None, profile: ProfileId | None =
     if profile is not None:
         terms.append("totals.profile = ?")
         params.append(str(profile))
-    kept = {"totals": "player_totals", "scores": COUNTED[0].table, "spices": COUNTED[1].table} if not common else {
-        "totals": f"({totals_select(seats)})", "scores": f"({COUNTED[0].select(seats)})",
-        "spices": f"({COUNTED[1].select(seats)})"}
-    query = common + FIGURES.format(where=" AND ".join(terms), **kept)
+    kept = {"totals": "player_totals", "scores": COUNTED[0].table, "spices": COUNTED[1].table}
+    if common:  # the same sums over the seats at the table, each counted once (not again for each profile)
+        common += [f"at_totals AS MATERIALIZED ({totals_select(seats)})",
+                   f"at_scores AS MATERIALIZED ({COUNTED[0].select(seats)})",
+                   f"at_spices AS MATERIALIZED ({COUNTED[1].select(seats)})"]
+        kept = {"totals": "at_totals", "scores": "at_scores", "spices": "at_spices"}
+    query = _with(common) + FIGURES.format(where=" AND ".join(terms), **kept)
     return [Figures(*row) for row in store.query(query, params)]
 
 
@@ -523,7 +532,7 @@ def _pairs(store: Store, player: str, table: str | None) -> tuple[str, str, list
     """The ``WITH``, the pairs' source (kept, or counted over one table's games of the player) and the
     ``WITH``'s parameters."""
     common, seats, params = _seats_at(store, table, player, "mine")
-    return common, f"({pairs_select(seats)})" if common else "player_pairs", params
+    return _with(common), f"({pairs_select(seats)})" if common else "player_pairs", params
 
 
 def _most_beaten(store: Store, player: str, column: str, table: str | None) -> Opponent | None:

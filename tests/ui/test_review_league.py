@@ -145,16 +145,18 @@ def test_a_players_page_shows_the_league_then_one_tables_games_by_touch(ui) -> N
     assert choice.table == HERE and page_rows(page)["Games"] == str(here[name][0])
 
 
-def test_a_single_tables_players_and_tonight_have_no_table_filter(ui) -> None:
+def test_a_single_tables_players_player_and_tonight_have_no_table_filter(ui) -> None:
     ui.start()
     from companion.store.simulate import simulate
 
     simulate(ui.app.store, 5, 3, datetime.now(UTC) - timedelta(hours=6))
-    for name in ("players", "tonight"):
+    ui.app.screen("player").open(ui.app.store.players()[0])
+    for name in ("players", "tonight", "player"):
         ui.app.show(name)
         ui.step(3)
         choice = ui.app.screen(name).ids.table_choice
         assert choice.opacity == 0 and choice.width == 0 and choice.disabled
+    assert not any(label.startswith("Games at ") for label, _value in ui.app.screen("player").rows)
     assert "at Table" not in ui.app.screen("tonight").since
 
 
