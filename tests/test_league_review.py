@@ -221,3 +221,5 @@ def test_the_stats_command_shows_one_tables_records_and_page(tmp_path: Path, cap
     assert games == sum(f.games for f in figures(pi, player=player))
     code, out, err = run(capsys, "stats", "--records", "--table", "Table 9", "--db", db)
     assert code != 0 and "no table named Table 9" in out + err and "Table 1" in out + err
+    code, out, err = run(capsys, "stats", "--table", "Table 1", "--db", db)
+    assert code != 0 and "--table is for --records or --player" in out + err

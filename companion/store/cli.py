@@ -283,6 +283,8 @@ RECORD_WORDS = {
 
 
 def run_stats(store: Store, args: argparse.Namespace) -> int:
+    if args.table is not None and not args.records and args.player is None:
+        raise UsageError("--table is for --records or --player: the table's records, or a player's page there")
     at = _table_named(store, args.table) if args.table is not None else None
     if args.records:
         return _records(store, at)
