@@ -33,7 +33,8 @@ with new uids, nine days apart a round), taken in by ``League.import_tables`` in
 its own, against the same import of ``--league-baseline`` (2,000) files in the same run, per game; then in
 the real app the league screens, each against the same screen on the baseline's league store, in turn
 in the same app: the Players list of the whole league and of one table (a tap of its table button), a
-player's page (the player with the most games), Tonight, and Tonight of one table. ``--games`` with no
+player's page (the player with the most games), the same page at "Table 1" (as from Players showing that
+table), Tonight, and Tonight of one table. ``--games`` with no
 number measures club night alone.
 
 The load average (1 minute) over the run is printed after the figures.
@@ -60,6 +61,7 @@ from companion.table.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.store.ratings import ratings  # noqa: E402
 from companion.store.review import (  # noqa: E402
+    HERE,
     buzz_figures,
     count_games,
     figures,
@@ -70,6 +72,7 @@ from companion.store.review import (  # noqa: E402
     results,
     rival,
     score_race,
+    tables,
     timeline,
 )
 from companion.store.simulate import recorded_games, simulate  # noqa: E402
@@ -442,6 +445,12 @@ def league_figures(games: int, baseline: int, runs: int, folder: Path) -> list[t
         page.open(player)
         app.show("player")
 
+    def open_page_at_table() -> None:
+        """As from Players showing the other table: the page at that table, counted over its seats alone."""
+        assert app.store is not None
+        page.open(player, next(place.id for place in tables(app.store) if place.id != HERE))
+        app.show("player")
+
     def opened(name: str) -> None:
         """The screen open on the whole league first, on the store in use."""
         review.shown(lambda: app.show(name), lambda: app.root.current == name)
@@ -454,6 +463,8 @@ def league_figures(games: int, baseline: int, runs: int, folder: Path) -> list[t
          home),
         ("the Players list, one table's (its button tapped)", one_table(players), lambda: True, "players"),
         ("a player's page (the player with the most games)", open_page, lambda: app.root.current == "player", home),
+        ("the same page at Table 1 (opened from Players at that table)", open_page_at_table,
+         lambda: app.root.current == "player", home),
         ("Tonight, the whole league", lambda: app.show("tonight"), lambda: app.root.current == "tonight", home),
         ("Tonight, one table's (its button tapped)", one_table(tonight_screen), lambda: True, "tonight"),
     ]

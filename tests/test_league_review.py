@@ -18,8 +18,8 @@ from store_helpers import undo_migrations_from
 from test_league import START, send, table
 
 from companion.store import Store
-from companion.store.review import (HERE, Filter, count_games, games_page, player_lines, player_tables, records, results, tables,
-                                    tonight)
+from companion.store.review import (HERE, Filter, buzz_figures, count_games, figures, games_page, head_to_heads, nemesis,
+                                    player_lines, player_tables, records, results, rival, tables, tonight)
 from companion.store.simulate import simulate
 
 
@@ -84,6 +84,53 @@ def test_each_game_is_at_its_table_and_the_filter_shows_one_tables(tmp_path: Pat
         assert at == dict(Counter(where[result.game_id] for result in results(store, player, profile, 10**6)))
     assert all(where[record.game_id] == table_1 for record in records(store, table=table_1))
     assert all(where[record.game_id] == HERE for record in records(store, table=HERE))
+
+
+def page_of(store: Store, player: str, table: str | None = None) -> dict[str, object]:
+    """Everything a player's page shows, at one table with ``table``; each game by its start, not its id (the
+    same game has another id in another file)."""
+    profiles = sorted({f.profile for f in figures(store, player=player, table=table)})
+    return {
+        "figures": figures(store, player=player, table=table),
+        "buzzes": buzz_figures(store, player, table),
+        "versus": head_to_heads(store, player, table=table),
+        "rival": rival(store, player, table), "nemesis": nemesis(store, player, table),
+        "results": [(r.started_at, r.profile, r.score, r.won, r.place)
+                    for profile in profiles for r in results(store, player, profile, table=table)],
+    }
+
+
+def test_a_players_page_at_one_table_is_that_tables_own_figures(tmp_path: Path) -> None:
+    """The league's store filtered to Table 1 shows each player what Table 1's own file shows them, and
+    filtered to this table what the same games played alone show: two tables' figures that differ."""
+    store, pi, table_1 = league_of_two(tmp_path, there=14, here=9)
+    alone = Store.open(tmp_path / "alone.db")  # this table's games again, played with the same seed
+    simulate(alone, 9, seed=12, start=START + timedelta(minutes=30))
+    both = set(pi.players()) & set(alone.players())
+    assert both, "the two tables share players"
+    for player in both:
+        league, at_1, here = page_of(store, player), page_of(store, player, table_1), page_of(store, player, HERE)
+        assert at_1 == page_of(pi, player)
+        assert here == page_of(alone, player)
+        assert at_1 != here and league not in (at_1, here)
+        games = {f.profile: f.games for f in figures(store, player=player)}
+        assert games == dict(Counter({f.profile: f.games for f in figures(pi, player=player)}) + Counter(
+            {f.profile: f.games for f in figures(alone, player=player)}))
+    assert any(page_of(store, player, table_1)["buzzes"] for player in both), "some buzz figures compared"
+    assert any(page_of(store, player, table_1)["versus"] for player in both), "some head-to-heads compared"
+
+
+def test_the_records_at_one_table_are_that_tables_own(tmp_path: Path) -> None:
+    store, pi, table_1 = league_of_two(tmp_path, there=14, here=9)
+    alone = Store.open(tmp_path / "alone.db")
+    simulate(alone, 9, seed=12, start=START + timedelta(minutes=30))
+
+    def seen(found: list) -> list[tuple[str, int, str | None]]:
+        return [(r.kind, r.value, r.name) for r in found]
+
+    assert seen(records(store, table=table_1)) == seen(records(pi))
+    assert seen(records(store, table=HERE)) == seen(records(alone))
+    assert seen(records(store, table=table_1)) != seen(records(store, table=HERE))
 
 
 def test_tonight_counts_each_tables_games_and_one_tables_evening(tmp_path: Path) -> None:
@@ -155,3 +202,24 @@ def test_the_records_command_names_each_records_table(tmp_path: Path, capsys) ->
     for record in found:
         shown = [line for line in lines if f"#{record.game_id} " in line + " "]
         assert shown and all(line.rstrip().endswith(names[record.table]) for line in shown)
+
+
+def test_the_stats_command_shows_one_tables_records_and_page(tmp_path: Path, capsys) -> None:
+    store, pi, table_1 = league_of_two(tmp_path, there=14, here=9)
+    at_1 = records(store, table=table_1)
+    player = max(pi.players(), key=lambda name: sum(f.games for f in figures(pi, player=name)))
+    games = sum(f.games for f in figures(store, player=player, table=table_1))
+    store.close()
+    db = str(tmp_path / "b.db")
+    code, out, _ = run(capsys, "stats", "--records", "--table", "table 1", "--db", db)
+    shown = out.splitlines()[1:]
+    assert code == 0 and len(shown) == len(at_1)
+    assert all(f"#{r.game_id} " in line + " " and line.rstrip().endswith("Table 1") for r, line in zip(at_1, shown, strict=True))
+    code, out, _ = run(capsys, "stats", "--player", player, "--table", "Table 1", "--db", db)
+    assert code == 0 and [line.split()[1:] for line in out.splitlines() if line.startswith("games ")] == [
+        [str(f.games) for f in figures(pi, player=player)]]
+    assert games == sum(f.games for f in figures(pi, player=player))
+    code, out, err = run(capsys, "stats", "--records", "--table", "Table 9", "--db", db)
+    assert code != 0 and "no table named Table 9" in out + err and "Table 1" in out + err
+    code, out, err = run(capsys, "stats", "--table", "Table 1", "--db", db)
+    assert code != 0 and "--table is for --records or --player" in out + err

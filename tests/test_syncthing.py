@@ -34,10 +34,12 @@ from companion.league.syncthing import (
     leave,
     league_code,
     league_state,
+    Member,
     league_words,
     nearby,
     read_code,
     refuse,
+    short_code,
     start_league,
 )
 
@@ -231,3 +233,19 @@ def test_syncthing_killed_while_games_arrive_leaves_whole_games_and_catches_up(l
     b.syncthing.start()
     until(lambda: set(b.store.uids()) == sent, [a, b], ARRIVES)
 
+
+
+def test_a_table_learns_another_ones_name_only_by_a_connection_that_asks_to_join(league_of) -> None:
+    """Why Join a league lists a table found by discovery by its short code: the one place Syncthing says a
+    device's name is its connection's hello, and a table that connects to learn it is at once listed by the
+    other as asking to join (``pending_devices``, what "Table 3 asks" is drawn from), its name with it."""
+    a, b = league_of(2)
+    start_league(a.league, a.syncthing)
+    assert nearby(b.league, b.syncthing) == []  # no discovery here: nothing heard, nothing named
+    b.syncthing.know(Member(a.syncthing.device_id(), "", "", (a.syncthing.listen,)))  # only connecting is left
+    me = b.syncthing.device_id()
+    until(lambda: me in a.syncthing.pending_devices(), [], 30)
+    assert a.syncthing.pending_devices()[me]["name"]  # the name goes with the ask: A's "B asks to join"
+    learned = {d["deviceID"]: d["name"] for d in b.syncthing.request("GET", "/rest/config/devices")}
+    print(f"B knows A as {learned[a.syncthing.device_id()]!r} once A lists B as asking")
+    assert short_code(a.syncthing.device_id()) == a.syncthing.device_id()[:7]

@@ -91,6 +91,17 @@ class Member:
     def to_json(self) -> dict[str, Any]:
         return {"device": self.device, "table": self.table, "name": self.name, "addresses": list(self.addresses)}
 
+    @property
+    def code(self) -> str:
+        return short_code(self.device)
+
+
+def short_code(device: str) -> str:
+    """A table's short code, the first 7 characters of its Syncthing device ID (as Syncthing itself shortens
+    it): what Join a league lists a table found on the network by, and what that table's League screen shows
+    beside its name, so a person matches the two."""
+    return device[:7]
+
 
 class Syncthing:
     """One Syncthing instance with its home, listening where ``listen`` says (``default``: port 22000)."""
@@ -361,7 +372,11 @@ def refuse(syncthing: Syncthing, device: str) -> None:
 def nearby(league: League, syncthing: Syncthing, codes: tuple[str, ...] = ()) -> list[Member]:
     """The tables Join a league offers: those Syncthing's local discovery heard on the network, and those of
     ``codes`` (``[league] tables``); never this table. Discovery carries no name: a table found that way is
-    named once its Syncthing has told it (a table that asked here, a device known), else by its address."""
+    named once its Syncthing has told it (a table that asked here, a device known), else listed by its short
+    code (``short_code``), which its own League screen shows. Nothing else tells it sooner: discovery's packets
+    hold a device's ID and addresses alone, and the name in Syncthing's hello comes only by connecting, which
+    the other table's Syncthing refuses and lists as a device asking (checked with the real instances:
+    tests/test_syncthing.py)."""
     me = syncthing.device_id()
     found: dict[str, Member] = {}
     for code in codes:
@@ -567,7 +582,7 @@ def league_state(league: League, syncthing: Syncthing) -> list[Reason]:
             need = syncthing.request("GET", f"/rest/db/need?folder={quote(folder_id(member.table))}") or {}
             arriving = sum(1 for part in ("progress", "queued", "rest") for item in need.get(part) or []
                            if str(item.get("name", "")).startswith("games/"))
-        seen.append(Standing(member.name or member.device[:7], bool(connections.get(member.device, {}).get("connected")),
+        seen.append(Standing(member.name or member.code, bool(connections.get(member.device, {}).get("connected")),
                          None if when is None or when <= NEVER else when, arriving))
     return league_words(sorted(seen, key=lambda s: s.name), datetime.now(UTC))
 

@@ -123,6 +123,8 @@ def add_commands(subparsers: Any) -> None:
                        "head-to-head")
     stats.add_argument("--records", action="store_true", help="the table's records: highest score, biggest stack, "
                        "longest game, most challenges won in a game, longest run of survived challenges")
+    stats.add_argument("--table", metavar="NAME", help="with --records or --player, one table of the league's "
+                       "games only, by its name as the League screen shows it")
     stats.set_defaults(handler=_handler(run_stats))
 
     sim = subparsers.add_parser(
@@ -281,10 +283,13 @@ RECORD_WORDS = {
 
 
 def run_stats(store: Store, args: argparse.Namespace) -> int:
+    if args.table is not None and not args.records and args.player is None:
+        raise UsageError("--table is for --records or --player: the table's records, or a player's page there")
+    at = _table_named(store, args.table) if args.table is not None else None
     if args.records:
-        return _records(store)
+        return _records(store, at)
     if args.player is not None:
-        return _player_page(store, args.player, args.profile)
+        return _player_page(store, args.player, args.profile, at)
     if args.profile is None:
         rows = [_stats_row(p.name, p.games, p.wins, p.win_rate, p.average_score, p.trophies, p.challenges_made,
                            p.challenges_won, p.caught_bluffing, p.survived_challenges) for p in store.stats()]
@@ -299,8 +304,19 @@ def run_stats(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _records(store: Store) -> int:
-    found = records(store)
+def _table_named(store: Store, name: str) -> str:
+    """The id of the league's table called ``name`` (as ``stats --records`` names it), or a usage error naming
+    the tables there are."""
+    places = tables(store)
+    found = [place.id for place in places if (place.name or "this table").casefold() == name.strip().casefold()]
+    if not found:
+        named = ", ".join(place.name or "this table" for place in places) or "none"
+        raise UsageError(f"there is no table named {name} with games here (the tables: {named})")
+    return found[0]
+
+
+def _records(store: Store, at: str | None = None) -> int:
+    found = records(store, at)
     if not found:
         print("no finished games yet")
         return 0
@@ -323,24 +339,24 @@ def _stats_row(name: str, games: int, wins: int, win_rate: float, average: float
             *(str(n) for n in counts))
 
 
-def _player_page(store: Store, name: str, profile: ProfileId | None) -> int:
-    """``stats --player``: the player page as text, one column per rules profile played."""
+def _player_page(store: Store, name: str, profile: ProfileId | None, at: str | None = None) -> int:
+    """``stats --player``: the player page as text, one column per rules profile played (at one table)."""
     if name not in store.players():
         raise UsageError(f"there is no player named {name}")
-    found = figures(store, player=name, profile=profile)
+    found = figures(store, player=name, profile=profile, table=at)
     if not found:
         print(f"{name}: no finished games yet")
         return 0
-    buzzes = buzz_figures(store, name)
+    buzzes = buzz_figures(store, name, at)
     rows = [("", *(str(f.profile) for f in found))] + [
         (heading, *(value(f) for f in found)) for heading, value in PAGE_ROWS
     ] + [(heading, *(value(buzzes.get(f.profile)) for f in found)) for heading, value in BUZZ_ROWS]
     lines = [name, "", table(rows), ""]
-    for title, opponent in (("rival (beaten most)", rival(store, name)), ("nemesis (beats them most)",
-                                                                          nemesis(store, name))):
+    for title, opponent in (("rival (beaten most)", rival(store, name, at)),
+                            ("nemesis (beats them most)", nemesis(store, name, at))):
         lines.append(f"{title}: " + ("-" if opponent is None else f"{opponent.name} ({opponent.times} times)"))
     against = [("against", "games", "won", "lost")] + [
-        (h.other, str(h.games), str(h.wins), str(h.losses)) for h in head_to_heads(store, name)
+        (h.other, str(h.games), str(h.wins), str(h.losses)) for h in head_to_heads(store, name, table=at)
     ]
     lines += ["", table(against)]
     print("\n".join(lines))

@@ -21,6 +21,7 @@ from typing import Any
 from companion.rules import Action, Event, EventKind, Game, ProfileId, State
 from companion.store.db import Store
 from companion.store.records import FIX_ROW, BadRow, SavedGame, names_from_json, to_json
+from companion.store.schema import COUNTED, pairs_select, totals_select
 
 TIMELINE_KINDS = frozenset({
     EventKind.LAST_CARD, EventKind.CHALLENGE, EventKind.CHALLENGE_WON, EventKind.STACK_WON, EventKind.RAID,
@@ -89,6 +90,33 @@ TABLE_OF_GAME = "coalesce(games.table_id, '')"
 
 def _table_param(table: str) -> str | None:
     return None if table == HERE else table
+
+
+def _at(table: str | None) -> tuple[str, list[Any]]:
+    """The condition on ``games`` for one table's games (every game's with None) and its parameters."""
+    return (AT_TABLE, [_table_param(table)]) if table is not None else ("1", [])
+
+
+def _seats_at(store: Store, table: str | None, player: str | None, alias: str = "scores") -> tuple[list[str], str,
+                                                                                                   list[Any]]:
+    """For a player's figures at one table: the ``WITH``'s tables of that table's games (and the player's id),
+    the condition on a ``scores`` row (named ``alias``) for its seats there, and the ``WITH``'s parameters,
+    which come first in a query. With no table (or a file that keeps none) none of it: the kept tables answer.
+    The player's seats are read by their index, then kept if at the table: fewer than the table's seats."""
+    if table is None or not tables_kept(store):
+        return [], "true", []
+    common = [f"at_table AS (SELECT id FROM games WHERE {AT_TABLE})"]
+    seats = [f"{alias}.game_id IN (SELECT id FROM at_table)"]
+    params = [_table_param(table)]
+    if player is not None:
+        common.append("who AS (SELECT id FROM players WHERE name = ?)")
+        seats.insert(0, f"{alias}.player_id = (SELECT id FROM who)")
+        params.append(player)
+    return common, " AND ".join(seats), params
+
+
+def _with(common: list[str]) -> str:
+    return f"WITH {', '.join(common)} " if common else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,31 +339,42 @@ class Figures:
 FIGURES = """
 SELECT players.name, totals.profile, totals.games, totals.wins, 1.0 * totals.wins / totals.games,
   1.0 * totals.score_sum / nullif(totals.scored, 0),
-  (SELECT max(score) FROM player_scores AS kept
+  (SELECT max(score) FROM {scores} AS kept
    WHERE kept.player_id = totals.player_id AND kept.profile = totals.profile AND kept.games > 0),
   totals.trophies, totals.challenges_made, totals.challenges_won, totals.spice_challenges,
   totals.spice_challenges_won, totals.number_challenges, totals.number_challenges_won, totals.caught_bluffing,
   totals.survived_challenges,
-  (SELECT spice FROM player_spices AS kept
+  (SELECT spice FROM {spices} AS kept
    WHERE kept.player_id = totals.player_id AND kept.profile = totals.profile AND kept.cards > 0
    ORDER BY kept.cards DESC, kept.spice LIMIT 1)
-FROM player_totals AS totals JOIN players ON players.id = totals.player_id
+FROM {totals} AS totals JOIN players ON players.id = totals.player_id
 WHERE totals.games > 0 AND {where}
 ORDER BY totals.profile, totals.wins DESC, 1.0 * totals.wins / totals.games DESC, players.name
 """
-"""Read from the kept figures (``player_totals``, ``player_scores``, ``player_spices``): a few rows a player."""
+"""Read from the kept figures (``player_totals``, ``player_scores``, ``player_spices``): a few rows a player;
+at one table, the same sums over that table's seats of the player."""
 
 
-def figures(store: Store, player: str | None = None, profile: ProfileId | None = None) -> list[Figures]:
-    """Per player and rules profile: the ``stats`` table, kept apart by rules."""
-    terms, params = ["1"], []
+def figures(store: Store, player: str | None = None, profile: ProfileId | None = None,
+            table: str | None = None) -> list[Figures]:
+    """Per player and rules profile: the ``stats`` table, kept apart by rules; with ``table``, over that
+    table's games alone (``HERE``: this one's)."""
+    common, seats, params = _seats_at(store, table, player)
+    terms = ["1"]
     if player is not None:
         terms.append("players.name = ?")
         params.append(player)
     if profile is not None:
         terms.append("totals.profile = ?")
         params.append(str(profile))
-    return [Figures(*row) for row in store.query(FIGURES.format(where=" AND ".join(terms)), params)]
+    kept = {"totals": "player_totals", "scores": COUNTED[0].table, "spices": COUNTED[1].table}
+    if common:  # the same sums over the seats at the table, each counted once (not again for each profile)
+        common += [f"at_totals AS MATERIALIZED ({totals_select(seats)})",
+                   f"at_scores AS MATERIALIZED ({COUNTED[0].select(seats)})",
+                   f"at_spices AS MATERIALIZED ({COUNTED[1].select(seats)})"]
+        kept = {"totals": "at_totals", "scores": "at_scores", "spices": "at_spices"}
+    query = _with(common) + FIGURES.format(where=" AND ".join(terms), **kept)
+    return [Figures(*row) for row in store.query(query, params)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,25 +400,29 @@ class BuzzFigures:
 BUZZES = """
 SELECT profile, count(*), min(CASE WHEN from_tap_ms >= 0 THEN from_tap_ms END), coalesce(sum(from_tap_ms < 0), 0),
   count(margin_ms)
-FROM player_buzzes WHERE player_id = (SELECT id FROM players WHERE name = ?) GROUP BY profile
+FROM player_buzzes WHERE player_id = (SELECT id FROM players WHERE name = ?) AND {at} GROUP BY profile
 """
 """Read from the kept buzzes (``player_buzzes``): one index range a profile."""
 
 MIDDLE_MARGINS = """
 SELECT margin_ms FROM player_buzzes
-WHERE player_id = (SELECT id FROM players WHERE name = ?) AND profile = ? AND margin_ms IS NOT NULL
+WHERE player_id = (SELECT id FROM players WHERE name = ?) AND profile = ? AND margin_ms IS NOT NULL AND {at}
 ORDER BY margin_ms LIMIT ? OFFSET ?
 """
 """The one or two middle margins, as ``statistics.median`` takes them, skipped to along the index."""
 
 
-def buzz_figures(store: Store, player: str) -> dict[str, BuzzFigures]:
-    """The player's buzz figures by rules profile; a profile with no saved buzz time has none."""
+def buzz_figures(store: Store, player: str, table: str | None = None) -> dict[str, BuzzFigures]:
+    """The player's buzz figures by rules profile (at one table's games, with ``table``); a profile with no
+    saved buzz time has none."""
     if "player_buzzes" not in store.db.table_names():
         return {}  # a file from before buzz times, opened read-only
     found = {}
-    for profile, timed, quickest, before_tap, margins in store.query(BUZZES, [player]):
-        middle = [ms for (ms,) in store.query(MIDDLE_MARGINS, [player, profile, 2 - margins % 2, (margins - 1) // 2])]
+    at, chosen = _at(table if tables_kept(store) else None)
+    at = f"game_id IN (SELECT id FROM games WHERE {at})" if chosen else at
+    for profile, timed, quickest, before_tap, margins in store.query(BUZZES.format(at=at), [player, *chosen]):
+        middle = [ms for (ms,) in store.query(MIDDLE_MARGINS.format(at=at),
+                                              [player, profile, *chosen, 2 - margins % 2, (margins - 1) // 2])]
         median = None if not middle else middle[0] if len(middle) == 1 else (middle[0] + middle[1]) / 2
         found[profile] = BuzzFigures(profile, timed, quickest, before_tap, median)
     return found
@@ -405,9 +448,11 @@ RESULTS_SHOWN = 200
 more would not fit a screen's width; reading them all took 0.1 s for a player of 38,000 games."""
 
 
-def results(store: Store, player: str, profile: str, last: int = RESULTS_SHOWN) -> list[Result]:
-    """The player's newest ``last`` finished games under ``profile``, oldest first: the chart of results over
-    time. Each game's place is worked out for these games alone."""
+def results(store: Store, player: str, profile: str, last: int = RESULTS_SHOWN,
+            table: str | None = None) -> list[Result]:
+    """The player's newest ``last`` finished games under ``profile`` (at one table, with ``table``), oldest
+    first: the chart of results over time. Each game's place is worked out for these games alone."""
+    at, chosen = _at(table if tables_kept(store) else None)
     rows = store.query(
         "SELECT game_id, started_at, profile, score, winner, table_id,"
         " 1 + (SELECT count(*) FROM scores AS other WHERE other.game_id = newest.game_id AND"
@@ -415,9 +460,9 @@ def results(store: Store, player: str, profile: str, last: int = RESULTS_SHOWN) 
         " FROM (SELECT mine.game_id, games.started_at, games.profile, mine.score, mine.winner, games.table_id"
         "       FROM scores AS mine JOIN games ON games.id = mine.game_id"
         "       WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) AND games.profile = ?"
-        "       ORDER BY games.started_at DESC, games.id DESC LIMIT ?) AS newest"
+        f"      AND {at} ORDER BY games.started_at DESC, games.id DESC LIMIT ?) AS newest"
         " ORDER BY started_at, game_id",
-        [player, profile, last],
+        [player, profile, *chosen, last],
     )
     return [Result(game_id, at, profile, score, bool(won), place, table or HERE)
             for game_id, at, profile, score, won, table, place in rows]
@@ -453,14 +498,16 @@ def head_to_head(store: Store, player: str, other: str) -> HeadToHead:
     return found[0] if found else HeadToHead(player, other, 0, 0, 0)
 
 
-def head_to_heads(store: Store, player: str, other: str | None = None) -> list[HeadToHead]:
-    """``player`` against each player met (or only ``other``), most games together first (``player_pairs``)."""
+def head_to_heads(store: Store, player: str, other: str | None = None, table: str | None = None) -> list[HeadToHead]:
+    """``player`` against each player met (or only ``other``), most games together first (``player_pairs``;
+    with ``table``, the games together at that table)."""
+    common, pairs, params = _pairs(store, player, table)
     rows = store.query(
-        "SELECT players.name, pairs.games, pairs.wins, pairs.losses"
-        " FROM player_pairs AS pairs JOIN players ON players.id = pairs.other_id"
+        f"{common}SELECT players.name, pairs.games, pairs.wins, pairs.losses"
+        f" FROM {pairs} AS pairs JOIN players ON players.id = pairs.other_id"
         " WHERE pairs.player_id = (SELECT id FROM players WHERE name = ?) AND pairs.games > 0"
         " AND (? IS NULL OR players.name = ?) ORDER BY pairs.games DESC, players.name",
-        [player, other, other],
+        [*params, player, other, other],
     )
     return [HeadToHead(player, name, games, wins, losses) for name, games, wins, losses in rows]
 
@@ -471,22 +518,31 @@ class Opponent:
     times: int
 
 
-def rival(store: Store, player: str) -> Opponent | None:
+def rival(store: Store, player: str, table: str | None = None) -> Opponent | None:
     """The player ``player`` beat most often (won a game they both sat at and the other did not)."""
-    return _most_beaten(store, player, "wins")
+    return _most_beaten(store, player, "wins", table)
 
 
-def nemesis(store: Store, player: str) -> Opponent | None:
+def nemesis(store: Store, player: str, table: str | None = None) -> Opponent | None:
     """The player who beat ``player`` most often."""
-    return _most_beaten(store, player, "losses")
+    return _most_beaten(store, player, "losses", table)
 
 
-def _most_beaten(store: Store, player: str, column: str) -> Opponent | None:
+def _pairs(store: Store, player: str, table: str | None) -> tuple[str, str, list[Any]]:
+    """The ``WITH``, the pairs' source (kept, or counted over one table's games of the player) and the
+    ``WITH``'s parameters."""
+    common, seats, params = _seats_at(store, table, player, "mine")
+    return _with(common), f"({pairs_select(seats)})" if common else "player_pairs", params
+
+
+def _most_beaten(store: Store, player: str, column: str, table: str | None) -> Opponent | None:
+    common, pairs, params = _pairs(store, player, table)
     rows = store.query(
-        f"SELECT players.name, pairs.{column} FROM player_pairs AS pairs JOIN players ON players.id = pairs.other_id"
+        f"{common}SELECT players.name, pairs.{column} FROM {pairs} AS pairs"
+        " JOIN players ON players.id = pairs.other_id"
         f" WHERE pairs.player_id = (SELECT id FROM players WHERE name = ?) AND pairs.{column} > 0"
         f" ORDER BY pairs.{column} DESC, players.name LIMIT 1",
-        [player],
+        [*params, player],
     )
     return Opponent(*rows[0]) if rows else None
 
@@ -526,7 +582,7 @@ def records(store: Store, table: str | None = None) -> list[Record]:
     """The records over every finished game of the league (of one table's, with ``table``); the first to set
     one keeps it on a tie."""
     placed = tables_kept(store)
-    at, params = (AT_TABLE, [_table_param(table)]) if table is not None and placed else ("1", [])
+    at, params = _at(table if placed else None)
     where = "games.table_id" if placed else "NULL"
     found = []
     for kind, column in _RECORDS:
@@ -602,7 +658,7 @@ def evening_games(store: Store, gap_hours: float = EVENING_GAP_HOURS,
     the newest game while the one before ended (or started) at most ``gap_hours`` before the next began."""
     found: list[tuple[int, str]] = []
     offset = 0
-    at, params = (AT_TABLE, [_table_param(table)]) if table is not None else ("1", [])
+    at, params = _at(table)
     while True:
         rows = store.query(
             f"SELECT id, started_at, coalesce(ended_at, started_at) FROM games WHERE {at}"

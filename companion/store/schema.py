@@ -304,12 +304,7 @@ def m013_player_page_totals(db: Database) -> None:
     for column in PAGE_TOTALS:
         db.table("player_totals").add_column(column, int, not_null_default=0)
     db.execute("DELETE FROM player_totals")
-    sums = ", ".join(f"sum({value.format(row='scores')})" for value in KEPT_TOTALS.values())
-    db.execute(
-        f"INSERT INTO player_totals (player_id, profile, {', '.join(KEPT_TOTALS)})"
-        f" SELECT scores.player_id, games.profile, {sums}"
-        " FROM scores JOIN games ON games.id = scores.game_id GROUP BY scores.player_id, games.profile"
-    )
+    db.execute(f"INSERT INTO player_totals (player_id, profile, {', '.join(KEPT_TOTALS)}) {totals_select()}")
     for counted in COUNTED:
         db.execute(counted.create())
         db.execute(counted.fill())
@@ -318,12 +313,7 @@ def m013_player_page_totals(db: Database) -> None:
         " other_id INTEGER NOT NULL REFERENCES players(id), games INTEGER NOT NULL, wins INTEGER NOT NULL,"
         " losses INTEGER NOT NULL, PRIMARY KEY (player_id, other_id))"
     )
-    db.execute(
-        "INSERT INTO player_pairs (player_id, other_id, games, wins, losses)"
-        " SELECT mine.player_id, theirs.player_id, count(*), sum(mine.winner > theirs.winner),"
-        " sum(theirs.winner > mine.winner) FROM scores AS mine JOIN scores AS theirs"
-        " ON theirs.game_id = mine.game_id AND theirs.player_id != mine.player_id GROUP BY 1, 2"
-    )
+    db.execute(f"INSERT INTO player_pairs (player_id, other_id, games, wins, losses) {pairs_select()}")
     for statement in kept_triggers("player_totals", _totals_added):
         db.execute(statement)
     for counted in COUNTED:
@@ -515,6 +505,26 @@ def _totals_added(row: str, sign: str) -> str:
     )
 
 
+def totals_select(seats: str = "true") -> str:
+    """``player_totals``'s rows summed afresh from the seats ``seats`` chooses (a condition on ``scores`` and
+    ``games``): every seat fills it, one table's seats give that table's figures."""
+    sums = ", ".join(f"sum({value.format(row='scores')}) AS {column}" for column, value in KEPT_TOTALS.items())
+    return (f"SELECT scores.player_id AS player_id, games.profile AS profile, {sums}"
+            f" FROM scores JOIN games ON games.id = scores.game_id WHERE {seats}"
+            " GROUP BY scores.player_id, games.profile")
+
+
+def pairs_select(seats: str = "true") -> str:
+    """``player_pairs``'s rows counted afresh from the games whose seats ``seats`` chooses (a condition on
+    ``mine``, one of the two seats): every game fills it, one table's games give the pairs met there."""
+    return (
+        "SELECT mine.player_id AS player_id, theirs.player_id AS other_id, count(*) AS games,"
+        " sum(mine.winner > theirs.winner) AS wins, sum(theirs.winner > mine.winner) AS losses"
+        " FROM scores AS mine JOIN scores AS theirs"
+        f" ON theirs.game_id = mine.game_id AND theirs.player_id != mine.player_id WHERE {seats} GROUP BY 1, 2"
+    )
+
+
 def _pairs_added(row: str, sign: str) -> str:
     """Both ways round, ``row``'s player against each other seat of its game: each pair is met once, when the
     later of its two rows is added (or the earlier taken back)."""
@@ -557,13 +567,17 @@ class Counted:
 
     def fill(self) -> str:
         """Counted afresh from every saved seat."""
+        return f"INSERT INTO {self.table} (player_id, profile, {self.key}, {self.count}) {self.select()}"
+
+    def select(self, seats: str = "true") -> str:
+        """The kept table's rows counted afresh from the seats ``seats`` chooses (a condition on ``scores`` and
+        ``games``): every seat fills it, one table's seats give that table's figures."""
         each = f", {self.each.format(row='scores')}" if self.each else ""
         return (
-            f"INSERT INTO {self.table} (player_id, profile, {self.key}, {self.count})"
-            f" SELECT scores.player_id, games.profile, {self.value.format(row='scores')},"
-            f" sum({self.times.format(row='scores')})"
-            f" FROM scores JOIN games ON games.id = scores.game_id{each} WHERE {self.where.format(row='scores')}"
-            " GROUP BY 1, 2, 3"
+            f"SELECT scores.player_id AS player_id, games.profile AS profile,"
+            f" {self.value.format(row='scores')} AS {self.key}, sum({self.times.format(row='scores')}) AS {self.count}"
+            f" FROM scores JOIN games ON games.id = scores.game_id{each}"
+            f" WHERE {self.where.format(row='scores')} AND {seats} GROUP BY 1, 2, 3"
         )
 
     def added(self, row: str, sign: str) -> str:

@@ -58,6 +58,8 @@ class Seen:
 
     on: bool = False
     name: str = ""
+    code: str = ""
+    """This table's short code (``short_code``), once its Syncthing answers."""
     words: list[Reason] = field(default_factory=list)
     asking: list[tuple[str, str]] = field(default_factory=list)
     """Each table asking to join: its device and its name."""
@@ -73,6 +75,8 @@ class LeagueRunner(EventDispatcher):
     """This table is in a league (the league folder's ``on`` file)."""
     name = StringProperty("")
     """This table's name, as the others see it."""
+    code = StringProperty("")
+    """This table's short code, which Join a league lists it by on another table before it knows its name."""
     words = ListProperty()
     """The league's state in words (``league_state``), in the table's language."""
     asking = ListProperty()
@@ -179,7 +183,7 @@ class LeagueRunner(EventDispatcher):
     @mainthread_now
     def _show(self, seen: Seen) -> None:
         self.busy = not self._jobs.empty()
-        self.on, self.name = seen.on, seen.name or self.name
+        self.on, self.name, self.code = seen.on, seen.name or self.name, seen.code or self.code
         self._seen = seen
         self._translate()
         self.asking = seen.asking
@@ -248,7 +252,7 @@ class LeagueRunner(EventDispatcher):
 
     def _step(self) -> None:
         """What ``league run`` does once, and what the screen shows of it."""
-        from companion.league.syncthing import is_on
+        from companion.league.syncthing import is_on, short_code
 
         if not (self.looking or self.in_league()):
             if self.league is not None:
@@ -258,7 +262,7 @@ class LeagueRunner(EventDispatcher):
         try:
             league = self._league()
             self._mark_looking()
-            seen = Seen(is_on(league), league.table.name)
+            seen = Seen(is_on(league), league.table.name, short_code(self._syncthing().device_id()))
             if is_on(league):
                 self._keep_in_step(league, seen)
             elif self.looking:
@@ -270,12 +274,12 @@ class LeagueRunner(EventDispatcher):
         self._show(seen)
 
     def _keep_in_step(self, league: League, seen: Seen) -> None:
-        from companion.league.syncthing import league_state, step
+        from companion.league.syncthing import league_state, short_code, step
 
         syncthing = self._syncthing()
         seen.notices = step(league, syncthing, self._store()).notices
         seen.words = league_state(league, syncthing)
-        seen.asking = [(device, str(asked.get("name") or device[:7]))
+        seen.asking = [(device, str(asked.get("name") or short_code(device)))
                        for device, asked in syncthing.pending_devices().items()]
 
     def _league(self) -> League:

@@ -39,10 +39,11 @@ def _league(ui: Any, **settings: Any) -> Any:
 
 @scene("league-join")
 def league_join(ui: Any) -> None:
-    """Another table's League screen: two tables found on the network, a tap asks one."""
+    """Another table's League screen: three tables found on the network, one of them by its code alone (as
+    discovery finds a table whose name is not known yet); a tap asks one."""
     runner = ui.app.league
-    _league(ui, tables=(_code("Table 1", "A"), _code("Bar corner", "B")))
-    ui.until(lambda: len(runner.found) == 2, WAIT)
+    _league(ui, tables=(_code("Table 1", "A"), _code("Bar corner", "B"), _code("", "C")))
+    ui.until(lambda: len(runner.found) == 3, WAIT)
     ui.step(3)
 
 

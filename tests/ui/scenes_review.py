@@ -212,6 +212,18 @@ def league_player(ui: Any) -> None:
     goto(ui, "player")
 
 
+@scene("league-player-table")
+def league_player_table(ui: Any) -> None:
+    """A player's page at one table: its button tapped twice, to Table 1's games."""
+    two_tables(ui)
+    page = ui.app.screen("player")
+    page.open(busiest(ui))
+    goto(ui, "player")
+    ui.tap(page.ids.table_choice)
+    ui.tap(page.ids.table_choice)
+    ui.step(3)
+
+
 @scene("league-tonight")
 def league_tonight(ui: Any) -> None:
     two_tables(ui, datetime.now(UTC) - timedelta(hours=9), here=5, there=6)

@@ -12,6 +12,7 @@ broadcast).
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import tempfile
@@ -24,7 +25,9 @@ import pytest
 from companion.config import LeagueConfig, StoreConfig, UiConfig
 from companion.league.folders import League
 from companion.store.simulate import simulate
-from companion.league.syncthing import ON, Syncthing, ask, league_code, read_code
+from companion.league.syncthing import (CODE_PREFIX, ON, Member, Syncthing, SyncthingError, ask, folder_id,
+                                        league_code, read_code, start_league)
+from companion.rules import SPICY, new_setup
 from companion.ui.keyboard import BACKSPACE, ENTER
 from companion.ui.screens.league import AskingRow, FoundTable
 from keyboard_helpers import keys, type_on_screen
@@ -149,6 +152,89 @@ def test_a_league_started_joined_and_accepted_by_touch_carries_a_game_across(ui,
     assert not (tables.base / "B" / ON).exists()
     assert uid in app.store.uids()  # the games already taken in stay
     assert screen.ids.start.opacity == 1
+
+
+def as_discovered(syncthing: Syncthing) -> str:
+    """A table as Syncthing's local discovery hears it, its device and address and nothing else (no name, no
+    table), in the ``[league] tables`` form the list also reads: loopback carries no discovery broadcast."""
+    import base64
+    import json
+
+    member = Member(syncthing.device_id(), "", "", (syncthing.listen,))
+    return CODE_PREFIX + base64.urlsafe_b64encode(json.dumps(member.to_json()).encode()).decode().rstrip("=")
+
+
+def test_a_table_found_without_its_name_is_listed_by_the_code_its_own_screen_shows(ui, tables: Tables) -> None:
+    """Discovery gives no name: Join a league lists such a table as "A table · ABC1234", the code its own
+    League screen shows beside its name; once it has accepted, its name is the one the joining table knows."""
+    tables.serve("A")
+    tables.serve("B")
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    name_table(ui, screen, "Table Ana")
+    code = tables.syncthing["A"].device_id()[:7]
+    ui.until(lambda: screen.ids.code.text == f"Table Ana · {code}", SYNCED)
+    ui.tap(screen.ids.start)
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    ui.stop()
+
+    tables.tables["B"] = (as_discovered(tables.syncthing["A"]),)
+    app, screen = open_league(ui, tables.config(ui, "B"))
+    ui.until(lambda: any(f.text == f"A table · {code}" for f in ui.find_all(FoundTable)), SYNCED)
+    ui.until(lambda: screen.ids.code.text == f"{app.league.name} · {tables.syncthing['B'].device_id()[:7]}", SYNCED)
+    b_name = app.league.name
+    ui.tap(next(f for f in ui.find_all(FoundTable) if f.text == f"A table · {code}"))
+    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    ui.stop()
+
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.until(lambda: any(r.table == b_name for r in ui.find_all(AskingRow)), SYNCED)
+    ui.tap(next(r for r in ui.find_all(AskingRow) if r.table == b_name).ids.accept)
+    ui.until(lambda: not ui.find_all(AskingRow) and not app.league.busy, SYNCED)
+    ui.stop()
+
+    app, screen = open_league(ui, tables.config(ui, "B"))
+    a = tables.syncthing["A"].device_id()
+    ui.until(lambda: any(d["deviceID"] == a and d["name"] == "Table Ana"
+                         for d in tables.syncthing["B"].request("GET", "/rest/config/devices")), SYNCED)
+
+
+def test_a_game_ended_at_the_table_is_in_its_own_league_folder_as_it_ends(ui, tables: Tables, monkeypatch) -> None:
+    """The app's league thread steps every ``STEP_SECONDS``; with that an hour, only the game's end can have
+    sent it: played by touch to the World's End card, the game is in this table's own folder, and in its
+    Syncthing's index, while no other step has run."""
+    from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
+    from table_helpers import within
+
+    monkeypatch.setattr("companion.ui.league.STEP_SECONDS", 3600.0)
+    syncthing = tables.serve("A")
+    league = League(LeagueConfig(folder=tables.base / "A"))
+    start_league(league, syncthing)
+    app = ui.start(config=tables.config(ui, "A"))
+    ui.until(lambda: app.league.on and not app.league.busy and bool(app.league.words), SYNCED)
+    app.start_game(new_setup(SPICY, ["Ana", "Ben", "Cy"], end_card=27))
+    ui.step(2)
+    screen = app.screen("table")
+    ui.tap(within(screen.ids.pad, SpiceButton, spice="chili"))
+    ui.tap(within(screen.ids.pad, NumberButton, number=1))
+    (uid,) = app.store.uids()
+    sent = league.own / "games" / f"{uid}.json"
+    ui.step(5)
+    assert not sent.exists()  # a game going on is not sent
+    ui.tap(screen.ids.draw_pile)
+    ui.tap(screen._sheets[screen.sheet_name].ids.end_card)
+    assert app.root.current == "end"
+    ui.until(sent.exists, SYNCED)
+    record = json.loads(sent.read_text(encoding="utf-8"))
+    assert record["uid"] == uid and record["ended_at"] is not None and len(record["actions"]) == 2
+
+    def indexed() -> bool:
+        try:
+            found = syncthing.request("GET", f"/rest/db/file?folder={folder_id(league.table.id)}&file=games/{uid}.json")
+        except SyncthingError:
+            return False  # not in its index yet
+        return bool(found and found.get("local", {}).get("size"))
+
+    ui.until(indexed, SYNCED)
 
 
 def test_syncthing_missing_is_said_and_nothing_is_started(ui, tables: Tables, monkeypatch, tmp_path: Path) -> None:

@@ -65,16 +65,98 @@ def test_players_show_the_league_then_each_tables_by_touch(ui) -> None:
         name: figures_text(*counts) for name, counts in league.items()}
 
 
-def test_a_single_tables_players_and_tonight_have_no_table_filter(ui) -> None:
+def tap_player(ui, name: str) -> None:
+    """A tap on the player's row in the Players list (scrolled down to it if needed): their page opens."""
+    from companion.ui.screens.players import PlayerRow
+
+    if not any(r.name == name for r in ui.find_all(PlayerRow)):
+        ui.app.screen("players").ids.list.scroll_y = 0
+        ui.step(3)
+    ui.tap(next(r for r in ui.find_all(PlayerRow) if r.name == name))
+    ui.until(lambda: ui.app.root.current == "player")
+
+
+def page_rows(page) -> dict[str, str]:
+    return dict(page.rows)
+
+
+def test_a_players_page_shows_the_league_then_one_tables_games_by_touch(ui) -> None:
+    """From Players to a player's page by touch: the league's games, a row a table saying how many were there;
+    a tap on the table button and the page counts that table's games alone; the chart and the versus list
+    follow it. Opened from Players filtered to a table, the page opens at that table."""
+    from companion.ui.screens.games import profile_title
+
+    ui.start()
+    table_1 = two_tables(ui, here=8, there=10)
+    path = ui.app.store.path
+    with sqlite3.connect(path) as db:
+        profiles = sorted({row[0] for row in db.execute("SELECT DISTINCT profile FROM games")})
+    for profile in profiles:  # a player with games under these rules at both tables
+        league = by_player(path, "games.profile = ?", (profile,))
+        here = by_player(path, "games.profile = ? AND games.table_id IS NULL", (profile,))
+        there = by_player(path, "games.profile = ? AND games.table_id = ?", (profile, table_1))
+        both = sorted((n for n in league if n in here and n in there), key=lambda n: -league[n][0])
+        if both:
+            name = both[0]
+            break
+    ui.app.show("players")
+    ui.step(3)
+    players = ui.app.screen("players")
+    tap_player(ui, name)
+    page = ui.app.screen("player")
+    ui.step(2)
+    ui.tap(next(b for b in page.ids.profiles.children if b.text == profile_title(profile)))
+    ui.step(2)
+    choice = page.ids.table_choice
+    assert page.profile == profile and choice.opacity == 1 and choice.text == "All tables"
+    rows = page_rows(page)
+    assert rows["Games"] == str(league[name][0]) and rows["Games at Table 1"] == str(there[name][0])
+    assert rows["Games at Table 2"] == str(here[name][0])
+    chart = len(page.ids.chart.series[0][1])
+    ui.tap(choice)
+    ui.step(2)
+    rows = page_rows(page)
+    assert choice.text == "Table 2" and rows["Games"] == str(here[name][0])
+    assert rows["Wins"].startswith(f"{here[name][1]} · ")
+    assert "Games at Table 1" not in rows and rows["Games at Table 2"] == str(here[name][0])
+    assert len(page.ids.chart.series[0][1]) == here[name][0] < chart
+    ui.tap(choice)
+    ui.step(2)
+    rows = page_rows(page)
+    assert choice.table == table_1 and rows["Games"] == str(there[name][0]) and "Games at Table 2" not in rows
+    ui.tap(page.ids.versus_tab)
+    ui.step(2)
+    with sqlite3.connect(path) as db:
+        met = {other for (other,) in db.execute(
+            "SELECT DISTINCT theirs.name FROM scores AS mine JOIN scores AS other ON other.game_id = mine.game_id"
+            " JOIN players AS me ON me.id = mine.player_id JOIN players AS theirs ON theirs.id = other.player_id"
+            " JOIN games ON games.id = mine.game_id WHERE me.name = ? AND theirs.name != ? AND games.table_id = ?",
+            [name, name, table_1])}
+    assert {button.text for button in page.ids.opponents.children} == met
+    ui.tap(choice)
+    ui.step(2)
+    assert choice.table is None and page_rows(page)["Games"] == str(league[name][0])
+
+    ui.tap(page.ids.header.ids.back)
+    ui.until(lambda: ui.app.root.current == "players")
+    ui.tap(players.ids.table_choice)  # Players at this table: the page opens there
+    ui.step(3)
+    tap_player(ui, name)
+    assert choice.table == HERE and page_rows(page)["Games"] == str(here[name][0])
+
+
+def test_a_single_tables_players_player_and_tonight_have_no_table_filter(ui) -> None:
     ui.start()
     from companion.store.simulate import simulate
 
     simulate(ui.app.store, 5, 3, datetime.now(UTC) - timedelta(hours=6))
-    for name in ("players", "tonight"):
+    ui.app.screen("player").open(ui.app.store.players()[0])
+    for name in ("players", "tonight", "player"):
         ui.app.show(name)
         ui.step(3)
         choice = ui.app.screen(name).ids.table_choice
         assert choice.opacity == 0 and choice.width == 0 and choice.disabled
+    assert not any(label.startswith("Games at ") for label, _value in ui.app.screen("player").rows)
     assert "at Table" not in ui.app.screen("tonight").since
 
 

@@ -88,8 +88,8 @@ class LeagueScreen(Screen):
     def _list_found(self, _runner: object, found: list) -> None:
         box = self.ids.found
         box.clear_widgets()
-        for member in found:
-            label = member.name or tr._("A table at {address}").format(address=_host(member.addresses))
+        for member in found:  # one whose name is not known yet by the code its own League screen shows
+            label = member.name or tr._("A table · {code}").format(code=member.code)
             box.add_widget(FoundTable(text=label, member=member, on_release=self.ask))
 
     def _list_asking(self, _runner: object, asking: list) -> None:
@@ -97,9 +97,3 @@ class LeagueScreen(Screen):
         box.clear_widgets()
         for device, name in asking:
             box.add_widget(AskingRow(device=device, table=name))
-
-
-def _host(addresses: tuple[str, ...]) -> str:
-    """Where a table found on the network is, as a person reads it: its address without the scheme and port."""
-    address = next((a for a in addresses if a != "dynamic"), "?")
-    return address.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")

@@ -1,5 +1,6 @@
 """A player's page: their figures under one rules profile at a time, the bluffing figures first among them;
-results over time; head-to-head against anyone they met; rename, merge and retire.
+results over time; head-to-head against anyone they met; rename, merge and retire. In a league, how many of
+their games were at each table, and a button to show one table's games alone.
 
 Every number comes from the store's review queries (``companion.store.review``),
 the same that ``spicy-companion stats --player`` prints.
@@ -112,34 +113,62 @@ class PlayerScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.sheet = AskSheet()
+        self._opening = False
 
-    def open(self, name: str) -> bool:
+    def open(self, name: str, table: str | None = None) -> bool:
+        """The page of ``name``, over the league's games or one table's (``table``)."""
         app = App.get_running_app()
+        choice = self.ids.table_choice
         try:
-            found = figures(app.store, player=name)
-            self._buzzes = buzz_figures(app.store, name)
+            choice.offer(league_places(app.store))
             lines = player_lines(app.store, name=name)
-            self._rival, self._nemesis = rival(app.store, name), nemesis(app.store, name)
-            self._against = head_to_heads(app.store, name)
         except CompanionError as exc:
             app.notify(say(exc.reason))
             return False
-        self.name_shown = name
+        self._opening = True  # one read below, not one more for the table set
+        choice.table = table if table in [place for place, _name in choice.places] else None
+        self._opening = False
+        if not self._read(name, choice.table):
+            return False
         self.retired = bool(lines and lines[0].retired)
-        self._figures = {f.profile: f for f in sorted(found, key=lambda f: -f.games)}
-        self.profiles = list(self._figures)
-        self.profile = self.profiles[0] if self.profiles else ""
-        self.rival, self.nemesis = opponent_text(self._rival), opponent_text(self._nemesis)
-        self.versus = ""
         self.tab = "results"
         self.merged = app.store.merge_to_undo(name) or ""
         self.close_sheet()
-        self.ids.opponents.clear_widgets()
         self.ids.merge.clear_widgets()
         self.ids.rename.text = name
-        self._fill()
         for scrolled in ("figures_scroll", "opponents_scroll", "manage"):
             self.ids[scrolled].scroll_y = 1  # another player's page starts at its top, not where the last was left
+        return True
+
+    def on_table_chosen(self) -> None:
+        """The table button tapped: the same page over the games of the table now chosen (or every table's)."""
+        if self.name_shown and not self._opening:
+            self._read(self.name_shown, self.ids.table_choice.table)
+
+    def _read(self, name: str, table: str | None) -> bool:
+        """Everything the page shows of ``name`` at ``table`` (None: the league), read and shown; the rules
+        chosen stay chosen while the player still has games under them."""
+        app = App.get_running_app()
+        try:
+            found = figures(app.store, player=name, table=table)
+            self._buzzes = buzz_figures(app.store, name, table)
+            self._rival, self._nemesis = rival(app.store, name, table), nemesis(app.store, name, table)
+            self._against = head_to_heads(app.store, name, table=table)
+        except CompanionError as exc:
+            app.notify(say(exc.reason))
+            return False
+        same = name == self.name_shown
+        self.name_shown = name
+        self._figures = {f.profile: f for f in sorted(found, key=lambda f: -f.games)}
+        kept = self.profile if same and self.profile in self._figures else None
+        self.profiles = list(self._figures)
+        self.profile = kept or (self.profiles[0] if self.profiles else "")
+        self.rival, self.nemesis = opponent_text(self._rival), opponent_text(self._nemesis)
+        self.versus = ""
+        self.ids.opponents.clear_widgets()
+        self._fill()
+        if self.tab == "versus":
+            self.on_tab(self, "versus")
         return True
 
     def on_profile(self, *_args: object) -> None:
@@ -169,9 +198,9 @@ class PlayerScreen(Screen):
         except CompanionError as exc:
             app.notify(say(exc.reason))
             return []
-        if not at:
-            return []
-        return [(tr._("Games at {table}").format(table=place_name(places, table)), number(games)) for table, games in at]
+        chosen = self.ids.table_choice.table
+        return [(tr._("Games at {table}").format(table=place_name(places, table)), number(games))
+                for table, games in at if chosen is None or table == chosen]
 
     def on_tab(self, _screen: PlayerScreen, tab: str) -> None:
         """The versus and manage choices are made when their tab opens: the page opens with the figures alone."""
@@ -186,7 +215,8 @@ class PlayerScreen(Screen):
         so far instead (counted from the player's first game)."""
         app = App.get_running_app()
         try:
-            games = results(app.store, self.name_shown, chosen.profile) if chosen else []
+            games = results(app.store, self.name_shown, chosen.profile,
+                            table=self.ids.table_choice.table) if chosen else []
         except CompanionError as exc:
             app.notify(say(exc.reason))
             games = []
@@ -227,7 +257,7 @@ class PlayerScreen(Screen):
         except CompanionError as exc:
             app.notify(say(exc.reason))
             return
-        if self.open(then):
+        if self.open(then, self.ids.table_choice.table):
             self.tab = "manage"  # where the change was asked, and where a merge is undone
 
     def _ask(self, text: str, yes: str, then: Callable[[], None]) -> None:
@@ -277,7 +307,7 @@ class PlayerScreen(Screen):
         except CompanionError as exc:
             app.notify(say(exc.reason))
             return
-        self.open(back)
+        self.open(back, self.ids.table_choice.table)
         app.notify(tr._("{name} has their {games} games back").format(name=short(back), games=self._games()),
                    good=True)
 

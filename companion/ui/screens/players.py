@@ -48,7 +48,7 @@ class PlayerRow(ButtonBehavior, Row):
 
     def on_release(self) -> None:
         app = App.get_running_app()
-        if app.screen("player").open(self.name):
+        if app.screen("player").open(self.name, app.screen("players").ids.table_choice.table):
             app.show("player")
 
 
