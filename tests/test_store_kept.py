@@ -277,6 +277,24 @@ def test_a_database_from_before_the_kept_page_gets_it_from_its_games(tmp_path: P
         assert_page_kept_as_read(store)
 
 
+def test_a_merge_undone_after_a_restore_took_the_merged_players_id_gives_them_a_new_one(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "games.db") as store:
+        for names in (KNOWN.replace("Ana", "Bart"), KNOWN):  # Ana: the highest id
+            game = replay_transcript(names)
+            store.save([Recorded(game, START, [START] * len(game.log))])
+        ana_games = [line.id for line in games_page(store, limit=10) if "Ana" in line.names]
+        store.merge_players("Ana", "Bart")
+        with Store.open(tmp_path / "other.db") as other:
+            zed = replay_transcript(KNOWN.replace("Ana", "Zed"))
+            other.save([Recorded(zed, START, [START] * len(zed.log))])
+            copy = backup(other, tmp_path)
+        restore(store, plan_restore(store, copy))  # Zed is given the id Ana had
+        assert store.undo_merge("Bart") == "Ana"
+        assert [line.id for line in games_page(store, limit=10) if "Ana" in line.names] == ana_games
+        assert {"Ana", "Bart", "Zed"} <= set(store.players())
+        assert len([line for line in games_page(store, limit=10) if "Zed" in line.names]) == 1
+
+
 def test_a_merge_undone_gives_back_both_players_as_they_were_until_the_next_game_starts(tmp_path: Path) -> None:
     with Store.open(tmp_path / "games.db") as store:
         simulate(store, 20, seed=3, start=START)

@@ -482,6 +482,7 @@ STEPS = {
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(st.tuples(st.sampled_from(sorted(STEPS)), st.integers(0, 2**32)), min_size=1, max_size=8))
 @example(steps=[("rename", 1), ("merge", 1), ("rename", 1)])  # one seed twice, one new name twice
+@example(steps=[("merge", 2), ("restore", 0), ("merge undone", 0)])  # the restore takes the merged one's id
 def test_the_kept_ratings_equal_a_full_rebuild_after_every_step_of_any_sequence(
         tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]]) -> None:
     folder = tmp_path_factory.mktemp("steps")

@@ -3,8 +3,10 @@
 Runs ``companion.cli.main`` with the arguments given, as the console script
 does, and prints one line to stdout for each thing the test waits for:
 ``started`` when the app is up, ``screen <name>`` on every change of screen,
-``toast <text>`` for every toast, and ``table <state JSON>`` each time a table
-opens.
+``toast <text>`` for every toast, ``table <state JSON>`` each time a table
+opens, and on set-up ``setup <step>``, ``seats <names JSON>`` and ``focus <True|False>``
+(the name field's), so the test clicks and types only once the app has taken the last
+click or key in: a loaded machine may draw a frame seconds after the X events.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ def reporting_open(app: SpicyApp) -> None:
     """The first frame is drawn: the store opens now, and the unfinished game with it; then the app is up."""
     open_store_and_buzzers(app)
     app.root.bind(current=lambda _manager, name: print("screen", name, flush=True))
+    setup = app.screen("setup")
+    setup.bind(step=lambda _screen, step: print("setup", step, flush=True))
+    setup.bind(changed=lambda screen, _n: print("seats", json.dumps(screen.draft.names), flush=True))
+    setup.ids.new_name.bind(focus=lambda _field, focused: print("focus", focused, flush=True))
     print("started", flush=True)
 
 

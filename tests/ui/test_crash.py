@@ -70,11 +70,15 @@ class AppProcess:
         )
         self.display = display
         self.lines: queue.Queue[str] = queue.Queue()
+        self.focused = threading.Event()
+        """The set-up's name field has the focus (its ``focus`` lines, read as they come)."""
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
         for line in self.process.stdout:
+            if line.startswith("focus "):
+                (self.focused.set if line.strip() == "focus True" else self.focused.clear)()
             self.lines.put(line.rstrip("\n"))
 
     def wait_for(self, prefix: str, seconds: float = 30) -> str:
@@ -87,11 +91,15 @@ class AppProcess:
             if line.startswith(prefix):
                 return line[len(prefix) :].strip()
 
-    def click(self, at: tuple[float, float]) -> None:
+    def click(self, at: tuple[float, float], shows: str = "") -> None:
+        """Click at ``at``; with ``shows``, wait for the line that says the app took the click in."""
         self.xdotool("mousemove", str(round(at[0])), str(round(at[1])))
         time.sleep(0.15)
         self.xdotool("click", "1")
-        time.sleep(0.4)
+        if shows:
+            self.wait_for(shows)
+        else:
+            time.sleep(0.4)
 
     def first_click(self, at: tuple[float, float], shows: str) -> None:
         """Click until the app shows ``shows``: a freshly mapped window may miss the first pointer events."""
@@ -104,10 +112,11 @@ class AppProcess:
                 continue
         raise AssertionError(f"clicks never reached the app's {shows} button")
 
-    def type(self, text: str) -> None:
+    def type(self, text: str, shows: str) -> None:
+        """Type ``text`` and Return, and wait for the line that says the app took it in."""
         self.xdotool("type", "--delay", "30", text)
         self.xdotool("key", "Return")
-        time.sleep(0.3)
+        self.wait_for(shows)
 
     def xdotool(self, *args: str) -> None:
         result = subprocess.run(
@@ -194,14 +203,15 @@ def test_killed_with_minus_9_the_app_reopens_on_the_same_table(ui: Any, tmp_path
     try:
         app.wait_for("started")
         app.first_click(spots["new game"], shows="setup")
-        app.click(spots["next"])  # the rules as they are: Spicy, no variant cards
-        for name in names:
+        app.click(spots["next"], shows="setup seats")  # the rules as they are: Spicy, no variant cards
+        for typed, name in enumerate(names, 1):
             app.click(spots["name"])
-            app.type(name)
-        app.click(spots["next"])
-        app.click(spots["next"])  # no buzzers pressed: wiring order
-        app.click(spots["second seat"])
-        app.click(spots["next"])
+            assert app.focused.wait(30), "the name field never took the focus"
+            app.type(name, shows="seats " + json.dumps(names[:typed]))
+        app.click(spots["next"], shows="setup buzzers")
+        app.click(spots["next"], shows="setup first")  # no buzzers pressed: wiring order
+        app.click(spots["second seat"], shows="seats")
+        app.click(spots["next"], shows="setup table")
         app.click(spots["more"])
         app.click(spots["next"])  # start the game
         opened = json.loads(app.wait_for("table"))
