@@ -510,10 +510,12 @@ class Store:
             gone, name, created, last_played, retired, kept, kept_last_played, games = row
             if conn.execute("SELECT 1 FROM players WHERE name = ?", [name]).fetchone():
                 raise StoreError("there is already a player named {name}: rename them first", name=name)
-            if conn.execute("SELECT 1 FROM players WHERE id = ?", [gone]).fetchone():
-                gone = None  # a player a restore or an import added since has that id: the merged one takes a new one
-            gone = conn.execute("INSERT INTO players (id, name, created_at, last_played, retired_at) VALUES (?, ?, ?, ?,"
-                                " ?)", [gone, name, created, last_played, retired]).lastrowid
+            taken = conn.execute("SELECT 1 FROM players WHERE id = ?", [gone]).fetchone()  # by a restore or an import
+            back = conn.execute(  # since: the merged player then comes back under a new id
+                "INSERT INTO players (id, name, created_at, last_played, retired_at) VALUES (?, ?, ?, ?, ?)",
+                [None if taken else gone, name, created, last_played, retired])
+            assert back.lastrowid is not None  # an insert's
+            gone = back.lastrowid
             ids = json.loads(games)
             marks = ", ".join("?" * len(ids))
             for table in ("game_seats", "scores"):  # the kept figures follow, by their triggers
