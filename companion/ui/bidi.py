@@ -15,7 +15,8 @@ config key) keeps its own. Plain Python, so the ordering is tested without a win
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import Any
 
 RTL_LETTERS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 """Hebrew, Arabic and Persian letters and their presentation forms: a text holding one needs ordering."""
@@ -79,7 +80,16 @@ def visual(line: str, rtl: bool, digits: str = "") -> str:
     if rtl:
         line = _NAME_BEFORE_NUMBER.sub(lambda name: name[0] + RLM, line)
         line = _SIGNED.sub(lambda number: EMBED + number[0] + POP + RLM, line)  # RLM: what follows is Persian's
-    from arabic_reshaper import reshape  # here, not at the top: a table in a left-to-right script needs neither
     from bidi.algorithm import get_display  # python-bidi's own algorithm: it mirrors brackets, its Rust one not
 
-    return str(get_display(reshape(line), base_dir="R" if rtl else "L")).replace(RLM, "")
+    return str(get_display(_reshaper().reshape(line), base_dir="R" if rtl else "L")).replace(RLM, "")
+
+
+@cache
+def _reshaper() -> Any:
+    """arabic-reshaper as the Persian font can draw it: its one default ligature DejaVu Sans has no glyph for,
+    Allah's (U+FDF2, which "عبدالله" would be drawn with as a box), is left out; its lam-alef ones are kept.
+    Made on a table's first right-to-left line: a table in a left-to-right script needs it not."""
+    from arabic_reshaper import ArabicReshaper
+
+    return ArabicReshaper(configuration={"ARABIC LIGATURE ALLAH": "no"})

@@ -18,9 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pathlib import Path
-
-from kivy import kivy_data_dir
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
@@ -31,7 +28,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
 from companion import languages
-from companion.ui import theme
+from companion.ui import fonts, theme
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
@@ -48,7 +45,8 @@ SIGNS = (SHIFT, BACKSPACE, HIDE)
 HALF_SPACE = "\u0646\u06cc\u0645\u200c\u0641\u0627\u0635\u0644\u0647"
 """نیم‌فاصله: the ZWNJ key's name on Persian keyboards. A word of the layout, as its letters are, not of the
 catalogue: the key is on the Persian letters only, which show only on a Persian table."""
-SIGN_FONT = str(Path(kivy_data_dir) / "fonts" / "DejaVuSans.ttf")
+SIGN_FONT = str(fonts.faces()[fonts.PERSIAN][0])
+"""DejaVu Sans as the app ships it (its subset keeps the signs), so Kivy's whole copy is never opened."""
 
 load_kv(__file__)
 
