@@ -34,6 +34,7 @@ from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
 from companion.ui.bidi import needs_order, visual
 from companion.ui.widgets.label import Label, drawn
+from companion.ui.widgets.ordered_field import OrderedCursor
 from companion.ui.keyboard import (
     ACCENTS, BACKSPACE, ENTER, HIDE, KANA, LATIN, LETTERS, MORE, SHIFT, SMALL, SPACE, SYMBOLS, VOICED, ZWNJ, Key,
     after_accent, cased, katakana, letters_face, rows, shifts_by_itself, small, voiced,
@@ -238,7 +239,7 @@ class ScreenKeyboard(BoxLayout):
         return super().on_touch_up(touch) or self.collide_point(*touch.pos)
 
 
-class TextField(TextInput):
+class TextField(OrderedCursor):
     """A text field in the theme's colours that calls up the on-screen keyboard when it takes the focus.
 
     Enter (or the keyboard's own Enter key, labelled ``enter_text``) leaves the
@@ -267,8 +268,7 @@ class TextField(TextInput):
 
     def _create_line_label(self, text: str, hint: bool = False) -> Any:
         """A line holding Persian is drawn in the order it reads, its letters joined (``companion.ui.bidi``),
-        as a label draws it. Kivy still places the cursor by the typed order: at the end of a Persian name
-        it stands at the right, where the name began."""
+        as a label draws it; its cursor stands where it is drawn (``OrderedCursor``)."""
         if needs_order(text):
             text = visual(text, languages.language(tr.language).rtl)
         return super()._create_line_label(text, hint)
