@@ -4,6 +4,9 @@ its letters (fontTools, on the font files Kivy has registered), and an emoji is 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
@@ -132,3 +135,16 @@ def test_persian_as_it_is_drawn_has_every_glyph_in_the_persian_font() -> None:
         if lacking:
             missing[text] = lacking
     assert missing == {}
+
+
+def test_ordering_persian_loads_no_fonttools() -> None:
+    """arabic-reshaper imports fontTools' ttLib when it is installed (here, by the test extra), 4 MiB for a
+    feature the app does not use: a Persian table holds no more than it does on the Pi, where it is not."""
+    code = ("import sys; from companion.ui import bidi; bidi.visual('سلام Ben 12', True, '۰۱۲۳۴۵۶۷۸۹'); "
+            "print(sorted(name for name in sys.modules if name.startswith('fontTools')))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           cwd=Path(__file__).parent.parent)
+    assert "fontTools.ttLib" not in shown.stdout, shown.stdout
+    from fontTools.ttLib import TTFont as Again  # and a later import of it still works
+
+    assert Again is TTFont

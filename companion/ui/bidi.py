@@ -15,6 +15,7 @@ config key) keeps its own. Plain Python, so the ordering is tested without a win
 from __future__ import annotations
 
 import re
+import sys
 from functools import cache, lru_cache
 from typing import Any
 
@@ -161,7 +162,17 @@ def _joined(source: str, shaped: str) -> list[int]:
 def _reshaper() -> Any:
     """arabic-reshaper as the Persian font can draw it: its one default ligature DejaVu Sans has no glyph for,
     Allah's (U+FDF2, which "عبدالله" would be drawn with as a box), is left out; its lam-alef ones are kept.
-    Made on a table's first right-to-left line: a table in a left-to-right script needs it not."""
-    from arabic_reshaper import ArabicReshaper
+    Made on a table's first right-to-left line: a table in a left-to-right script needs it not.
 
+    Its package imports fontTools' ``ttLib`` when it is installed (the test extra has it), for a feature the
+    app does not use (a configuration read from a font file): some 4 MiB held by every Persian table that has
+    fontTools, and none on the Pi's install. So it is imported with ``ttLib`` marked absent, as on the Pi."""
+    absent = "fontTools.ttLib" not in sys.modules
+    if absent:
+        sys.modules["fontTools.ttLib"] = None  # type: ignore[assignment]  # an import of it fails at once
+    try:
+        from arabic_reshaper import ArabicReshaper
+    finally:
+        if absent:
+            del sys.modules["fontTools.ttLib"]
     return ArabicReshaper(configuration={"ARABIC LIGATURE ALLAH": "no"})
