@@ -4,11 +4,14 @@ its letters (fontTools, on the font files Kivy has registered), and an emoji is 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
 
-from companion.languages import LANGUAGES, Language
+from companion.languages import LANGUAGES, Language, language
 from companion.ui import fonts
 from tests.test_ui_catalogue import unchosen
 
@@ -16,7 +19,7 @@ NAMES = {
     "latin": ["Zoë", "Łukasz", "Nguyễn Thị", "Ørjan", "Şule", "Ærøskøbing", "Groß", "GROẞ", "O'Brien-Smith"],
     "cyrillic": ["Ёжик", "Пётр", "Юлія", "Ђорђе", "Ѓорѓи"],
     "japanese": ["さくら", "佐藤", "山田太郎", "ゆうき", "カタカナ", "渡辺", "高橋", "ｻｸﾗ", "々木"],
-    "persian": ["سارا", "ابراهیم", "نرگس", "پژمان", "گلی", "محمدرضا", "مهر\u200cناز", "۱۲۳"],
+    "persian": ["سارا", "ابراهیم", "نرگس", "پژمان", "گلی", "محمدرضا", "مهر\u200cناز", "۱۲۳", "عبدالله"],
     "emoji": ["Zoë 😀", "🌶️ Chili 🔥", "さくら👍🏽", "سارا ❤️", "👨\u200d👩\u200d👧", "🇯🇵"],
     "mixed": ["さくら wins 12 cards from Zoë", "سارا challenges Ben: Chili 7", "Ёжик and さくら", "佐藤 −3"],
 }
@@ -86,8 +89,62 @@ def test_the_japanese_font_has_kana_and_the_level_one_kanji_and_its_licence() ->
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Adobe" in licence
 
 
-def test_the_bold_persian_font_ships_with_its_licence() -> None:
-    """Kivy brings DejaVuSans without its bold: the copy beside the app is Debian's, with its licence."""
-    with TTFont(fonts.faces()[fonts.PERSIAN][-1]) as bold:
-        assert bold["name"].getDebugName(4) == "DejaVu Sans Bold"
-    assert "Bitstream Vera" in (fonts.FOLDER / "DejaVu-copyright.txt").read_text()
+def test_the_persian_font_is_a_subset_that_shapes_persian_and_ships_with_its_licence() -> None:
+    """DejaVu Sans, both weights, cut to what a Persian table draws (scripts/subset-font): small, its Arabic
+    layout rules kept for HarfBuzz (the joined forms, the marks' places), Debian's licence beside it."""
+    for path, style in zip(fonts.faces()[fonts.PERSIAN], ("DejaVu Sans", "DejaVu Sans Bold"), strict=True):
+        with TTFont(path) as font:
+            assert font["name"].getDebugName(4) == style
+            assert path.stat().st_size < 250e3, f"{path.name}: the subset grew (the whole font is 741 kB)"
+            for table in ("GSUB", "GPOS"):
+                scripts = {record.ScriptTag for record in font[table].table.ScriptList.ScriptRecord}
+                features = {record.FeatureTag for record in font[table].table.FeatureList.FeatureRecord}
+                assert {"arab", "latn"} <= scripts <= {"DFLT", "arab", "latn", "grek", "cyrl"}, (path.name, table)
+                assert features >= ({"init", "medi", "fina", "rlig", "liga"} if table == "GSUB"
+                                    else {"mark", "mkmk", "kern"}), (path.name, table)
+            assert "GDEF" in font
+            assert font.getBestCmap().keys() >= {0x200C, 0x200D, 0x06CC, 0x06A9, *range(0x06F0, 0x06FA)}
+    licence = (fonts.FOLDER / "DejaVu-copyright.txt").read_text()
+    assert "Bitstream Vera" in licence and "subset by scripts/subset-font" in licence
+
+
+def persian_shown() -> set[str]:
+    """Every Persian catalogue entry, the Persian names, and sentences mixing them with Latin and digits."""
+    from babel.messages.pofile import read_po
+
+    from companion.ui.catalogue import po_path
+
+    with po_path("fa").open("rb") as po:
+        entries = {form for m in read_po(po) if m.id for form in (m.string if isinstance(m.string, tuple)
+                                                                  else (m.string,))}
+    return entries | set(NAMES["persian"]) | {"سارا برنده شد با 12 امتیاز، Ben دوم", "لا", "نیم‌فاصله"}
+
+
+def test_persian_as_it_is_drawn_has_every_glyph_in_the_persian_font() -> None:
+    """A Persian label draws its line as ``bidi.visual`` gives it: the letters in the joined forms
+    arabic-reshaper writes (presentation forms, the lam-alef ligature), Persian digits, direction marks
+    dropped. Every character of that, for every Persian entry, is in both weights of the subset."""
+    from companion.ui import bidi
+
+    persian = language("fa")
+    files = [set(TTFont(path).getBestCmap()) for path in fonts.faces()[fonts.PERSIAN]]
+    missing = {}
+    for text in persian_shown():
+        drawn = bidi.visual(fonts.shown(text), persian.rtl, persian.digits)
+        lacking = {ch for ch in drawn if not fonts.invisible(ch) and any(ord(ch) not in cmap for cmap in files)}
+        if lacking:
+            missing[text] = lacking
+    assert missing == {}
+
+
+def test_ordering_persian_loads_no_fonttools() -> None:
+    """arabic-reshaper imports fontTools' ttLib when it is installed (here, by the test extra), 4 MiB for a
+    feature the app does not use: a Persian table holds no more than it does on the Pi, where it is not."""
+    code = ("import sys; from companion.ui import bidi; bidi.visual('سلام Ben 12', True, '۰۱۲۳۴۵۶۷۸۹'); "
+            "print(sorted(name for name in sys.modules if name.startswith('fontTools')))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           cwd=Path(__file__).parent.parent)
+    assert "fontTools.ttLib" not in shown.stdout, shown.stdout
+    from fontTools.ttLib import TTFont as Again  # and a later import of it still works
+
+    assert Again is TTFont

@@ -15,7 +15,9 @@ config key) keeps its own. Plain Python, so the ordering is tested without a win
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+import sys
+from functools import cache, lru_cache
+from typing import Any
 
 RTL_LETTERS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 """Hebrew, Arabic and Persian letters and their presentation forms: a text holding one needs ordering."""
@@ -76,10 +78,101 @@ def visual(line: str, rtl: bool, digits: str = "") -> str:
     line = with_digits(line, digits)
     if not needs_order(line) and not rtl:
         return line
+    from bidi.algorithm import get_display  # python-bidi's own algorithm: it mirrors brackets, its Rust one not
+
+    return str(get_display(_reshaper().reshape(_marked(line, rtl)), base_dir="R" if rtl else "L")).replace(RLM, "")
+
+
+def _marked(line: str, rtl: bool) -> str:
+    """``line`` with the marks that keep a name and a signed number in their order in a right-to-left one."""
     if rtl:
         line = _NAME_BEFORE_NUMBER.sub(lambda name: name[0] + RLM, line)
         line = _SIGNED.sub(lambda number: EMBED + number[0] + POP + RLM, line)  # RLM: what follows is Persian's
-    from arabic_reshaper import reshape  # here, not at the top: a table in a left-to-right script needs neither
-    from bidi.algorithm import get_display  # python-bidi's own algorithm: it mirrors brackets, its Rust one not
+    return line
 
-    return str(get_display(reshape(line), base_dir="R" if rtl else "L")).replace(RLM, "")
+
+Place = tuple[int, bool] | None
+"""Where a typed character is drawn: the index of its glyph in the drawn line and whether that glyph runs right
+to left; None for one drawn as nothing (a zero-width non-joiner, a direction mark)."""
+
+
+@lru_cache(maxsize=256)
+def places(line: str, rtl: bool, digits: str = "") -> tuple[str, tuple[Place, ...]]:
+    """``visual(line, rtl, digits)``, and where each character of ``line`` is drawn in it: what a text field
+    places its cursor by, as the bidi algorithm moved the characters and arabic-reshaper joined them.
+
+    >>> places("سلام", True)[1]  # its lam and alef are one glyph
+    ((2, True), (1, True), (1, True), (0, True))
+    >>> places("Ben 12", True)
+    ('12 Ben', ((3, False), (4, False), (5, False), (2, True), (0, False), (1, False)))
+    """
+    from bidi import algorithm
+
+    written = with_digits(line, digits)  # a character for a character
+    marked = _marked(written, rtl)
+    shaped = _reshaper().reshape(marked)
+    storage = algorithm.get_empty_storage()
+    storage["base_level"] = 1 if rtl else 0
+    storage["base_dir"] = "R" if rtl else "L"
+    algorithm.get_embedding_levels(shaped, storage)
+    for index, character in enumerate(storage["chars"]):
+        character["index"] = index
+    for step in (algorithm.explicit_embed_and_overrides, algorithm.resolve_weak_types,
+                 algorithm.resolve_neutral_types, algorithm.resolve_implicit_levels,
+                 algorithm.reorder_resolved_levels, algorithm.apply_mirroring):
+        step(storage, False)
+    drawn = [character for character in storage["chars"] if character["ch"] != RLM]
+    glyph = {character["index"]: (at, character["level"] % 2 == 1) for at, character in enumerate(drawn)}
+    into_marked, into_shaped = _inserted(written, marked), _joined(marked, shaped)
+    return "".join(character["ch"] for character in drawn), tuple(
+        glyph.get(into_shaped[into_marked[index]]) for index in range(len(line)))
+
+
+def _inserted(source: str, marked: str) -> list[int]:
+    """For each character of ``source``, its index in ``marked``, which is ``source`` with marks put in."""
+    found, at = [], 0
+    for character in source:
+        while marked[at] != character:
+            at += 1
+        found.append(at)
+        at += 1
+    return found
+
+
+def _joined(source: str, shaped: str) -> list[int]:
+    """For each character of ``source``, the index in ``shaped`` (arabic-reshaper's) of the form it became: a
+    letter's joined form, one ligature for lam and alef, the glyph before for a mark it left out."""
+    from unicodedata import normalize
+
+    found: list[int] = []
+    at = 0
+    index = 0
+    while index < len(source):
+        base = normalize("NFKC", shaped[at]) if at < len(shaped) else ""
+        if base and normalize("NFKC", source[index:index + len(base)]) == base:
+            found += [at] * len(base)
+            index, at = index + len(base), at + 1
+        else:  # left out (a harakat): drawn with the letter before
+            found.append(max(at - 1, 0))
+            index += 1
+    return found
+
+
+@cache
+def _reshaper() -> Any:
+    """arabic-reshaper as the Persian font can draw it: its one default ligature DejaVu Sans has no glyph for,
+    Allah's (U+FDF2, which "عبدالله" would be drawn with as a box), is left out; its lam-alef ones are kept.
+    Made on a table's first right-to-left line: a table in a left-to-right script needs it not.
+
+    Its package imports fontTools' ``ttLib`` when it is installed (the test extra has it), for a feature the
+    app does not use (a configuration read from a font file): some 4 MiB held by every Persian table that has
+    fontTools, and none on the Pi's install. So it is imported with ``ttLib`` marked absent, as on the Pi."""
+    absent = "fontTools.ttLib" not in sys.modules
+    if absent:
+        sys.modules["fontTools.ttLib"] = None  # type: ignore[assignment]  # an import of it fails at once
+    try:
+        from arabic_reshaper import ArabicReshaper
+    finally:
+        if absent:
+            del sys.modules["fontTools.ttLib"]
+    return ArabicReshaper(configuration={"ARABIC LIGATURE ALLAH": "no"})

@@ -48,7 +48,7 @@ def faces() -> dict[str, tuple[Path, ...]]:
     """Each label font's files, regular then bold, in the order a text tries them."""
     return {
         ROBOTO: (KIVY_FONTS / "Roboto-Regular.ttf", KIVY_FONTS / "Roboto-Bold.ttf"),
-        PERSIAN: (KIVY_FONTS / "DejaVuSans.ttf", FOLDER / "DejaVuSans-Bold.ttf"),  # Kivy brings no bold
+        PERSIAN: (FOLDER / f"{PERSIAN}-Regular.ttf", FOLDER / f"{PERSIAN}-Bold.ttf"),  # subsets (scripts/subset-font)
         JAPANESE: (FOLDER / f"{JAPANESE}-Regular.otf", FOLDER / f"{JAPANESE}-Bold.otf"),
     }
 

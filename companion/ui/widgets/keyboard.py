@@ -18,9 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pathlib import Path
-
-from kivy import kivy_data_dir
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
@@ -31,12 +28,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.textinput import TextInput
 
 from companion import languages
-from companion.ui import theme
+from companion.ui import fonts, theme
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import PrimaryButton
 from companion.ui.bidi import needs_order, visual
 from companion.ui.widgets.label import Label, drawn
+from companion.ui.widgets.ordered_field import OrderedCursor
 from companion.ui.keyboard import (
     ACCENTS, BACKSPACE, ENTER, HIDE, KANA, LATIN, LETTERS, MORE, SHIFT, SMALL, SPACE, SYMBOLS, VOICED, ZWNJ, Key,
     after_accent, cased, katakana, letters_face, rows, shifts_by_itself, small, voiced,
@@ -48,7 +46,8 @@ SIGNS = (SHIFT, BACKSPACE, HIDE)
 HALF_SPACE = "\u0646\u06cc\u0645\u200c\u0641\u0627\u0635\u0644\u0647"
 """نیم‌فاصله: the ZWNJ key's name on Persian keyboards. A word of the layout, as its letters are, not of the
 catalogue: the key is on the Persian letters only, which show only on a Persian table."""
-SIGN_FONT = str(Path(kivy_data_dir) / "fonts" / "DejaVuSans.ttf")
+SIGN_FONT = str(fonts.faces()[fonts.PERSIAN][0])
+"""DejaVu Sans as the app ships it (its subset keeps the signs), so Kivy's whole copy is never opened."""
 
 load_kv(__file__)
 
@@ -240,7 +239,7 @@ class ScreenKeyboard(BoxLayout):
         return super().on_touch_up(touch) or self.collide_point(*touch.pos)
 
 
-class TextField(TextInput):
+class TextField(OrderedCursor):
     """A text field in the theme's colours that calls up the on-screen keyboard when it takes the focus.
 
     Enter (or the keyboard's own Enter key, labelled ``enter_text``) leaves the
@@ -269,8 +268,7 @@ class TextField(TextInput):
 
     def _create_line_label(self, text: str, hint: bool = False) -> Any:
         """A line holding Persian is drawn in the order it reads, its letters joined (``companion.ui.bidi``),
-        as a label draws it. Kivy still places the cursor by the typed order: at the end of a Persian name
-        it stands at the right, where the name began."""
+        as a label draws it; its cursor stands where it is drawn (``OrderedCursor``)."""
         if needs_order(text):
             text = visual(text, languages.language(tr.language).rtl)
         return super()._create_line_label(text, hint)

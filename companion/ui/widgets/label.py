@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.core.text.markup import MarkupLabel
+from kivy.core.text.text_layout import LayoutWord
 from kivy.uix.label import CoreLabel, Label as KivyLabel
 from kivy.utils import escape_markup
 
@@ -46,8 +47,11 @@ def spans(parts: tuple[tuple[str, str], ...]) -> str:
 
 def width(text: str, font_size: float, bold: bool = True) -> float:
     """How wide a label draws ``text`` on one line, each run in its font; measured without a texture."""
-    parts = runs(text)
-    kind = Ordered if len(parts) == 1 and ordered(text) else CoreLabel
+    parts, kind = runs(text), CoreLabel
+    if ordered(text) and len(parts) == 1:
+        kind = Ordered
+    elif ordered(text):
+        parts = ordered_runs("".join(words for _font, words in parts))  # measured as drawn, letters joined
     return sum(float(kind(font_name=font, font_size=font_size, bold=bold).get_extents(words)[0])
                for font, words in parts)
 
@@ -85,9 +89,65 @@ class Ordered(CoreLabel):
         return super().render_lines(lines, options, render_text, y, size)
 
 
+def ordered_runs(line: str) -> tuple[tuple[str, str], ...]:
+    """One line of several fonts' letters (a Persian and a Japanese name in one sentence) as it is drawn left
+    to right: in its visual order (``bidi.visual``: the table's direction and digits, Persian letters joined),
+    then cut into a run a font (``fonts.runs``), so each run is drawn in the font that has its letters."""
+    row = language(tr.language)
+    return fonts.runs(bidi.visual(line, row.rtl, row.digits), row.font)
+
+
 class Runs(MarkupLabel):
     """Kivy's markup text for a label in several fonts (``fonts.runs``). A class of its own: Kivy's label
-    wraps its text in colour markup, from ``text``, only when its core text is exactly a ``MarkupLabel``."""
+    wraps its text in colour markup, from ``text``, only when its core text is exactly a ``MarkupLabel``.
+
+    Kivy wraps the spans as written; a label that orders its lines (``ordered``) then draws each line in its
+    visual order, cut again into a run a font (``ordered_runs``): the spans of the logical text, drawn left
+    to right, would put a Persian sentence's words backwards and its letters apart."""
+
+    def get_extents(self, text: str) -> tuple[int, int]:
+        """As wide as drawn, Persian letters joined (narrower than apart), so Kivy wraps what is drawn."""
+        if not bidi.needs_order(text) and not language(tr.language).digits:
+            return super().get_extents(text)
+        row = language(tr.language)
+        return super().get_extents(bidi.visual(text, row.rtl, row.digits))
+
+    def get_cached_extents(self) -> Any:
+        return self.get_extents
+
+    def _pre_render(self) -> tuple[int, int]:
+        size: tuple[int, int] = super()._pre_render()
+        lines = self._cached_lines
+        if not ordered("".join(word.text for line in lines for word in line.words)):
+            return size
+        for line in lines:
+            self._order(line)
+        width = max((line.w for line in lines), default=0)
+        options = self.options
+        self._internal_size = width, self._internal_size[1]  # type: ignore[has-type]
+        if self.text_size[0] is None and not options["shorten"]:  # as wide as its widest line, drawn
+            return max(1, int(width + options["padding"][0] + options["padding"][2])), size[1]
+        return size
+
+    def _order(self, line: Any) -> None:
+        """``line``'s words as drawn: in visual order, a word a font, each measured in its font."""
+        if not line.words:
+            return
+        by_font = {word.options["font_name"]: word for word in line.words}
+        first = line.words[0]
+        words = []
+        for font, part in ordered_runs("".join(word.text for word in line.words)):
+            like = by_font.get(font, first)
+            self.options = options = {**like.options, "font_name": font}
+            self.resolve_font_name()
+            words.append(LayoutWord(options, self.get_extents(part)[0], like.lh, part))
+        line.words = words
+        line.w = sum(word.lw for word in words)
+
+    def render_lines(self, lines: Any, options: dict[str, Any], render_text: Any, y: int, size: Any) -> int:
+        if language(tr.language).rtl:
+            options = {**options, "halign": MIRRORED.get(options["halign"], options["halign"])}
+        return super().render_lines(lines, options, render_text, y, size)
 
 
 class Label(KivyLabel):

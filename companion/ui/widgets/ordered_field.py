@@ -1,0 +1,67 @@
+"""A text field's cursor where its line is drawn: a Persian name is typed in its reading order, drawn in the
+visual order (``companion.ui.bidi.visual``), and its cursor stands where the eye expects it.
+
+Kivy's text input places its cursor by the typed (logical) order: at ``cursor_col`` characters from the left
+of the line, measured on the typed letters apart, and a tap by the same measure. A line holding a
+right-to-left letter is drawn reordered and joined, so by Kivy's measure the cursor at the end of a Persian
+name stood at its right, where the name begins. Here such a line is measured as drawn, and the cursor after
+a typed character stands at its glyph's far side in its direction (the left of a Persian letter, the right
+of a Latin one or a digit), by ``bidi.places``; a tap puts the cursor at the nearest such place. The text
+and the typing (an insert or a backspace at ``cursor_col``) stay Kivy's, in the typed order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.textinput import TextInput
+
+from companion import languages
+from companion.ui.bidi import needs_order, places, visual
+from companion.ui.i18n import tr
+
+
+def _rtl() -> bool:
+    return languages.language(tr.language).rtl
+
+
+class OrderedCursor(TextInput):
+    """Kivy's text input, each line holding a right-to-left letter measured as drawn, its cursor placed on
+    it (``places``)."""
+
+    def _get_text_width(self, text: str, tab_width: int, _label_cached: Any) -> Any:
+        if needs_order(text):
+            text = visual(text, _rtl())
+        return super()._get_text_width(text, tab_width, _label_cached)
+
+    def cursor_offset(self) -> Any:
+        row, col = int(self.cursor_row), int(self.cursor_col)
+        line = self._lines[row] if row < len(self._lines) else ""
+        return self._drawn_offset(line, col) if needs_order(line) else super().cursor_offset()
+
+    def get_cursor_from_xy(self, x: float, y: float) -> Any:
+        col, row = super().get_cursor_from_xy(x, y)
+        line = self._lines[row] if row < len(self._lines) else ""
+        if not needs_order(line):
+            return col, row
+        inside = x - self._line_left(row)
+        return min(range(len(line) + 1), key=lambda at: abs(self._drawn_offset(line, at) - inside)), row
+
+    def _drawn_offset(self, line: str, col: int) -> float:
+        """How far from the drawn line's left the cursor stands after ``col`` typed characters."""
+        drawn, where = places(line, _rtl())
+        placed = [(index, place) for index, place in enumerate(where) if place is not None]
+        if not placed:
+            return 0.0
+        before = [place for index, place in placed if index < col]
+        at, leftward = before[-1] if before else placed[0][1]
+        after = bool(before)  # the cursor is after that character, or (at the start) before the first
+        left = at if leftward == after else at + 1  # after a Persian glyph its left edge, after a Latin one its right
+        return float(TextInput._get_text_width(self, drawn[:left], self.tab_width, self._label_cached))
+
+    def _line_left(self, row: int) -> float:
+        """Where line ``row`` starts on screen, as Kivy aligns it (``TextInput._get_cursor_pos``)."""
+        padding_left, _top, padding_right, _bottom = self.padding
+        free = self.width - padding_left - padding_right - self._get_row_width(row)
+        shift = {"right": max(0, free), "center": max(0, free // 2)}.get(self.halign, 0)
+        return float(self.x + padding_left + shift - self.scroll_x)

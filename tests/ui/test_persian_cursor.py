@@ -1,0 +1,73 @@
+"""The name field's cursor on a Persian table, by touch: a Persian name typed on the Persian keys is drawn right
+to left, and its cursor stands where the eye expects it (at the end of the name, on its left; before its
+first letter, on its right), however Kivy's text input counts it; a tap puts it there, and the next key types
+there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from arabic_reshaper import reshape
+from kivy.core.text import Label as CoreLabel
+
+from companion.config import UiConfig
+from companion.ui.i18n import tr
+from companion.ui.widgets.keyboard import TextField
+from keyboard_helpers import keys, type_on_screen
+from test_persian import switch_in_settings
+
+
+def drawn_width(field: TextField, text: str) -> float:
+    """How wide ``text``'s glyphs are in the field's font: SDL2_ttf measuring them, not the field."""
+    return float(CoreLabel(font_name=field.font_name, font_size=field.font_size).get_extents(text)[0])
+
+
+def text_right(field: TextField) -> float:
+    """Where a right-aligned line ends: the field's right, inside its padding."""
+    return float(field.right - field.padding[2])
+
+
+@pytest.fixture
+def field(ui: Any) -> TextField:
+    """The set-up's name field on a Persian table, focused, with the on-screen keyboard up."""
+    app = ui.start(size=(800, 480), config=ui.config(ui=UiConfig(keyboard="screen")))
+    switch_in_settings(ui, "fa", "home")
+    ui.tap(app.screen("home").ids.new_game)
+    setup = app.screen("setup")
+    ui.tap(setup.ids.next)
+    ui.step(2)
+    name: TextField = setup.ids.new_name
+    ui.tap(name)
+    ui.step(2)
+    yield name
+    tr.switch("en")
+
+
+def test_the_cursor_ends_a_persian_name_on_its_left_and_a_tap_on_its_right_puts_it_before_it(
+        ui: Any, field: TextField) -> None:
+    type_on_screen(ui, "سارا")
+    assert field.text == "سارا" and field.cursor_col == 4
+    left = text_right(field) - drawn_width(field, reshape("سارا"))
+    assert abs(field.cursor_pos[0] - left) <= 2  # after the last letter typed: the name's left end
+
+    ui.tap_at(*field.to_window(text_right(field) - 2, field.center_y))  # on the name's right: its first letter
+    assert field.cursor_col == 0
+    assert abs(field.cursor_pos[0] - text_right(field)) <= 2
+    type_on_screen(ui, "ب")
+    assert field.text == "بسارا"  # typed where the cursor showed: before the name
+
+    left = text_right(field) - drawn_width(field, reshape("بسارا"))
+    ui.tap_at(*field.to_window(left + 1, field.center_y))  # on the name's left: after its last letter
+    assert field.cursor_col == 5
+    ui.tap(keys(ui)["backspace"])
+    assert field.text == "بسار"
+
+
+def test_a_latin_name_after_a_persian_one_puts_the_cursor_at_the_latin_end(ui: Any, field: TextField) -> None:
+    """علی Ben: in a right-to-left line the Latin word is drawn on the left, left to right; the cursor after
+    its last letter stands at its right, between it and the Persian word."""
+    type_on_screen(ui, "علی Ben")
+    assert field.text == "علی Ben"
+    left = text_right(field) - drawn_width(field, "Ben " + reshape("علی")[::-1])
+    assert abs(field.cursor_pos[0] - (left + drawn_width(field, "Ben"))) <= 2
