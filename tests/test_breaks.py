@@ -43,3 +43,8 @@ def test_a_line_breaks_at_a_space_without_drawing_it() -> None:
 
 def test_its_own_line_breaks_are_kept() -> None:
     assert wrap("あいう\nえお", 100, width) == "あいう\nえお"
+
+
+def test_a_no_break_space_keeps_what_it_joins_on_one_line() -> None:
+    assert pieces("手札\u00a07\u00a0(+2)   獲得\u00a00") == ["手札\u00a07\u00a0(+2)", "   ", "獲得\u00a00"]
+    assert wrap("手札\u00a07\u00a0(+2)   獲得\u00a00", 90, width).split("\n") == ["手札\u00a07\u00a0(+2)", "獲得\u00a00"]

@@ -11,6 +11,7 @@ width of a piece of text is measured by the function given.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 
@@ -25,15 +26,27 @@ def breakable(word: str) -> bool:
     return any(unicodedata.east_asian_width(char) in "WF" for char in word)
 
 
+GLUE = "\u00a0\u202f\u2060"
+"""No-break spaces and the word joiner: a word holding one never breaks ("獲得 2 (+2)" stays whole)."""
+
+
 def pieces(paragraph: str) -> list[str]:
     """``paragraph`` cut where a line may break: each wide character alone, a run of other letters (a Latin
-    word, a number) whole, each run of spaces alone."""
+    word, a number) whole, each run of spaces alone, and a word with a no-break space in it whole."""
     found: list[str] = []
-    for char in paragraph:
-        if found and not breakable(char) and not char.isspace() and not breakable(found[-1]) \
-                and not found[-1].isspace():
-            found[-1] += char
-        elif found and char.isspace() and found[-1].isspace():
+    for word in re.split(r"( +)", paragraph):
+        if word.isspace() or any(char in GLUE for char in word):
+            found.append(word)
+        elif word:
+            found += _characters(word)
+    return found
+
+
+def _characters(word: str) -> list[str]:
+    """A word with no space in it cut between its wide characters; its runs of other letters whole."""
+    found: list[str] = []
+    for char in word:
+        if found and not breakable(char) and not breakable(found[-1][-1]):
             found[-1] += char
         else:
             found.append(char)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from kivy.core.window import Window
+from kivy.uix.widget import Widget
 
 from companion.config import UiConfig
 from companion.languages import CODES
@@ -18,6 +19,7 @@ from companion.rules import SPICY, Card, new_setup
 from companion.rules.setup import MAX_NAME
 from companion.ui.breaks import NO_START
 from companion.ui.i18n import tr
+from companion.ui.screens.result import ResultSeat
 from companion.ui.widgets.label import Label
 from companion.ui.words import delay
 from fit_checks import misfits
@@ -45,6 +47,14 @@ def on_window(ui, where: str) -> list[str]:  # type: ignore[no-untyped-def]
     return [f"{where}: {problem}" for child in Window.children for problem in misfits(child)]
 
 
+def below(counts: Label, name: Label, seat: Widget) -> bool:
+    """The counts' lines lie under the name's and inside the seat."""
+    _x, top = counts.to_window(counts.x, counts.center_y + counts.texture_size[1] / 2)
+    _x, under_name = name.to_window(name.x, name.center_y - name.font_size / 2)
+    _x, bottom = seat.to_window(seat.x, seat.y)
+    return top <= under_name + 2 and counts.to_window(counts.x, counts.center_y - counts.texture_size[1] / 2)[1] >= bottom - 1
+
+
 def test_the_names_are_as_long_as_a_name_gets() -> None:
     assert len(NAMES[0]) == MAX_NAME
 
@@ -70,6 +80,8 @@ def test_every_word_of_a_game_fits_its_box(ui, language: str, size: tuple[int, i
     wrong += on_window(ui, "the reveal")
     view.reveal(Card("chili", 4))
     wrong += on_window(ui, "the result")
+    wrong += [f"the result: {seat.name}'s counts {seat.ids.counts.text!r} run over the name or out of the seat"
+              for seat in ui.find_all(ResultSeat) if not below(seat.ids.counts, seat.ids.name, seat)]
     view.dismiss_result()
     view.end_card_showed()
     wrong += on_window(ui, "the end")
