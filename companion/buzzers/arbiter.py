@@ -107,8 +107,9 @@ class Decision:
         return (self.first_edge - self.opened) * 1000
 
 
-def format_delay(delay_ms: float) -> str:
-    """Show a delay the way players argue about it: "+37 ms", "+0.4 ms".
+def format_delay(delay_ms: float, unit: str = "ms") -> str:
+    """Show a delay the way players argue about it: "+37 ms", "+0.4 ms"; the screen passes the unit as its
+    language writes it ("мс").
 
     Whole milliseconds are what a table can feel; tenths only matter below one.
 
@@ -116,7 +117,7 @@ def format_delay(delay_ms: float) -> str:
     ('+37 ms', '+1 ms', '+1 ms', '+0.4 ms', '+0.0 ms')
     """
     tenths = round(delay_ms, 1)
-    return f"+{delay_ms:.0f} ms" if tenths >= 1 else f"+{tenths:.1f} ms"
+    return f"+{delay_ms:.0f} {unit}" if tenths >= 1 else f"+{tenths:.1f} {unit}"
 
 
 class Arbiter:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from itertools import count
 
-from companion.buzzers import Contested, Decision, Ignored, Referee, format_delay
+from companion.buzzers import Contested, Decision, Ignored, Referee
 from companion.buzzers.arbiter import TOO_LATE, Window
 from companion.table.seating import Seating
 from companion.store.records import BuzzTime
@@ -141,7 +141,7 @@ class RefereeLink:
         for ignored in decision.ignored:
             self._heard(ignored)
         later = tuple(
-            (seat, format_delay(p.delay_ms)) for p in decision.later if (seat := self.seat_of(p.seat)) is not None
+            (seat, p.delay_ms) for p in decision.later if (seat := self.seat_of(p.seat)) is not None
         )
         return Buzz(self.seat_of(decision.winner), later, self._seats(decision.tie), self._seats(decision.before_tap))
 

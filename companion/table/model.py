@@ -43,13 +43,13 @@ class Buzz:
     """Who takes the challenge, before they name spice or number.
 
     ``later`` lists the seats that pressed after the winner, with their delay
-    as the table reads it ("+1 ms"); ``tie`` lists seats whose edges came at
+    in milliseconds (the screen writes it in its language: ``words.delay``); ``tie`` lists seats whose edges came at
     the very same time (the table picks one); ``before_tap`` the seats among
     them that pressed as the card landed, before its claim was tapped.
     """
 
     challenger: int | None
-    later: tuple[tuple[int, str], ...] = ()
+    later: tuple[tuple[int, float], ...] = ()
     tie: tuple[int, ...] = ()
     before_tap: tuple[int, ...] = ()
 

@@ -297,12 +297,17 @@ def result_detail(outcome: Outcome, names: Sequence[str]) -> Sentence:
     return Sentence(text, {field: name for part in parts for field, name in part.names.items()})
 
 
+def delay(ms: float) -> str:
+    """A buzz time as the table's language writes it: "+37 ms", "+37 мс"."""
+    return format_delay(ms, unit=tr._("ms"))
+
+
 def press_words(press: Press, names: Sequence[str]) -> str:
     """Why a buzzer press did not take the challenge, when the arbiter's reason says it all; else ""
     (the table then says who holds the challenge, or why the rules refuse one)."""
     name = names[press.seat]
     if press.ahead_ms is not None:
-        ahead = format_delay(press.ahead_ms).removeprefix("+")
+        ahead = delay(press.ahead_ms).removeprefix("+")
         if press.winner is None:
             return tr._("Contested: {name} pressed {ahead} earlier, but the press came after the decision").format(
                 name=name, ahead=ahead)

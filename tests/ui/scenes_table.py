@@ -227,12 +227,7 @@ SIX = ["Ana", "Benjamin", "Cy", "Dolores", "Eve", "Françoise"]
 def six_seats(ui: Any) -> None:
     """Six seats in Sweet & Spicy: Cy challenged Benjamin's chili 2 and lost, started the next stack
     with a chili 3, and Dolores (sharing the top edge lying flat) is to play."""
-    view = start(ui, SWEET_SPICY, SIX, first=0, end_card=25)
-    for number in (1, 2):
-        view.declare("chili", number)
-    view.press(2)
-    ui.until(lambda: view.buzz is not None)  # the claim is decided by the referee, on its thread
-    view.call("number")
+    view = number_called(ui, SWEET_SPICY, SIX)
     view.reveal(Card("chili", 2))
     view.dismiss_result()
     view.declare("chili", 3)
@@ -288,8 +283,36 @@ def settings_phones(ui: Any) -> None:
     settings.children[0].children[0].scroll_to(settings.ids.phones_on, animate=False)
 
 
-@scene("table-menu-phones", wide_flat=True)
-def table_menu_phones(ui: Any) -> None:
-    """The table's menu with the phone page served: its code under How to play and Home."""
-    phones_on(ui)
-    ui.tap(ui.app.screen("table").ids.menu)
+LONGEST = ["Ana", "Maximilian-Alexander von Hohenzollern", "Zoë-Françoise", "Dolores", "Ёжик Туманович", "さくら佐藤"]
+"""Six seats with the longest names: Maximilian-Alexander's card is challenged."""
+
+
+def number_called(ui: Any, profile: Profile, names: list[str]) -> TableView:
+    """The first seat laid a chili 1, the second a chili 2; the third challenged it: "not that number!"."""
+    view = start(ui, profile, names, first=0, end_card=25)
+    for number in (1, 2):
+        view.declare("chili", number)
+    view.press(2)
+    ui.until(lambda: view.buzz is not None)  # the claim is decided by the referee, on its thread
+    view.call("number")
+    ui.step(2)
+    return view
+
+
+def six_long_challenged(ui: Any) -> TableView:
+    """Six seats of long names: Zoë-Françoise challenged Maximilian-Alexander's chili 2, "not that number!"."""
+    return number_called(ui, SPICY, LONGEST)
+
+
+@scene("reveal-six-seats")
+def reveal_six_seats(ui: Any) -> None:
+    """The reveal's title names the longest name whole or cut with an ellipsis, never in the middle of a word."""
+    six_long_challenged(ui)
+
+
+@scene("result-six-seats")
+def result_six_seats(ui: Any) -> None:
+    """Six narrow result seats: the winner's tab over its name, each count whole ("(+2)" with its bracket)."""
+    view = six_long_challenged(ui)
+    view.reveal(Card("chili", 4))
+    ui.step(2)

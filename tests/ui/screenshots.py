@@ -30,6 +30,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=HERE.parent.parent / "docs" / "screenshots")
     parser.add_argument("--language", default="en", help="a code of companion/languages.py, en by default; other languages' files end in -<code>")
+    parser.add_argument("--layouts", type=lambda text: text.split(","), default=[], help="only these layouts, by commas: 800x480,720x1280,800x480-flat (default: all)")
     parser.add_argument("names", nargs="*", help="only these scenes (default: all)")
     args = parser.parse_args()
     for module in sorted(HERE.glob("scenes_*.py")):
@@ -42,6 +43,8 @@ def main() -> int:
         if args.names and name not in args.names:
             continue
         for layout in (*LAYOUTS, *([WIDE_FLAT] if name in WIDE_FLAT_SCENES else [])):
+            if args.layouts and str(layout) not in args.layouts:
+                continue
             with tempfile.TemporaryDirectory() as folder:
                 os.environ.update(XDG_CONFIG_HOME=f"{folder}/config", XDG_DATA_HOME=f"{folder}/data")
                 driver = conftest.UiDriver(Path(folder))

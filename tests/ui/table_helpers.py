@@ -92,10 +92,10 @@ def targets_fit(screen: Any) -> bool:
     return len(keys) >= 14 and all(min(key.size) >= 48 for key in keys)
 
 
-def on_the_last_step(ui: Any, names: tuple[str, ...]) -> tuple[Any, Any]:
-    """A started app on set-up's last step, where "Start the game" is: these seats, the first to play first;
-    the app and the set-up screen."""
-    app = ui.start()
+def on_the_last_step(ui: Any, names: tuple[str, ...] | list[str], **start: Any) -> tuple[Any, Any]:
+    """A started app (``start``: its size, its config) on set-up's last step, where "Start the game" is:
+    these seats, the first to play first; the app and the set-up screen."""
+    app = ui.start(**start)
     app.show("setup")
     setup = app.screen("setup")
     for name in names:

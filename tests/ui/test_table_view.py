@@ -6,7 +6,7 @@ import random
 import time
 
 from buzzers_fixtures import timed_factory
-from companion.buzzers import GpioBuzzers, Referee
+from companion.buzzers import GpioBuzzers, Referee, format_delay
 from companion.random_play import random_action
 from companion.rules import FIVE_SPICES, SPICY, SWEET_SPICY, Card, Copy, Game, is_legal, new_setup
 from companion.table.seating import Seating
@@ -33,7 +33,7 @@ def test_buzzers_bound_at_set_up_arm_and_answer_for_their_seats(ui) -> None:
         factory.pin(BUTTONS[1]).press(at=base + 0.004)  # Cy
         factory.pin(BUTTONS[0]).press(at=base + 0.002)  # Ben, 2 ms earlier
         ui.until(lambda: view.buzz is not None)
-        assert view.buzz.challenger == BEN and view.buzz.later == ((CY, "+2 ms"),)
+        assert view.buzz.challenger == BEN and [(seat, format_delay(ms)) for seat, ms in view.buzz.later] == [(CY, "+2 ms")]
         view.close()
         referee.stop()
 

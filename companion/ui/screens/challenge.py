@@ -16,7 +16,7 @@ from kivy.uix.widget import Widget
 from companion.ui.widgets.mirror import Row
 from companion.ui.i18n import tr
 from companion.ui.view import Buzz, TableView
-from companion.ui.words import Sentence, spice_name
+from companion.ui.words import Sentence, delay, spice_name
 from companion.ui.widgets import SecondaryButton, load_kv, short
 from companion.ui.widgets.buttons import KeptClear
 from companion.ui.widgets.fit import lines_size
@@ -89,7 +89,7 @@ class ChallengeSheet(Sheet):
         """With a stand-in buzz, the sheet lays itself out as a challenge shows it, ahead of the first one
         (``TableScreen.prepare``); without, it draws the view's buzz again."""
         self.standing = standing
-        self.buzz = Buzz(0, later=((1, "+1 ms"),)) if standing else self.view.buzz
+        self.buzz = Buzz(0, later=((1, 1.0),)) if standing else self.view.buzz
 
     def challenger_name(self, view: TableView | None, *_deps: Any) -> str:
         buzz = self.buzz
@@ -133,9 +133,9 @@ class ChallengeSheet(Sheet):
             lines.append(tr._("{name} pressed before the claim was tapped").format(name="{" + field + "}"))
         if buzz.later:
             presses = []
-            for seat, delay in buzz.later:
+            for seat, ms in buzz.later:
                 field = f"name{len(names)}"
                 names[field] = view.seats[seat].name
-                presses.append(f"{{{field}}} {delay}")
+                presses.append(f"{{{field}}} {delay(ms)}")
             lines.append(tr._("{presses}   later, too late").format(presses="   ".join(presses)))
         return Sentence("   ·   ".join(lines), names)

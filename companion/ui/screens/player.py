@@ -18,7 +18,6 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, OptionProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.buzzers import format_delay
 from companion.errors import CompanionError
 from companion.store.review import (
     BuzzFigures,
@@ -36,7 +35,7 @@ from companion.store.review import (
 from companion.ui import theme
 from companion.ui.i18n import number, percent, say, tr
 from companion.ui.screens.games import profile_title
-from companion.ui.words import spice_name
+from companion.ui.words import delay, spice_name
 from companion.ui.widgets import ChoiceButton, load_kv, short
 from companion.ui.widgets.fit import needed_width
 from companion.ui.widgets.tables import league_places, place_name
@@ -52,8 +51,8 @@ __all__ = ["AskSheet", "LineChart", "PlayerScreen"]
 def figure_rows(f: Figures, buzz: BuzzFigures | None = None) -> list[tuple[str, str]]:
     """The page's figures, the bluffing ones first: what no play logger can count. The buzz figures show
     "–" under rules with no saved buzz time (games from before they were saved, challenges by touch)."""
-    quickest = "–" if buzz is None or buzz.quickest_ms is None else format_delay(buzz.quickest_ms)
-    margin = "–" if buzz is None or buzz.median_margin_ms is None else format_delay(buzz.median_margin_ms)
+    quickest = "–" if buzz is None or buzz.quickest_ms is None else delay(buzz.quickest_ms)
+    margin = "–" if buzz is None or buzz.median_margin_ms is None else delay(buzz.median_margin_ms)
     early = [(tr._("Buzzed before the tap"), str(buzz.before_tap))] if buzz is not None and buzz.before_tap else []
     average = "–" if f.average_score is None else number(f.average_score, 1)
     best = "–" if f.best_score is None else theme.signed(f.best_score)

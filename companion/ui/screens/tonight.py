@@ -11,13 +11,13 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.ui.widgets.mirror import Row
-from companion.buzzers import format_delay
 from companion.errors import CompanionError
 from companion.store.review import EVENING_GAP_HOURS, AwardKind, Evening, tonight
 from companion.ui import theme
 from companion.ui.i18n import say, tr, when
 from companion.ui.widgets import Label, load_kv, short
 from companion.ui.widgets.tables import league_places, place_name
+from companion.ui.words import delay
 
 load_kv(__file__)
 
@@ -98,4 +98,4 @@ class TonightScreen(Screen):
         box.clear_widgets()
         for title, definition, name, figure in self.awards:
             box.add_widget(AwardRow(title=title, definition=definition, winner=short(name),
-                                    figure="" if figure is None else format_delay(figure)))
+                                    figure="" if figure is None else delay(figure)))

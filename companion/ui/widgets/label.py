@@ -7,6 +7,13 @@ text changes, with the table's language's font first; a text no one font draws a
 markup, a font span a script; a character no font draws (an emoji) is drawn as the placeholder while
 ``text`` keeps what was typed.
 
+A text Kivy would cut is drawn smaller instead, here once for every screen (``Label.texture_update``):
+in a box of a fixed width, a word in a script with spaces wider than the box (which Kivy would break
+between two of its letters), or lines past the box's height or ``max_lines`` (which Kivy would drop), make
+the type smaller until the words are whole, down to ``SMALLEST`` of their size. A line of Japanese breaks
+between any two characters, as Japanese does, by its rule of line starts (``companion.ui.breaks``): the
+label hands Kivy, which wraps at spaces only, a Japanese text already broken into lines.
+
 Right to left is done here too, once for every screen: a text holding a Persian letter, and every text while
 the table speaks a right-to-left language, is drawn by ``Ordered``, which lets Kivy wrap the text as it was
 written and orders each line as it draws it (``companion.ui.bidi``); in a right-to-left language a label
@@ -15,6 +22,7 @@ aligned left is aligned right and one aligned right left, as the screens mirror.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kivy.core.text.markup import MarkupLabel
@@ -24,6 +32,7 @@ from kivy.utils import escape_markup
 
 from companion.languages import language
 from companion.ui import bidi, fonts
+from companion.ui.breaks import breakable, wrap
 from companion.ui.i18n import tr
 
 
@@ -63,6 +72,29 @@ def ordered(text: str) -> bool:
 
 
 MIRRORED = {"left": "right", "right": "left", "auto": "right"}
+
+SMALLEST = 0.6
+"""The least part of its size a label draws its words at to keep them whole."""
+TRIES = 5
+"""How many smaller sizes a label tries: each one aimed at what the last one measured."""
+
+
+def laid_out_whole(core: CoreLabel, text: str) -> float:
+    """How much smaller ``core`` (laid out, with a width to wrap at) must draw ``text`` for every word to
+    be whole: 1.0 when it is; less when it dropped lines (past its height or ``max_lines``) or broke a
+    word of a script with spaces across two lines."""
+    lines = [" ".join(word.text for word in line.words) for line in core._cached_lines]
+    drawn = [piece for line in lines for piece in re.split(r"[ \n]", line) if piece]
+    written = [piece for piece in re.split(r"[ \n]", text) if piece]
+    if sum(map(len, drawn)) < sum(map(len, written)):
+        _width, height = core.text_size
+        needed = sum(line.h for line in core._cached_lines) * sum(map(len, written)) / max(1, sum(map(len, drawn)))
+        return min(0.95, (height / needed) ** 0.5) if height and needed else 0.9
+    words = set(written)
+    if all(piece in words or breakable(piece) for piece in drawn):
+        return 1.0
+    widest = max((core.get_extents(word)[0] for word in words if not breakable(word)), default=0)
+    return min(0.95, core.text_size[0] / widest) if widest > core.text_size[0] else 0.9
 
 
 class Ordered(CoreLabel):
@@ -155,6 +187,7 @@ class Label(KivyLabel):
 
     _label: Any
     """Kivy's core text: a ``CoreLabel``, ``Ordered``, or ``Runs``."""
+    texture: Any
 
     def _create_label(self) -> None:
         super()._create_label()
@@ -164,6 +197,43 @@ class Label(KivyLabel):
         if name == "text" and source:
             value = self._draw(value)
         super()._trigger_texture_update(name, source, value)
+
+    _words = ""
+    """What ``_draw`` gave the core text, before a Japanese text is broken into lines."""
+
+    def texture_update(self, *args: Any) -> None:
+        core = self._label
+        width = self.text_size[0]
+        if isinstance(core, MarkupLabel) or not width or self.shorten:
+            super().texture_update(*args)
+            return
+        self._break_lines(width)
+        super().texture_update(*args)
+        if self.texture is not None:
+            self._keep_whole(width)
+
+    def _break_lines(self, width: float) -> None:
+        """A Japanese text, broken into lines at ``width`` by its rule (``breaks.wrap``) for Kivy to draw."""
+        if breakable(self._words):
+            core = self._label
+            core.text = wrap(self._words, width, lambda text: core.get_extents(text)[0])
+
+    def _keep_whole(self, width: float) -> None:
+        """Draw the words smaller, down to ``SMALLEST`` of the label's size, while Kivy cuts them."""
+        core = self._label
+        wanted = size = core.options["font_size"]
+        for _ in range(TRIES):
+            smaller = laid_out_whole(core, core.text)
+            if smaller >= 1.0 or size <= wanted * SMALLEST:
+                break
+            size = max(wanted * SMALLEST, size * smaller)
+            core.options["font_size"] = size
+            self._break_lines(width)
+            core.refresh()
+        if size != wanted:
+            self.texture = core.texture
+            self.texture_size = list(core.texture.size)
+            core.options["font_size"] = wanted  # the next layout starts from the label's own size again
 
     def follow_direction(self) -> None:
         """Draw the text again as the table's language now wants it (its direction, its digits)."""
@@ -179,6 +249,6 @@ class Label(KivyLabel):
             font, kind, words = parts[0][0], Runs, spans(parts)
         if type(self._label) is not kind:
             self._label = kind(**{**self._label.options, "text_size": self._label.usersize})
-        self._label.text = words
+        self._label.text = self._words = words
         self.font_name = font  # Kivy's own binding hands it to the core label
         return words

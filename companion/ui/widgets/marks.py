@@ -15,6 +15,7 @@ from kivy.properties import ColorProperty, NumericProperty, ObjectProperty, Opti
 from kivy.uix.widget import Widget
 
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.fit import one_line_size
 
 
 class Mark(Widget):
@@ -45,6 +46,10 @@ class Mark(Widget):
 
 class ClaimMark(Mark):
     """A dashed accent outline and a "CLAIM" tag round the card that was declared: the table finds it at a glance."""
+
+    def tag_size(self, text: str, size: float, width: float) -> float:
+        """The tag's type: ``size``, or smaller for a long word ("AANKONDIGING") to stay on the mark."""
+        return one_line_size(text, size, width)
 
     def place(self, target: Widget) -> None:
         out = dp(4)
