@@ -21,6 +21,7 @@ NAMES = {
     "japanese": ["さくら", "佐藤", "山田太郎", "ゆうき", "カタカナ", "渡辺", "高橋", "ｻｸﾗ", "々木"],
     "persian": ["سارا", "ابراهیم", "نرگس", "پژمان", "گلی", "محمدرضا", "مهر\u200cناز", "۱۲۳", "عبدالله"],
     "emoji": ["Zoë 😀", "🌶️ Chili 🔥", "さくら👍🏽", "سارا ❤️", "👨\u200d👩\u200d👧", "🇯🇵"],
+    "other scripts": ["שרה", "Անի", "ნინო", "Ἀθηνᾶ", "Sara שרה 3"],
     "mixed": ["さくら wins 12 cards from Zoë", "سارا challenges Ben: Chili 7", "Ёжик and さくら", "佐藤 −3"],
 }
 """Names as players type them, alone and in an English sentence beside another script's."""
@@ -38,12 +39,14 @@ def test_each_language_names_a_font_the_labels_choose_from() -> None:
 
 def test_each_script_is_drawn_in_the_font_that_has_it() -> None:
     """Roboto for Latin and Cyrillic, the design's type; DejaVuSans for Persian (and the capital ẞ Roboto
-    lacks); the Japanese font for kana and kanji, and for the English sentence around them."""
+    lacks); the Japanese font for kana and kanji, and for the English sentence around them; Kivy's whole
+    DejaVu Sans for the scripts no subset keeps (Hebrew, Georgian)."""
     chosen = {name: fonts.font_for(fonts.shown(name)) for name in ("Zoë", "Ёжик", "سارا", "GROẞ", "さくら", "佐藤",
-                                                                   "さくら wins 12 cards from Zoë", "Zoë 😀")}
+                                                                   "さくら wins 12 cards from Zoë", "Zoë 😀", "שרה",
+                                                                   "ნინო")}
     assert chosen == {"Zoë": "Roboto", "Ёжик": "Roboto", "سارا": "DejaVuSans", "GROẞ": "DejaVuSans",
                       "さくら": "NotoSansJP", "佐藤": "NotoSansJP", "さくら wins 12 cards from Zoë": "NotoSansJP",
-                      "Zoë 😀": "Roboto"}
+                      "Zoë 😀": "Roboto", "שרה": "DejaVuSansWhole", "ნინო": "DejaVuSansWhole"}
 
 
 def test_an_emoji_is_one_placeholder_whatever_it_is_made_of() -> None:

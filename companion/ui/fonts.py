@@ -3,13 +3,13 @@
 Kivy's text (SDL2_ttf, no Pango) has no per-glyph fallback: a label draws all of its text in one font, and a
 letter that font lacks is a box. So a label chooses its font from the letters it holds
 (``companion.ui.widgets.label``): the language's own font first, then Roboto (the design's type: Latin and
-Cyrillic), DejaVuSans (Persian letters and digits, Latin and Cyrillic as well) and Noto Sans CJK JP (kana and
-kanji, Latin and Cyrillic as well). Each of the last two also draws Latin, so a Persian or a Japanese name in
+Cyrillic), DejaVuSans (Persian letters and digits, Latin and Cyrillic as well), Noto Sans CJK JP (kana and
+kanji, Latin and Cyrillic as well) and, last, Kivy's whole DejaVu Sans (the scripts the subsets leave out). Each of the last two also draws Latin, so a Persian or a Japanese name in
 an English sentence is drawn whole in one font; the first font that draws every letter wins. Only a text no
 one font draws all of (Persian and Japanese together) is cut into runs, a font each (``runs``).
 
 An emoji, and a character none of them draws (a script none of them has), is shown as one placeholder, a
-lozenge all three fonts have, so a label never changes font for it and never shows a box. Every emoji: DejaVuSans
+lozenge every one of them has, so a label never changes font for it and never shows a box. Every emoji: DejaVuSans
 draws a few (😀, ❤) in black and white, the others none, and a name is shown the same way on every screen
 whatever else its label holds. An emoji written as several code points (a skin tone, a flag, a family joined
 by zero-width joiners) is one placeholder.
@@ -31,7 +31,10 @@ from kivy.core.text import LabelBase
 FOLDER = Path(__file__).parent / "fonts"
 COVERAGE = FOLDER / "coverage.json"
 KIVY_FONTS = Path(kivy_data_dir) / "fonts"
-ROBOTO, PERSIAN, JAPANESE = "Roboto", "DejaVuSans", "NotoSansJP"
+ROBOTO, PERSIAN, JAPANESE, WHOLE = "Roboto", "DejaVuSans", "NotoSansJP", "DejaVuSansWhole"
+"""WHOLE is Kivy's own DejaVu Sans, every script it has: the last font a text tries, for a name in a script no
+subset keeps (Hebrew, Armenian, Georgian, Greek with its accents...). Its file is opened only by a label that
+needs it, and it has no bold: a bold label draws those letters in its regular weight."""
 PLACEHOLDER = "\u25ca"
 """◊: what a character no font draws is shown as."""
 
@@ -50,6 +53,7 @@ def faces() -> dict[str, tuple[Path, ...]]:
         ROBOTO: (KIVY_FONTS / "Roboto-Regular.ttf", KIVY_FONTS / "Roboto-Bold.ttf"),
         PERSIAN: (FOLDER / f"{PERSIAN}-Regular.ttf", FOLDER / f"{PERSIAN}-Bold.ttf"),  # subsets (scripts/subset-font)
         JAPANESE: (FOLDER / f"{JAPANESE}-Regular.otf", FOLDER / f"{JAPANESE}-Bold.otf"),
+        WHOLE: (KIVY_FONTS / "DejaVuSans.ttf",),
     }
 
 
