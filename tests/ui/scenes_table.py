@@ -283,6 +283,13 @@ def settings_phones(ui: Any) -> None:
     settings.children[0].children[0].scroll_to(settings.ids.phones_on, animate=False)
 
 
+@scene("table-menu-phones", wide_flat=True)
+def table_menu_phones(ui: Any) -> None:
+    """The table's menu with the phone page served: its code under How to play and Home."""
+    phones_on(ui)
+    ui.tap(ui.app.screen("table").ids.menu)
+
+
 LONGEST = ["Ana", "Maximilian-Alexander von Hohenzollern", "Zoë-Françoise", "Dolores", "Ёжик Туманович", "さくら佐藤"]
 """Six seats with the longest names: Maximilian-Alexander's card is challenged."""
 
