@@ -203,6 +203,18 @@ class Syncthing:
             return False
         return True
 
+    def listening(self) -> bool:
+        """Something takes connections on the REST socket, answering or not: a Syncthing that is slow to answer
+        (a loaded machine, a stopped process) is still the one in this home, never to be started again beside
+        it (a second one would take its socket away and fail on its lock)."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(1)
+            try:
+                probe.connect(str(self.socket))
+            except OSError:
+                return False
+        return True
+
     def request(self, method: str, path: str, body: Any = None, timeout: float = 10.0) -> Any:
         connection = _UnixConnection(self.socket, timeout)
         try:

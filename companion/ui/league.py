@@ -214,20 +214,24 @@ class LeagueRunner(EventDispatcher):
         return (self.config.folder / ON).exists()
 
     def _run(self) -> None:
+        again: Callable[[], None] | None = None  # a tap's job that met a failure: tried again at each step
         try:
             self._step()
             while True:
-                wanted = self.looking or self.in_league()
+                wanted = self.looking or self.in_league() or again is not None
                 if not wanted:
                     self._release()
                 try:
                     job = self._jobs.get(timeout=STEP_SECONDS if wanted else None)
                 except queue.Empty:
-                    job = _nothing
+                    job = again or _nothing
                 if job is None:
                     break
+                if job is not _nothing:
+                    again = None  # a new tap stands instead of the one that failed
                 try:
-                    self._attempt(job)
+                    if not self._attempt(job) and job is not _nothing:
+                        again = job
                 except Exception as exc:  # a fault of the app's own: logged and said; the league goes on
                     log.exception("the league's step failed")
                     self._show(Seen(self.in_league(), self.name, problem=Reason(
@@ -241,14 +245,16 @@ class LeagueRunner(EventDispatcher):
                 self.store.close()
                 self.store = None
 
-    def _attempt(self, job: Callable[[], None], step: bool = True) -> None:
+    def _attempt(self, job: Callable[[], None], step: bool = True) -> bool:
+        """False when the job met what a step can meet (said on screen): the caller tries it again."""
         try:
             job()
         except FAILURES as exc:
             self._show(Seen(self.in_league(), self.name, problem=_words(exc)))
-            return
+            return False
         if step:
             self._step()
+        return True
 
     def _step(self) -> None:
         """What ``league run`` does once, and what the screen shows of it."""
@@ -309,6 +315,8 @@ class LeagueRunner(EventDispatcher):
             if SERVICE.exists():
                 syncthing.prepare()  # the keys and settings the service starts with (it needs no network)
                 raise SyncthingError("Syncthing's service is not running yet: the table tries again")
+            if syncthing.listening():
+                raise SyncthingError("Syncthing is slow to answer: the table tries again")
             syncthing.start()
         self.syncthing = syncthing
         return syncthing

@@ -13,7 +13,9 @@ broadcast).
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -35,7 +37,7 @@ from keyboard_helpers import keys, type_on_screen
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_syncthing import free_port  # noqa: E402
 
-SYNCED = float(__import__("os").environ.get("SYNCED", "120"))
+SYNCED = float(os.environ.get("SYNCED", "120"))
 """Seconds a step of the league may take on a loaded 2-core machine: Syncthing reconnects every 10 s."""
 START = datetime(2026, 11, 6, 19, 0, tzinfo=UTC)
 
@@ -250,6 +252,38 @@ def test_syncthing_missing_is_said_and_nothing_is_started(ui, tables: Tables, mo
     ui.step(2)
     assert screen.ids.state.text.startswith("Syncthing n’est pas installé")  # said again in French
     assert app.league.said == screen.ids.state.text
+
+
+def test_a_start_that_met_no_syncthing_is_tried_again_until_it_is_there(ui, tables: Tables, monkeypatch,
+                                                                         tmp_path: Path) -> None:
+    """The screen says "the table tries again": the tap is not lost, the league comes on once Syncthing is."""
+    path = os.environ["PATH"]
+    monkeypatch.setenv("PATH", str(tmp_path))  # no syncthing on it
+    app, screen = open_league(ui, tables.config(ui, "A"))
+    ui.tap(screen.ids.start)
+    ui.until(lambda: "Syncthing is not installed" in screen.ids.state.text and not app.league.busy, SYNCED)
+    assert not app.league.on
+    monkeypatch.setenv("PATH", path)  # installed
+    ui.until(lambda: app.league.on and not app.league.problem, SYNCED)  # with no other tap
+    assert (tables.base / "A" / ON).exists()
+
+
+def test_a_syncthing_slow_to_answer_is_waited_for_not_started_again_beside_it(ui, tables: Tables) -> None:
+    """A loaded machine: the Syncthing already running takes seconds to answer. The app must not take its
+    socket and start a second one in its home (which fails on the first one's lock): it waits."""
+    served = tables.serve("A")
+    assert served.process is not None
+    served.process.send_signal(signal.SIGSTOP)  # takes connections, answers nothing
+    try:
+        app, screen = open_league(ui, tables.config(ui, "A"))
+        ui.tap(screen.ids.start)
+        ui.until(lambda: "Syncthing is slow to answer" in screen.ids.state.text, SYNCED)
+        assert served.socket.exists() and app.league.syncthing is None  # none started beside it
+    finally:
+        served.process.send_signal(signal.SIGCONT)
+    ui.until(lambda: app.league.on and not app.league.problem, SYNCED)  # the tap's start, tried again
+    assert app.league.syncthing is not None and app.league.syncthing.process is None  # the served one's
+    assert app.league.code == served.device_id()[:7]
 
 
 def test_its_socket_gone_is_said_and_the_league_goes_on(ui, tables: Tables) -> None:
