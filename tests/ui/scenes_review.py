@@ -215,10 +215,8 @@ def league_player(ui: Any) -> None:
 @scene("league-player-table")
 def league_player_table(ui: Any) -> None:
     """A player's page at one table: its button tapped twice, to Table 1's games."""
-    two_tables(ui)
+    league_player(ui)
     page = ui.app.screen("player")
-    page.open(busiest(ui))
-    goto(ui, "player")
     ui.tap(page.ids.table_choice)
     ui.tap(page.ids.table_choice)
     ui.step(3)

@@ -57,10 +57,11 @@ def spans(parts: tuple[tuple[str, str], ...]) -> str:
 def width(text: str, font_size: float, bold: bool = True) -> float:
     """How wide a label draws ``text`` on one line, each run in its font; measured without a texture."""
     parts, kind = runs(text), CoreLabel
-    if ordered(text) and len(parts) == 1:
-        kind = Ordered
-    elif ordered(text):
-        parts = ordered_runs("".join(words for _font, words in parts))  # measured as drawn, letters joined
+    if ordered(text):
+        if len(parts) == 1:
+            kind = Ordered
+        else:
+            parts = ordered_runs("".join(words for _font, words in parts))  # measured as drawn, letters joined
     return sum(float(kind(font_name=font, font_size=font_size, bold=bold).get_extents(words)[0])
                for font, words in parts)
 
