@@ -336,7 +336,10 @@ class LeagueConfig:
     listen: str = "default"
     """Where Syncthing listens for the other tables, such as "tcp://0.0.0.0:22000"; default: port 22000."""
     local_discovery: bool = True
-    """Syncthing announces this table on the club's network and hears the others (Join a league lists them)."""
+    """Syncthing announces this table on the club's network and hears the others (Join a league lists them), and
+    the table says its name there (``companion.league.beacon``)."""
+    beacon_port: int = 21031
+    """The UDP port the tables say their names on (``companion.league.beacon``): the same at every table."""
     tables: tuple[str, ...] = ()
     """League codes (``spicy-companion league code``) of tables that Join a league lists besides those local
     discovery finds: a table on another subnet, where broadcasts do not reach."""
@@ -354,6 +357,9 @@ class LeagueConfig:
         if len(self.table_name) > 40 or any(not c.isprintable() for c in self.table_name):
             raise ConfigError("[league] table_name must be one line of at most 40 characters, not {value}",
                               value=shown(self.table_name))
+        if not 1024 <= self.beacon_port <= 65535:
+            raise ConfigError("[league] beacon_port must be a port from 1024 to 65535, not {value}",
+                              value=shown(self.beacon_port))
         for code in self.tables:
             if not code.startswith(LEAGUE_CODE) or len(code) > 4000:
                 raise ConfigError("[league] tables must be league codes (spicy-league-1-...), not {value}",

@@ -61,6 +61,8 @@ def test_display_and_ui_sections_are_read(tmp_path: Path) -> None:
         ("[buzzers]\nbutton_pins = [5, 6, 40]\nled_pins = []\n", "[buzzers] button_pins: 40 is not a usable BCM pin"),
         ("[buzzers]\nled_pins = [17, 27, 22, 23, 24, 5]\n", "[buzzers] led_pins: pin 5 is used twice (in button_pins too)"),
         ("[buzzers]\nbackend = 'serial'\nserial_ports = []\n", "[buzzers] serial_ports is empty, but backend = \"serial\""),
+        ("[league]\nbeacon_port = 53\n", "[league] beacon_port must be a port from 1024 to 65535, not 53"),
+        ("[league]\nbeacon_port = '21031'\n", "[league] beacon_port must be a whole number, not '21031'"),
     ],
 )
 def test_bad_settings_are_refused_by_key_value_and_expectation(tmp_path: Path, text: str, words: str) -> None:

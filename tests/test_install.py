@@ -178,6 +178,7 @@ def test_uninstall_removes_everything_but_the_saved_games(
         "etc/systemd/system/spicy-companion-syncthing.service",
         "etc/systemd/system/spicy-companion-syncthing.path",
         "etc/systemd/system/multi-user.target.wants/spicy-companion-syncthing.path",
+        "etc/systemd/system/spicy-companion-beacon.service",
         "etc/systemd/system/spicy-companion-phones.path",
         "etc/systemd/system/spicy-companion-phones.service",
         "etc/systemd/system/multi-user.target.wants/spicy-companion-phones.path",
@@ -356,8 +357,11 @@ def test_usb_sticks_mount_under_the_one_folder_the_service_may_write(installed: 
 
 
 def test_syncthing_is_installed_to_start_while_the_league_is_on(installed: Path, tmp_path: Path) -> None:
+    """And the beacon beside it, which only Syncthing's service starts."""
     wants = installed / "etc/systemd/system/multi-user.target.wants/spicy-companion-syncthing.path"
     assert wants.is_symlink()
+    assert (installed / "etc/systemd/system/spicy-companion-beacon.service").is_file()
+    assert not list(installed.glob("etc/systemd/system/*.wants/spicy-companion-beacon.service"))
     assert not (installed / "etc/systemd/system/multi-user.target.wants/spicy-companion-syncthing.service").exists()
     root = tmp_path / "pi"
     copy(installed, root)
@@ -365,7 +369,7 @@ def test_syncthing_is_installed_to_start_while_the_league_is_on(installed: Path,
     shutil.copy(shutil.which("syncthing") or "syncthing", root / "usr/bin/syncthing")  # what apt installs on a Pi
     result = subprocess.run(
         ["systemd-analyze", "verify", f"--root={root}", "spicy-companion-syncthing.path",
-         "spicy-companion-syncthing.service"], capture_output=True, text=True,
+         "spicy-companion-syncthing.service", "spicy-companion-beacon.service"], capture_output=True, text=True,
     )  # fmt: skip
     assert (result.returncode, result.stderr, result.stdout) == (0, "", "")
 

@@ -18,6 +18,7 @@ UNIT = Path(__file__).parent.parent / "systemd" / "spicy-companion.service"
 EJECT_UNIT = UNIT.with_name("spicy-companion-eject.service")
 SYNCTHING_UNIT = UNIT.with_name("spicy-companion-syncthing.service")
 PHONES_UNIT = UNIT.with_name("spicy-companion-phones.service")
+BEACON_UNIT = UNIT.with_name("spicy-companion-beacon.service")
 EXAMPLE = Path(__file__).parent.parent / "companion" / "config.example.toml"
 
 
@@ -38,7 +39,7 @@ def rating(unit: Path) -> tuple[str, str]:
     return found[1], found[2]
 
 
-@pytest.mark.parametrize("unit", [UNIT, EJECT_UNIT, PHONES_UNIT, SYNCTHING_UNIT], ids=lambda unit: unit.name)
+@pytest.mark.parametrize("unit", [UNIT, EJECT_UNIT, PHONES_UNIT, SYNCTHING_UNIT, BEACON_UNIT], ids=lambda unit: unit.name)
 def test_systemd_rates_the_service_ok_or_better(unit: Path) -> None:
     level, word = rating(unit)
     documented = (UNIT.parent.parent / "docs" / "SERVICE.md").read_text()
@@ -101,3 +102,22 @@ def test_syncthing_runs_as_the_kiosks_user_with_the_home_the_app_prepares() -> N
     assert unit["IPAddressDeny"] == "any" and "0.0.0.0/0" not in unit["IPAddressAllow"]
     assert service()["PrivateNetwork"] == "yes"
 
+
+
+def test_the_beacon_runs_with_syncthing_as_the_kiosks_user_on_the_kiosks_config() -> None:
+    """Syncthing's service brings the beacon (its name said on the network) and takes it down with it; the beacon
+    reads the kiosk's config (the league folder and the port) and reaches the club's network alone."""
+    syncthing = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("="))
+    syncthing.read_string(SYNCTHING_UNIT.read_text())
+    beacon = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("="))
+    beacon.read_string(BEACON_UNIT.read_text())
+    assert syncthing["Unit"]["Wants"] == BEACON_UNIT.name
+    assert beacon["Unit"]["PartOf"] == beacon["Unit"]["After"] == SYNCTHING_UNIT.name
+    unit = service(BEACON_UNIT)
+    assert (unit["User"], unit["Group"]) == (USER, USER)
+    assert unit["ExecStart"].split() == [str(VENV / "bin" / "spicy-companion"), "--config",
+                                         *service()["ExecStart"].split()[2:], "league", "beacon"]
+    allowed = unit["IPAddressAllow"].split()
+    assert unit["IPAddressDeny"] == "any" and "multicast" in allowed
+    assert all(name in ("localhost", "link-local", "multicast") or ipaddress.ip_network(name).is_private
+               for name in allowed)

@@ -21,6 +21,7 @@ import pytest
 
 from companion.config import LeagueConfig
 from companion.store import Store
+from companion.league.beacon import Beacon
 from companion.league.folders import League
 from companion.store.simulate import simulate
 from companion.league.syncthing import (
@@ -46,6 +47,12 @@ from companion.league.syncthing import (
 START = datetime(2026, 11, 6, 19, 0, tzinfo=UTC)
 ARRIVES = 60.0
 """The issue's bound: a game finished at one table is in the others' league within this."""
+
+
+def free_udp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("", 0))
+        return int(probe.getsockname()[1])
 
 
 def free_port() -> int:
@@ -236,9 +243,10 @@ def test_syncthing_killed_while_games_arrive_leaves_whole_games_and_catches_up(l
 
 
 def test_a_table_learns_another_ones_name_only_by_a_connection_that_asks_to_join(league_of) -> None:
-    """Why Join a league lists a table found by discovery by its short code: the one place Syncthing says a
-    device's name is its connection's hello, and a table that connects to learn it is at once listed by the
-    other as asking to join (``pending_devices``, what "Table 3 asks" is drawn from), its name with it."""
+    """Why the tables say their names with a beacon of their own (companion/league/beacon.py): the one place
+    Syncthing says a device's name is its connection's hello, and a table that connects to learn it is at once
+    listed by the other as asking to join (``pending_devices``, what "Table 3 asks" is drawn from), its name
+    with it."""
     a, b = league_of(2)
     start_league(a.league, a.syncthing)
     assert nearby(b.league, b.syncthing) == []  # no discovery here: nothing heard, nothing named
@@ -249,3 +257,23 @@ def test_a_table_learns_another_ones_name_only_by_a_connection_that_asks_to_join
     learned = {d["deviceID"]: d["name"] for d in b.syncthing.request("GET", "/rest/config/devices")}
     print(f"B knows A as {learned[a.syncthing.device_id()]!r} once A lists B as asking")
     assert short_code(a.syncthing.device_id()) == a.syncthing.device_id()[:7]
+
+
+def test_join_a_league_lists_a_table_by_the_name_its_beacon_says_and_never_this_one(league_of) -> None:
+    """A table in a league says its device and name (``start_league`` has its beacon say them); a table looking
+    lists it by that name, with the device its Syncthing authenticates; leaving the league stops the saying."""
+    a, b = league_of(2)
+    port = free_udp_port()
+    beacons = [Beacon(table.league.root, port, every=0.2) for table in (a, b)]
+    for beacon in beacons:
+        beacon.start()
+    try:
+        start_league(a.league, a.syncthing)
+        until(lambda: [(m.name, m.device) for m in nearby(b.league, b.syncthing)] == [
+            ("A", a.syncthing.device_id())], [], 30)
+        assert nearby(a.league, a.syncthing) == []  # B is in no league: it says nothing, and A is not offered A
+        leave(a.league, a.syncthing)
+        assert not (a.league.root / "me.json").exists()
+    finally:
+        for beacon in beacons:
+            beacon.stop()

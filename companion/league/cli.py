@@ -22,6 +22,7 @@ from companion.config import LeagueConfig, load_config
 from companion.errors import UsageError
 from companion.store.cli import _handler, db_path, whole_number
 from companion.store.db import Store
+from companion.league.beacon import Beacon
 from companion.league.folders import BATCH, League
 from companion.league.syncthing import (
     Syncthing,
@@ -78,6 +79,9 @@ def add_commands(subparsers: Any) -> None:
     keep = commands.add_parser("run", parents=[options], help="keep the league in step until Ctrl-C: this table's "
                                "games out, the others' in, every few seconds")
     keep.set_defaults(handler=_handler(run_league))
+    beacon = commands.add_parser("beacon", parents=[options], help="say this table's name on the club's network "
+                                 "and hear the others' until stopped (the Pi's spicy-companion-beacon.service)")
+    beacon.set_defaults(handler=run_beacon)
 
 
 def _settings(args: argparse.Namespace) -> LeagueConfig:
@@ -95,7 +99,7 @@ def _league_handler(run: Callable[[League, Syncthing, argparse.Namespace], int])
     def handle(args: argparse.Namespace) -> int:
         config = _settings(args)
         league = League(config)
-        with running(league, config.listen, config.local_discovery) as syncthing:
+        with running(league, config.listen, config.local_discovery, config.beacon_port) as syncthing:
             return run(league, syncthing, args)
 
     return handle
@@ -168,7 +172,7 @@ def run_league(store: Store, args: argparse.Namespace) -> int:
         raise UsageError("this table is in no league: league code starts one, league join joins one")
     for number in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, _stop)
-    with running(league, config.listen, config.local_discovery) as syncthing:
+    with running(league, config.listen, config.local_discovery, config.beacon_port) as syncthing:
         print(f"{league.table.name}: keeping the league in step (Ctrl-C stops)", flush=True)
         while True:
             done = step(league, syncthing, store)
@@ -178,6 +182,19 @@ def run_league(store: Store, args: argparse.Namespace) -> int:
                 print(f"added {done.added} games, extended {done.extended}; {done.players} player changes",
                       flush=True)
             time.sleep(STEP_SECONDS)
+
+
+def run_beacon(args: argparse.Namespace) -> int:
+    """Beside the Syncthing of a Pi's service, as the app's league thread runs it beside its own: the kiosk has
+    no network to say anything on."""
+    config = _settings(args)
+    config.folder.mkdir(parents=True, exist_ok=True)
+    beacon = Beacon(config.folder, config.beacon_port)
+    for number in (signal.SIGTERM, signal.SIGHUP):  # a clean stop: the service's stop is no failure
+        signal.signal(number, lambda _number, _frame: beacon.stop())
+    print(f"saying this table's name on port {config.beacon_port} (Ctrl-C stops)", flush=True)
+    beacon.run()
+    return 0
 
 
 def run_publish(store: Store, args: argparse.Namespace) -> int:

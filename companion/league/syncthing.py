@@ -31,7 +31,7 @@ import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from urllib.parse import quote
 from companion.config import LEAGUE_CODE, LeagueConfig
 from companion.errors import CompanionError, Reason
 from companion.store.db import Store
+from companion.league.beacon import Beacon, heard, say_me
 from companion.league.folders import Imported, League, Refused, read_json
 
 FOLDER_PREFIX = "spicy-"
@@ -104,16 +105,19 @@ def short_code(device: str) -> str:
 
 
 class Syncthing:
-    """One Syncthing instance with its home, listening where ``listen`` says (``default``: port 22000)."""
+    """One Syncthing instance with its home, listening where ``listen`` says (``default``: port 22000). One
+    this object starts has the table's beacon beside it (``beacon_port``, with local discovery on): the names
+    Join a league lists the tables by (``companion.league.beacon``)."""
 
     def __init__(self, home: Path, listen: str = "default", local_discovery: bool = True,
-                 binary: str = "syncthing") -> None:
+                 binary: str = "syncthing", beacon_port: int | None = None) -> None:
         self.home = home
         self.listen = listen
         self.local_discovery = local_discovery
         self.binary = binary
         self.socket = home / "api.sock"
         self.process: subprocess.Popen[bytes] | None = None
+        self.beacon = Beacon(home.parent, beacon_port) if local_discovery and beacon_port else None
 
     # --- the process ----------------------------------------------------------
 
@@ -168,6 +172,8 @@ class Syncthing:
             if self.process.poll() is not None:
                 raise SyncthingError("Syncthing stopped as it started: {problem}", problem=self._last_words())
             if self.answers():
+                if self.beacon is not None:
+                    self.beacon.start()
                 return
             time.sleep(0.1)
         self.stop()
@@ -183,6 +189,8 @@ class Syncthing:
 
     def stop(self) -> None:
         """Asked to stop; killed if it has not within 10 s."""
+        if self.beacon is not None:
+            self.beacon.stop()
         if self.process is None or self.process.poll() is not None:
             self.process = None
             return
@@ -309,10 +317,11 @@ def folder_id(table_id: str) -> str:
 
 
 @contextmanager
-def running(league: League, listen: str = "default", local_discovery: bool = True) -> Iterator[Syncthing]:
+def running(league: League, listen: str = "default", local_discovery: bool = True,
+            beacon_port: int | None = None) -> Iterator[Syncthing]:
     """This table's Syncthing: the one already answering on its socket (the service on a Pi, the app), else one
     started for as long as the block lasts."""
-    syncthing = Syncthing(league.root / "syncthing", listen, local_discovery)
+    syncthing = Syncthing(league.root / "syncthing", listen, local_discovery, beacon_port=beacon_port)
     if syncthing.answers():
         yield syncthing
         return
@@ -383,12 +392,13 @@ def refuse(syncthing: Syncthing, device: str) -> None:
 
 def nearby(league: League, syncthing: Syncthing, codes: tuple[str, ...] = ()) -> list[Member]:
     """The tables Join a league offers: those Syncthing's local discovery heard on the network, and those of
-    ``codes`` (``[league] tables``); never this table. Discovery carries no name: a table found that way is
-    named once its Syncthing has told it (a table that asked here, a device known), else listed by its short
-    code (``short_code``), which its own League screen shows. Nothing else tells it sooner: discovery's packets
-    hold a device's ID and addresses alone, and the name in Syncthing's hello comes only by connecting, which
-    the other table's Syncthing refuses and lists as a device asking (checked with the real instances:
-    tests/test_syncthing.py)."""
+    ``codes`` (``[league] tables``); never this table. Discovery carries no name (its packets hold a device's
+    ID and addresses alone, and the name in Syncthing's hello comes only by connecting, which the other table's
+    Syncthing lists as a device asking: tests/test_syncthing.py), so a table found that way is named by what
+    its beacon said (``companion.league.beacon``), else by its Syncthing once told (a table that asked here, a
+    device known), else listed by its short code (``short_code``), which its own League screen shows. A table
+    whose beacon is heard before Syncthing's discovery finds it is listed at once, reached where discovery
+    finds it."""
     me = syncthing.device_id()
     found: dict[str, Member] = {}
     for code in codes:
@@ -399,12 +409,17 @@ def nearby(league: League, syncthing: Syncthing, codes: tuple[str, ...] = ()) ->
         found[member.device] = member
     known = {device["deviceID"]: str(device.get("name", "")) for device in syncthing.request("GET", "/rest/config/devices")}
     asked = syncthing.pending_devices()
-    heard = syncthing.request("GET", "/rest/system/discovery") or {}
-    for device, seen in heard.items():
-        if device in found or not isinstance(seen, dict):
-            continue
-        name = known.get(device) or str(asked.get(device, {}).get("name", ""))
-        found[device] = Member(device, "", name, tuple(str(a) for a in seen.get("addresses") or []) or ("dynamic",))
+    named = heard(league.root)
+    discovered = syncthing.request("GET", "/rest/system/discovery") or {}
+    for device in set(discovered) | set(named):
+        seen = discovered.get(device)
+        if device not in found and isinstance(seen, dict | None):
+            addresses = tuple(str(a) for a in (seen or {}).get("addresses") or [])
+            found[device] = Member(device, "", "", addresses or ("dynamic",))
+    for device, member in found.items():
+        if not member.name:
+            name = named.get(device) or known.get(device) or str(asked.get(device, {}).get("name", ""))
+            found[device] = replace(member, name=name)
     found.pop(me, None)
     return sorted(found.values(), key=lambda m: (m.name == "", m.name, m.device))
 
@@ -446,8 +461,8 @@ def leave(league: League, syncthing: Syncthing) -> None:
     for device in syncthing.request("GET", "/rest/config/devices"):
         if device["deviceID"] != me:
             syncthing.request("DELETE", f"/rest/config/devices/{quote(device['deviceID'])}")
-    _describe(league, syncthing, [])
     (league.root / ON).unlink(missing_ok=True)
+    _describe(league, syncthing, [])
 
 
 def keep_in_step(league: League, syncthing: Syncthing) -> list[Member]:
@@ -521,8 +536,11 @@ def _member(data: Any) -> Member | None:
 
 
 def _describe(league: League, syncthing: Syncthing, members: list[Member]) -> None:
-    league.describe(device=syncthing.device_id(), addresses=list(syncthing.addresses()),
+    """This table as its folder lists it, and as its beacon says it on the network while it is in a league."""
+    me = syncthing.device_id()
+    league.describe(device=me, addresses=list(syncthing.addresses()),
                     members=[m.to_json() for m in sorted(members, key=lambda m: m.device)])
+    say_me(league.root, me if is_on(league) else None, league.table.name)
 
 
 # --- the league's state in words ----------------------------------------------------

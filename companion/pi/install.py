@@ -64,6 +64,8 @@ RULES = Path("/etc/udev/rules.d")
 STICK_RULE = "99-spicy-usb-sticks.rules"
 EJECT_UNITS = ("spicy-companion-eject.service", "spicy-companion-eject.path")
 SYNCTHING_UNITS = ("spicy-companion-syncthing.service", "spicy-companion-syncthing.path")
+BEACON_UNIT = "spicy-companion-beacon.service"
+"""Started and stopped with Syncthing's service (its ``Wants=``, its own ``PartOf=``): the table's name said."""
 """Syncthing for club night (README "Club night"): started by its path unit while the league is on."""
 PHONES_UNITS = ("spicy-companion-phones.service", "spicy-companion-phones.path")
 """The root helper behind "Show the game on phones" (companion/phones/switch.py) and the path unit that starts it."""
@@ -176,6 +178,7 @@ class Installer:
         self.directory(STATE, 0o750, owner=USER, group=USER, deep=True)
         self.usb_sticks()
         self.path_started(SYNCTHING_UNITS, "Syncthing runs while the league is on")
+        self.file(UNIT.parent / BEACON_UNIT, (self.source / "systemd" / BEACON_UNIT).read_bytes(), 0o644)
         self.phones()
         self.enable()
 
@@ -407,7 +410,7 @@ class Installer:
         if self.at(DROP_INS).exists():
             shutil.rmtree(self.at(DROP_INS))
             self.changed(f"removed {DROP_INS}")
-        for path in (UNIT, *(RULES / rule for rule in UDEV_RULES)):
+        for path in (UNIT, UNIT.parent / BEACON_UNIT, *(RULES / rule for rule in UDEV_RULES)):
             if self.at(path).exists():
                 self.at(path).unlink()
                 self.changed(f"removed {path}")

@@ -310,7 +310,8 @@ class LeagueRunner(EventDispatcher):
         if self.syncthing is not None and self.syncthing.answers():
             return self.syncthing
         self._release()
-        syncthing = Syncthing(self._league().root / "syncthing", self.config.listen, self.config.local_discovery)
+        syncthing = Syncthing(self._league().root / "syncthing", self.config.listen, self.config.local_discovery,
+                              beacon_port=self.config.beacon_port)
         if not syncthing.answers():
             if SERVICE.exists():
                 syncthing.prepare()  # the keys and settings the service starts with (it needs no network)

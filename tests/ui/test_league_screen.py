@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import LeagueConfig, StoreConfig, UiConfig
+from companion.league.beacon import Beacon
 from companion.league.folders import League
 from companion.store.simulate import simulate
 from companion.league.syncthing import (CODE_PREFIX, ON, Member, Syncthing, SyncthingError, ask, folder_id,
@@ -35,7 +36,7 @@ from companion.ui.screens.league import AskingRow, FoundTable
 from keyboard_helpers import keys, type_on_screen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_syncthing import free_port  # noqa: E402
+from test_syncthing import free_port, free_udp_port  # noqa: E402
 
 SYNCED = float(os.environ.get("SYNCED", "120"))
 """Seconds a step of the league may take on a loaded 2-core machine: Syncthing reconnects every 10 s."""
@@ -122,10 +123,11 @@ def test_a_league_started_joined_and_accepted_by_touch_carries_a_game_across(ui,
     assert league_a.table.name == "Table Ana"  # the name set by touch is the table's, after a restart too
     tables.tables["B"] = (league_code(league_a, tables.syncthing["A"]),)
     app, screen = open_league(ui, tables.config(ui, "B"))
-    ui.until(lambda: any(f.text == "Table Ana" for f in ui.find_all(FoundTable)), SYNCED)
+    listed = f"Table Ana · {tables.syncthing['A'].device_id()[:7]}"  # the code A's own screen shows
+    ui.until(lambda: any(f.text == listed for f in ui.find_all(FoundTable)), SYNCED)
     assert not app.league.on
     assert (tables.base / "B" / "looking").exists()  # what has a Pi's path unit start Syncthing meanwhile
-    ui.tap(next(f for f in ui.find_all(FoundTable) if f.text == "Table Ana"))
+    ui.tap(next(f for f in ui.find_all(FoundTable) if f.text == listed))
     ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
     assert "Table Ana" in screen.ids.state.text or app.league.words
     b_name = app.league.name
@@ -164,6 +166,32 @@ def as_discovered(syncthing: Syncthing) -> str:
 
     member = Member(syncthing.device_id(), "", "", (syncthing.listen,))
     return CODE_PREFIX + base64.urlsafe_b64encode(json.dumps(member.to_json()).encode()).decode().rstrip("=")
+
+
+def test_a_table_found_on_the_network_is_listed_by_the_name_its_beacon_says(ui, tables: Tables) -> None:
+    """Each table's beacon runs beside its Syncthing, as the Pi's services do: A, in a league, says its name;
+    B's Join a league lists A by it, with A's code, and asking names A by it."""
+    tables.serve("A")
+    tables.serve("B")
+    port = free_udp_port()
+    beacons = [Beacon(tables.base / name, port, every=0.2) for name in ("A", "B")]
+    for beacon in beacons:
+        beacon.start()
+    try:
+        app, screen = open_league(ui, tables.config(ui, "A"))
+        name_table(ui, screen, "Table Ana")
+        ui.tap(screen.ids.start)
+        ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+        ui.stop()
+
+        app, screen = open_league(ui, tables.config(ui, "B"))
+        listed = f"Table Ana · {tables.syncthing['A'].device_id()[:7]}"
+        ui.until(lambda: [f.text for f in ui.find_all(FoundTable)] == [listed], SYNCED)
+        ui.tap(ui.find_all(FoundTable)[0])
+        ui.until(lambda: screen.asked == "Table Ana", SYNCED)
+    finally:
+        for beacon in beacons:
+            beacon.stop()
 
 
 def test_a_table_found_without_its_name_is_listed_by_the_code_its_own_screen_shows(ui, tables: Tables) -> None:

@@ -68,7 +68,7 @@ class LeagueScreen(Screen):
         App.get_running_app().league.start()
 
     def ask(self, found: FoundTable) -> None:
-        self.asked = found.text
+        self.asked = found.member.name or found.text
         App.get_running_app().league.join(found.member)
 
     def accept(self, device: str) -> None:
@@ -88,8 +88,9 @@ class LeagueScreen(Screen):
     def _list_found(self, _runner: object, found: list) -> None:
         box = self.ids.found
         box.clear_widgets()
-        for member in found:  # one whose name is not known yet by the code its own League screen shows
-            label = member.name or tr._("A table · {code}").format(code=member.code)
+        for member in found:  # by the code its own League screen shows beside its name, which anyone could say
+            label = member.name + " · " + member.code if member.name else tr._("A table · {code}").format(
+                code=member.code)
             box.add_widget(FoundTable(text=label, member=member, on_release=self.ask))
 
     def _list_asking(self, _runner: object, asking: list) -> None:
