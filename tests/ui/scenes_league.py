@@ -39,10 +39,10 @@ def _league(ui: Any, **settings: Any) -> Any:
 
 @scene("league-join")
 def league_join(ui: Any) -> None:
-    """Another table's League screen: three tables found on the network, one of them by its code alone (as
-    discovery finds a table whose name is not known yet); a tap asks one."""
+    """Another table's League screen: three tables found on the network, two by the names their beacons say,
+    with their codes, one by its code alone (a table whose name is not heard yet); a tap asks one."""
     runner = ui.app.league
-    _league(ui, tables=(_code("Table 1", "A"), _code("Bar corner", "B"), _code("", "C")))
+    _league(ui, tables=(_code("Table 1", "A"), _code("Maximilian's long corner", "B"), _code("", "C")))
     ui.until(lambda: len(runner.found) == 3, WAIT)
     ui.step(3)
 
