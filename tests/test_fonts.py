@@ -151,3 +151,12 @@ def test_ordering_persian_loads_no_fonttools() -> None:
     from fontTools.ttLib import TTFont as Again  # and a later import of it still works
 
     assert Again is TTFont
+
+
+@pytest.mark.parametrize("script", NAMES)
+def test_a_name_in_capitals_is_drawn_as_well_as_the_name(script: str) -> None:
+    """A seat's initial and "{name} PLAYED" are capitals: Georgian's (Mtavruli) are in no font, so a Georgian
+    name keeps its letters there instead of turning into placeholders; the rest are capitals."""
+    for name in NAMES[script]:
+        assert fonts.shown(fonts.capitals(name)).count(fonts.PLACEHOLDER) == fonts.shown(name).count(fonts.PLACEHOLDER)
+    assert fonts.capitals("ნინო Zoë") == "ნინო ZOË" and fonts.capitals("ნ") != "ნ".upper()

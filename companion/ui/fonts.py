@@ -119,6 +119,23 @@ def shown(text: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=1024)
+def capitals(text: str) -> str:
+    """``text`` in capitals wherever a font draws the capital: Georgian's capitals (Mtavruli, added to Unicode in
+    2018) are in none of the fonts, so a Georgian name keeps its letters rather than turn to placeholders; the
+    initial on a seat's badge and a name shouted in a title read as the player typed it.
+
+    >>> capitals("zoë"), capitals("groß"), capitals("ნინო"), capitals("ёжик"), capitals("さくら")
+    ('ZOË', 'GROSS', 'ნინო', 'ЁЖИК', 'さくら')
+    """
+    upper = text.upper()
+    if all(ord(character) in _drawable((ROBOTO,)) or invisible(character) for character in upper):
+        return upper
+    drawable = _drawable(tuple(faces()))
+    return "".join(big if all(ord(c) in drawable or invisible(c) for c in big) else character
+                   for character in text for big in (character.upper(),))
+
+
 @lru_cache(maxsize=4096)
 def font_for(text: str, preferred: str = ROBOTO) -> str:
     """The font that draws every letter of ``text`` (as ``shown`` gives it): ``preferred`` if it does, else the
