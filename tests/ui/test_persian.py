@@ -122,6 +122,7 @@ def test_persian_by_touch_a_name_on_its_keyboard_a_challenge_and_english_again(u
     switch_in_settings(ui, "fa", "home")
     home = app.screen("home")
     assert home.ids.new_game.text == fa("New game") != "New game"
+    assert settings.ids.scroll.bar_pos_y == "left"  # a list's bar where its lines end, clear of their words
 
     # Set-up: علی‌رضا typed on the Persian keys (with the half-space), Ben and Cy on the Latin layer.
     ui.tap(home.ids.new_game)
@@ -181,3 +182,4 @@ def test_persian_by_touch_a_name_on_its_keyboard_a_challenge_and_english_again(u
     app.show("settings")
     ui.until(lambda: not app.root.transition.is_active)
     assert centre_x(within(settings, Header).ids.back) < app.root.width / 2
+    assert settings.ids.scroll.bar_pos_y == "right"

@@ -2,8 +2,8 @@
 English stands at the right in Persian (a row's first item, Back, a seat panel's name and its score, the claim
 pad's keys), and a directional icon points the other way.
 
-Done once, in the layouts every screen is made of: kv's ``BoxLayout:``, ``GridLayout:`` and ``StackLayout:`` are
-``Row``, ``Grid`` and ``Stack`` (registered under those names, as the label is), and a widget class written as a row in Python is
+Done once, in the layouts every screen is made of: kv's ``BoxLayout:``, ``GridLayout:``, ``StackLayout:`` and
+``ScrollView:`` and ``RecycleView:`` are ``Row``, ``Grid``, ``Stack``, ``Scroll`` and ``Recycled`` (registered under those names, as the label is), and a widget class written as a row in Python is
 a ``Row``. Each lays its children out as Kivy does, then, in a right-to-left language, mirrors their places
 within it. Numbers keep their own order: a row of number keys reads 1 to 10 from the right, and each number
 is still written left to right (``companion.ui.bidi``). The on-screen keyboard's letter rows stay in the
@@ -19,6 +19,8 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.layout import Layout
+from kivy.uix.recycleview import RecycleView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.stacklayout import StackLayout
 from kivy.uix.widget import Widget
 
@@ -62,6 +64,28 @@ class Stack(StackLayout):
         super().do_layout(*args)
         if mirrored():
             mirror_children(self)
+
+
+class Scroll(ScrollView):
+    """Kivy's scroll view, its bar on the side a line ends in a right-to-left language (the left), where it
+    stands clear of the words that start at the right."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.follow_direction()
+
+    def follow_direction(self) -> None:
+        self.bar_pos_y = "left" if mirrored() else "right"
+
+
+class Recycled(RecycleView):
+    """Kivy's recycle view (the long lists), its bar as ``Scroll``'s."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.follow_direction()
+
+    follow_direction = Scroll.follow_direction
 
 
 def relayout(widget: Widget) -> None:
