@@ -12,6 +12,7 @@ never a traceback. A new command raises and gets this for free.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import signal
@@ -63,6 +64,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def open_app(args: argparse.Namespace) -> int:
     """No command: the touchscreen table, the main job."""
+    gc.disable()  # until the first frame is on screen (companion.ui.collect_after_drawn)
     from companion import ui  # Kivy only loads when the app is wanted
 
     return ui.run(load_config(args.config), args.config)

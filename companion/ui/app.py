@@ -172,7 +172,7 @@ class SpicyApp(App):
         if self.league.in_league():
             self.league.begin()
         self._build_ahead([*(partial(self.screen, name) for name in AHEAD), lambda: self.toast,
-                           lambda: self.screen_keyboard])
+                           lambda: self.screen_keyboard, lambda: self.root.get_screen("home").sheet])
 
     def _say_reopened(self) -> None:
         """Which game start-up reopened, for the table to recognise: when it started, who sat down."""
@@ -207,8 +207,9 @@ class SpicyApp(App):
         self.toast.show(say(error.reason), at_top=True)
 
     def _build_ahead(self, steps: list[Callable[[], object]]) -> None:
-        """One step a frame: the screens ahead, then the toast and the keyboard, so that the first
-        message and the first field to take the focus make nothing."""
+        """One step a frame: the screens ahead, then the toast, the keyboard and home's question about an
+        unfinished game, so that the first message, the first field to take the focus and the first new game
+        beside an unfinished one make nothing."""
         if not steps:
             _settle_memory()
             self.warmed = True

@@ -47,8 +47,10 @@ EMOJI_TAILS = (range(0xFE00, 0xFE10), range(0x1F3FB, 0x1F400), range(0x20E3, 0x2
 """Variation selectors, skin tones, the keycap and tag characters: part of the emoji before them."""
 
 
+@cache
 def faces() -> dict[str, tuple[Path, ...]]:
-    """Each label font's files, regular then bold, in the order a text tries them."""
+    """Each label font's files, regular then bold, in the order a text tries them. Made once: each new text
+    a label is given asks for the order."""
     return {
         ROBOTO: (KIVY_FONTS / "Roboto-Regular.ttf", KIVY_FONTS / "Roboto-Bold.ttf"),
         PERSIAN: (FOLDER / f"{PERSIAN}-Regular.ttf", FOLDER / f"{PERSIAN}-Bold.ttf"),  # subsets (scripts/subset-font)
@@ -84,6 +86,13 @@ def _drawable(fonts: tuple[str, ...]) -> frozenset[int]:
     return frozenset().union(*map(drawn_by, fonts)).difference(*EMOJI)
 
 
+@lru_cache(maxsize=4096)
+def _drawn_by_one(point: int) -> bool:
+    """Whether one of the fonts draws ``point`` and it is no emoji: the fonts asked in turn, so a kana makes
+    Japanese's set and a Persian letter Persian's, and only a letter the subsets lack the whole DejaVu's."""
+    return not any(point in emoji for emoji in EMOJI) and any(point in drawn_by(name) for name in faces())
+
+
 def invisible(character: str) -> bool:
     """Drawn as nothing or as a space even by a font without it: spaces, controls, and the format characters
     (zero-width joiners, direction marks) that HarfBuzz, which SDL2_ttf shapes with, leaves out."""
@@ -99,7 +108,6 @@ def shown(text: str) -> str:
     """
     if all(ord(character) in _drawable((ROBOTO,)) or invisible(character) for character in text):
         return text  # the common case, Latin or Cyrillic: no other font's set is made
-    drawable = _drawable(tuple(faces()))
     out: list[str] = []
     joined = flag = False
     for character in text:
@@ -110,7 +118,7 @@ def shown(text: str) -> str:
             joined, flag = character == JOINER, False
             continue
         joined = False
-        if point in drawable or invisible(character):
+        if _drawn_by_one(point) or invisible(character):
             out.append(character)
             flag = False
         else:
@@ -146,8 +154,9 @@ def font_for(text: str, preferred: str = ROBOTO) -> str:
     """
     needed = {ord(character) for character in text if not invisible(character)}
     order = [preferred, *(name for name in faces() if name != preferred)]
-    return next((name for name in order if needed <= drawn_by(name)),
-                max(order, key=lambda name: len(needed & drawn_by(name))))
+    found = next((name for name in order if needed <= drawn_by(name)), None)
+    # only then the one drawing most: it reads every font's set (Kivy's whole DejaVu Sans too)
+    return found or max(order, key=lambda name: len(needed & drawn_by(name)))
 
 
 @lru_cache(maxsize=4096)

@@ -17,11 +17,9 @@ A file refused by an import is named once, as a notice.
 
 from __future__ import annotations
 
-import http.client
 import logging
 import queue
 import threading
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,8 +46,16 @@ SERVICE = Path("/etc/systemd/system/spicy-companion-syncthing.service")
 """On a Pi, Syncthing is this service's (started by its path unit once the league is on), never the app's."""
 LOOKING = "looking"
 """The league folder's file that says the League screen is looking for tables (spicy-companion-syncthing.path)."""
-FAILURES = (CompanionError, OSError, ValueError, KeyError, TypeError, http.client.HTTPException, ET.ParseError)
-"""What a step can meet from Syncthing, the league folder or the store: said on screen, and tried again."""
+
+
+def failures() -> tuple[type[Exception], ...]:
+    """What a step can meet from Syncthing, the league folder or the store: said on screen, and tried again.
+    Asked on the league's thread when a step fails: HTTP's and XML's modules (Syncthing's answers) are not
+    imported before the first frame."""
+    import http.client
+    import xml.etree.ElementTree as ET
+
+    return CompanionError, OSError, ValueError, KeyError, TypeError, http.client.HTTPException, ET.ParseError
 
 
 @dataclass
@@ -249,7 +255,7 @@ class LeagueRunner(EventDispatcher):
         """False when the job met what a step can meet (said on screen): the caller tries it again."""
         try:
             job()
-        except FAILURES as exc:
+        except failures() as exc:
             self._show(Seen(self.in_league(), self.name, problem=_words(exc)))
             return False
         if step:
@@ -275,7 +281,7 @@ class LeagueRunner(EventDispatcher):
                 from companion.league.syncthing import nearby
 
                 seen.found = nearby(league, self._syncthing(), self.config.tables)
-        except FAILURES as exc:
+        except failures() as exc:
             seen = Seen(self.in_league(), self.name, problem=_words(exc))
         self._show(seen)
 

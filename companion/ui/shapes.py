@@ -89,13 +89,15 @@ def _mirrored(size: int, value: Callable[[float, float], T]) -> list[T]:
     time a seat is armed), and a quarter of the work keeps that frame short."""
     half = (size + 1) // 2
     quarter = [[value(column + 0.5, row + 0.5) for column in range(half)] for row in range(half)]
-    return [quarter[min(row, size - 1 - row)][min(column, size - 1 - column)]
-            for row in range(size) for column in range(size)]
+    rows = [row + row[size - half - 1::-1] if size > half else row for row in quarter]  # each row mirrored
+    return [pixel for row in rows + rows[size - half - 1::-1] for pixel in row] if size > half else rows[0]
 
 
 def _white(size: int, alphas: Iterable[float]) -> Texture:
     """A white texture with these alphas, row by row."""
-    return _texture(size, b"".join(bytes((255, 255, 255, round(255 * alpha))) for alpha in alphas))
+    pixels = bytearray(b"\xff" * (4 * size * size))
+    pixels[3::4] = bytes(round(255 * alpha) for alpha in alphas)
+    return _texture(size, bytes(pixels))
 
 
 @cache
@@ -144,8 +146,8 @@ def framed_texture(radius: int, line: float, outline: Rgba, fill: Rgba) -> Textu
             red, green, blue = edge[:3]
         return bytes(round(255 * value) for value in (red, green, blue, alpha))
 
-    pixels: dict[tuple[float, float], bytes] = {}
-    return _texture(size, b"".join(pixels.get(layer) or pixels.setdefault(layer, pixel(*layer)) for layer in layers))
+    pixels = {layer: pixel(*layer) for layer in set(layers)}
+    return _texture(size, b"".join(map(pixels.__getitem__, layers)))
 
 
 def _quads(count: int) -> list[int]:

@@ -47,10 +47,18 @@ class HomeScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.sheet = LeftGameSheet()
+        self._sheet: LeftGameSheet | None = None
         self.phone_code: Widget | None = None
         """The phone page's code in the corner, made when the page first starts (not for the first frame)."""
         App.get_running_app().phones.bind(url=self._phone_code)
+
+    @property
+    def sheet(self) -> LeftGameSheet:
+        """The question asked when a new game would leave one unfinished: made after the first frame (the
+        app's ``_build_ahead``) or when first asked, not for the first frame, which does not show it."""
+        if self._sheet is None:
+            self._sheet = LeftGameSheet()
+        return self._sheet
 
     def _phone_code(self, _phones: object, url: str) -> None:
         """While phones can follow the game, its code in the top corner; a tap shows it whole-screen."""
@@ -126,5 +134,5 @@ class HomeScreen(Screen):
             self.sheet.then()
 
     def close_sheet(self) -> None:
-        if self.sheet.parent is not None:
-            self.remove_widget(self.sheet)
+        if self._sheet is not None and self._sheet.parent is not None:
+            self.remove_widget(self._sheet)

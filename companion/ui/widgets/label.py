@@ -23,6 +23,7 @@ aligned left is aligned right and one aligned right left, as the screens mirror.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from kivy.core.text.markup import MarkupLabel
@@ -56,6 +57,13 @@ def spans(parts: tuple[tuple[str, str], ...]) -> str:
 
 def width(text: str, font_size: float, bold: bool = True) -> float:
     """How wide a label draws ``text`` on one line, each run in its font; measured without a texture."""
+    return _width(text, font_size, bold, tr.language)
+
+
+@lru_cache(maxsize=4096)
+def _width(text: str, font_size: float, bold: bool, _language: str) -> float:
+    """Cached: a button's kv rule asks again as each of its padding, icon and width is set, with the same
+    words; ``_language`` is what ``runs`` and ``ordered`` read."""
     parts, kind = runs(text), CoreLabel
     if ordered(text):
         if len(parts) == 1:
@@ -183,6 +191,16 @@ class Runs(MarkupLabel):
         return super().render_lines(lines, options, render_text, y, size)
 
 
+def laying_out(widget: Any) -> bool:
+    """Whether a layout holding ``widget`` is to lay its children out before the next frame."""
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if getattr(getattr(parent, "_trigger_layout", None), "is_triggered", False):  # a Layout's trigger
+            return True
+        parent = parent.parent
+    return False
+
+
 class Label(KivyLabel):
     """Kivy's label, drawing ``fonts.runs(text)``: in one font, or in a font span a script."""
 
@@ -202,7 +220,19 @@ class Label(KivyLabel):
     _words = ""
     """What ``_draw`` gave the core text, before a Japanese text is broken into lines."""
 
+    _waited = False
+    """Whether this label's last scheduled drawing waited for the layouts above it (``texture_update``)."""
+
     def texture_update(self, *args: Any) -> None:
+        """Draw the text. Scheduled (Kivy's trigger passes the frame's time), a label whose layouts above have
+        yet to run that frame waits for them, once: a screen's labels are given their text before their boxes
+        their sizes, and were drawn twice, first at Kivy's 100 px (a button's words shrunk to nothing, a
+        sentence wrapped and made smaller five times), then at the size laid out. Called directly, it draws."""
+        if args and not self._waited and laying_out(self):
+            self._waited = True
+            self._trigger_texture()
+            return
+        self._waited = False
         core = self._label
         width = self.text_size[0]
         if isinstance(core, MarkupLabel) or not width or self.shorten:
@@ -217,6 +247,7 @@ class Label(KivyLabel):
         """A Japanese text, broken into lines at ``width`` by its rule (``breaks.wrap``) for Kivy to draw."""
         if breakable(self._words):
             core = self._label
+            core.resolve_font_name()  # the font just chosen: Kivy resolves it as it draws, after this measure
             core.text = wrap(self._words, width, lambda text: core.get_extents(text)[0])
 
     def _keep_whole(self, width: float) -> None:
