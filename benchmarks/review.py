@@ -34,7 +34,8 @@ its own, against the same import of ``--league-baseline`` (2,000) files in the s
 the real app the league screens, each against the same screen on the baseline's league store, in turn
 in the same app: the Players list of the whole league and of one table (a tap of its table button), a
 player's page (the player with the most games), the same page at "Table 1" (as from Players showing that
-table), Tonight, and Tonight of one table. ``--games`` with no
+table) and at this table (its button tapped), Tonight, Tonight of one table, and Records of the whole league,
+of this table and of Table 1 (its button tapped once, twice). ``--games`` with no
 number measures club night alone.
 
 The load average (1 minute) over the run is printed after the figures.
@@ -435,11 +436,16 @@ def league_figures(games: int, baseline: int, runs: int, folder: Path) -> list[t
     assert big is not None
     player = max(player_lines(big), key=lambda line: line.games).name
     players, tonight_screen, page = app.screen("players"), app.screen("tonight"), app.screen("player")
+    records_screen = app.screen("records")
 
     def one_table(screen: Any) -> Callable[[], object]:
         """The table button tapped on a screen open on the whole league (as a touch does, through the button's
         own release): this table's games, from the tap to the frame after the screen refilled."""
         return lambda: screen.ids.table_choice.on_release()
+
+    def two_taps(screen: Any) -> Callable[[], object]:
+        """The button tapped twice: the other table's games, most of the league's."""
+        return lambda: (screen.ids.table_choice.on_release(), screen.ids.table_choice.on_release())
 
     def open_page() -> None:
         page.open(player)
@@ -450,6 +456,11 @@ def league_figures(games: int, baseline: int, runs: int, folder: Path) -> list[t
         assert app.store is not None
         page.open(player, next(place.id for place in tables(app.store) if place.id != HERE))
         app.show("player")
+
+    def open_records() -> None:
+        """As from Players showing the whole league: its Records button."""
+        records_screen.open(None)
+        app.show("records")
 
     def opened(name: str) -> None:
         """The screen open on the whole league first, on the store in use."""
@@ -465,8 +476,12 @@ def league_figures(games: int, baseline: int, runs: int, folder: Path) -> list[t
         ("a player's page (the player with the most games)", open_page, lambda: app.root.current == "player", home),
         ("the same page at Table 1 (opened from Players at that table)", open_page_at_table,
          lambda: app.root.current == "player", home),
+        ("a player's page, this table's (its button tapped)", one_table(page), lambda: True, "player"),
         ("Tonight, the whole league", lambda: app.show("tonight"), lambda: app.root.current == "tonight", home),
         ("Tonight, one table's (its button tapped)", one_table(tonight_screen), lambda: True, "tonight"),
+        ("Records, the whole league", open_records, lambda: app.root.current == "records", home),
+        ("Records, this table's (its button tapped)", one_table(records_screen), lambda: True, "records"),
+        ("Records, Table 1's (the button tapped twice)", two_taps(records_screen), lambda: True, "records"),
     ]
     with Store.open(base_path) as small:
         stores = (big, small)

@@ -17,7 +17,7 @@ from companion.rules import FIVE_SPICES, Game, Redo, Setup, Undo, action_from_di
 from companion.table.session import Session
 from companion.store import Store, snapshots
 from companion.store.schema import KNOWN as MIGRATION_NAMES
-from companion.store.schema import PAGE_TOTALS, PAST_CHANGES, TRIGGER_PHASES, _totals_trigger
+from companion.store.schema import PAGE_TOTALS, PAST_CHANGES, RECORD_COLUMNS, TRIGGER_PHASES, _totals_trigger
 
 # Cy catches Ben bluffing, Ben survives Ana's challenge, Ben's challenge on Ana is
 # undone, then the World's End card shows.
@@ -142,6 +142,8 @@ UNDO_MIGRATION = {
                           "DROP TABLE player_ratings", "DROP TABLE rating_state"],
     "m017_game_table": ["DROP INDEX idx_games_table", "ALTER TABLE games DROP COLUMN table_id",
                         "DROP TABLE league_tables"],
+    "m018_record_indexes": [*(f"DROP INDEX idx_scores_{column}" for column in RECORD_COLUMNS),
+                            "DROP INDEX idx_games_minutes"],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

@@ -21,7 +21,7 @@ from typing import Any
 from companion.rules import Action, Event, EventKind, Game, ProfileId, State
 from companion.store.db import Store
 from companion.store.records import FIX_ROW, BadRow, SavedGame, names_from_json, to_json
-from companion.store.schema import COUNTED, pairs_select, totals_select
+from companion.store.schema import COUNTED, GAME_MINUTES, MINUTES_INDEX, pairs_select, totals_select
 
 TIMELINE_KINDS = frozenset({
     EventKind.LAST_CARD, EventKind.CHALLENGE, EventKind.CHALLENGE_WON, EventKind.STACK_WON, EventKind.RAID,
@@ -566,6 +566,8 @@ class Record:
     name: str | None
     """Who holds it; None for the longest game, which is everyone's."""
     game_id: int
+    started_at: str
+    """When that game started: the date a record screen gives it."""
     table: str = HERE
     """The table the game was at."""
 
@@ -580,26 +582,45 @@ _RECORDS: Sequence[tuple[RecordKind, str]] = (
 
 def records(store: Store, table: str | None = None) -> list[Record]:
     """The records over every finished game of the league (of one table's, with ``table``); the first to set
-    one keeps it on a tie."""
+    one keeps it on a tie (in one game, the first seat)."""
     placed = tables_kept(store)
-    at, params = _at(table if placed else None)
+    at, params = _record_at(store, table if placed else None)
     where = "games.table_id" if placed else "NULL"
+    # the longest game from the top of its index (m018), unless the table's own games are the fewer to read
+    by_length = f" INDEXED BY {MINUTES_INDEX}" if not at.startswith(AT_TABLE) and _has_index(store, MINUTES_INDEX) else ""
     found = []
     for kind, column in _RECORDS:
         rows = store.query(
-            f"SELECT {column}, players.name, scores.game_id, {where} FROM scores"
+            f"SELECT {column}, players.name, scores.game_id, games.started_at, {where} FROM scores"
             " JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id"
-            f" WHERE {column} > 0 AND {at} ORDER BY {column} DESC, games.started_at, games.id LIMIT 1", params
+            f" WHERE {column} > 0 AND {at} ORDER BY {column} DESC, games.started_at, games.id, scores.seat LIMIT 1", params
         )
-        found += [Record(kind, value, name, game_id, table_id or HERE) for value, name, game_id, table_id in rows]
+        found += [Record(kind, value, name, game_id, started, table_id or HERE)
+                  for value, name, game_id, started, table_id in rows]
     rows = store.query(
-        "SELECT CAST(round((julianday(ended_at) - julianday(started_at)) * 1440) AS INTEGER) AS minutes, id,"
-        f" {where} FROM games WHERE ended_at IS NOT NULL AND {at} ORDER BY minutes DESC, started_at, id LIMIT 1",
+        f"SELECT {GAME_MINUTES}, id, started_at, {where} FROM games{by_length} WHERE ended_at IS NOT NULL AND {at}"
+        f" ORDER BY {GAME_MINUTES} DESC, started_at, id LIMIT 1",
         params,
     )
-    found += [Record(RecordKind.LONGEST_GAME, minutes, None, game_id, table_id or HERE)
-              for minutes, game_id, table_id in rows]
+    found += [Record(RecordKind.LONGEST_GAME, minutes, None, game_id, started, table_id or HERE)
+              for minutes, game_id, started, table_id in rows]
     return found
+
+
+def _has_index(store: Store, name: str) -> bool:
+    """Whether the file has that index (a read-only file from before its migration has not)."""
+    return bool(store.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [name]))
+
+
+def _record_at(store: Store, table: str | None) -> tuple[str, list[Any]]:
+    """The condition for one table's records: a table with fewer than half the games is read from its games
+    (the index on ``table_id``); a larger one from the top of each record's index (m018), down to its first
+    seat there (``+`` keeps SQLite from reading every one of its games first)."""
+    if table is None:
+        return _at(None)
+    ((own, every),) = store.query(f"SELECT (SELECT count(*) FROM games WHERE {AT_TABLE}), (SELECT count(*) FROM games)",
+                                  [_table_param(table)])  # both from an index
+    return (AT_TABLE if own <= every - own else f"+{AT_TABLE}"), [_table_param(table)]
 
 
 # --- tonight -------------------------------------------------------------------------

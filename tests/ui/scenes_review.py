@@ -212,17 +212,50 @@ def league_player(ui: Any) -> None:
     goto(ui, "player")
 
 
+def at_table_1(ui: Any, screen: Any) -> None:
+    """A league screen's table button tapped twice: past this table's games, to Table 1's."""
+    ui.tap(screen.ids.table_choice)
+    ui.tap(screen.ids.table_choice)
+    ui.step(3)
+
+
 @scene("league-player-table")
 def league_player_table(ui: Any) -> None:
     """A player's page at one table: its button tapped twice, to Table 1's games."""
     league_player(ui)
-    page = ui.app.screen("player")
-    ui.tap(page.ids.table_choice)
-    ui.tap(page.ids.table_choice)
-    ui.step(3)
+    at_table_1(ui, ui.app.screen("player"))
 
 
 @scene("league-tonight")
 def league_tonight(ui: Any) -> None:
     two_tables(ui, datetime.now(UTC) - timedelta(hours=9), here=5, there=6)
     goto(ui, "tonight")
+
+
+@scene("records")
+def records(ui: Any) -> None:
+    """The records, reached from Players by its button."""
+    simulated(ui)
+    screen = goto(ui, "players")
+    ui.tap(screen.ids.records)
+    ui.until(lambda: ui.app.root.current == "records")
+
+
+@scene("records-empty")
+def records_empty(ui: Any) -> None:
+    """No finished game yet: one line, not an empty screen."""
+    goto(ui, "records")
+
+
+@scene("league-records")
+def league_records(ui: Any) -> None:
+    """The league's records, each with the table its game was at."""
+    two_tables(ui)
+    goto(ui, "records")
+
+
+@scene("league-records-table")
+def league_records_table(ui: Any) -> None:
+    """One table's records: the table button tapped twice, to Table 1's."""
+    league_records(ui)
+    at_table_1(ui, ui.app.screen("records"))

@@ -132,8 +132,9 @@ class GameScreen(Screen):
     legend = ListProperty()
     """(name, colour) per seat, under the race."""
 
-    def open(self, game_id: int) -> bool:
-        """Read and replay the game; False (and a toast) when it cannot be read."""
+    def open(self, game_id: int, back: str = "games") -> bool:
+        """Read and replay the game; False (and a toast) when it cannot be read. Back goes to ``back``, the
+        screen it was opened from (Saved games, or Records)."""
         app = App.get_running_app()
         try:
             saved = app.store.load(game_id)
@@ -143,6 +144,7 @@ class GameScreen(Screen):
             return False
         state = game.state
         self.game_id = game_id
+        self.ids.header.back = back
         self.unfinished = not state.ended and saved.abandoned_at is None  # an abandoned game is not resumed
         self.racing = False
         self.title = f"{table_word(state.profile.title)} · {when(saved.started_at)}"

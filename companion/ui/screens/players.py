@@ -60,6 +60,15 @@ class PlayersScreen(Screen):
     def on_pre_enter(self, *_args: object) -> None:
         self.refresh()
 
+    def on_size(self, *_args: object) -> None:
+        """Records in the bar, beside the title; standing, at the end of the add row instead, where the field
+        gives it room: the bar then keeps its title readable with the table button there too."""
+        records, bar, row = self.ids.records.__self__, self.ids.bar.__self__, self.ids.add_row.__self__
+        wanted = bar if self.width > self.height else row  # (the widgets, not the ids' proxies, compared)
+        if records.parent is not wanted:
+            records.parent.remove_widget(records)
+            wanted.add_widget(records, index=len(bar.children) - 1 if wanted is bar else 0)
+
     def on_retired(self, *_args: object) -> None:
         self.refresh()
 
@@ -77,6 +86,12 @@ class PlayersScreen(Screen):
         self.count = len(lines)
         self.ids.list.data = ranked(lines, found)
         self.ids.list.scroll_y = 1  # a new list starts at its top: a short one was drawn at the bottom
+
+    def show_records(self) -> None:
+        """The records, of the table this list shows (or the league's)."""
+        app = App.get_running_app()
+        app.screen("records").open(self.ids.table_choice.table)
+        app.show("records")
 
     def add(self) -> None:
         app = App.get_running_app()
