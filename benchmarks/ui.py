@@ -276,7 +276,10 @@ def phones_child(settings: str) -> None:
             sys.exit("a phone never read the page's stream")
     print("ready", flush=True)
     sys.stdin.read()
-    print(json.dumps(events), flush=True)
+    try:
+        print(json.dumps(events), flush=True)
+    except BrokenPipeError:  # the table ended without asking
+        pass
 
 
 def _finger_class() -> type:
