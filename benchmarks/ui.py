@@ -24,14 +24,13 @@ renderer is beside what the updates cost. ``--language ja`` (repeatable) starts 
 that language in its config, beside English in the same run (first frame, memory), and plays the table
 once more in it (frames, tap to frame). ``--phones N`` plays it with the
 phone page on and N phones reading its stream (on loopback, each on a thread
-of the benchmark's own process, as a phone's browser would be elsewhere). Each figure function in
+of a process of their own, as a phone's browser is on a device of its own). Each figure function in
 ``FIGURES`` takes the run count and returns table rows.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import shutil
@@ -148,7 +147,7 @@ class TablePlay:
         self.app.start_game(new_setup(SPICY, ["Ana", "Ben", "Cy"], first=0))
         self.screen = self.app.screen("table")
         self.view = self.screen.view
-        self.phones = [phone_reader(self.app, number) for number in range(int(os.environ.get("BENCH_PHONES", "0")))]
+        self.phones = Phones(self.app, int(os.environ.get("BENCH_PHONES", "0")))
         self.step(10)
 
     def step(self, frames: int = 1) -> float:
@@ -222,29 +221,65 @@ class TablePlay:
         return shown - pressed, cpu
 
 
-@functools.cache
-def phone_reader(app: Any, number: int) -> list[int]:
-    """One phone on the page's stream: the page turned on (loopback) with the first; counts the events read."""
+class Phones:
+    """``count`` phones on the page's stream, the page turned on (loopback) for them: in a process of their own,
+    as phones are devices of their own. On threads of the app's process, their reading took the interpreter's
+    lock from the UI thread at each change, which no phone does."""
+
+    def __init__(self, app: Any, count: int) -> None:
+        self.process: subprocess.Popen[str] | None = None
+        if not count:
+            return
+        from companion.phones import address
+
+        address.lan_address, address.PORT = lambda: "127.0.0.1", 0
+        app.change_settings(phones=True)
+        self.process = subprocess.Popen([sys.executable, __file__, "--child", "phones", "--settings",
+                                         json.dumps({"url": app.phones.url, "count": count})],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        if self.process.stdout.readline().strip() != "ready":  # every phone has read the table as it is
+            sys.exit("the phones never read the page's stream")
+
+    def events(self) -> list[int]:
+        """How many events each phone read; the phones leave."""
+        if self.process is None:
+            return []
+        read, _ = self.process.communicate("", timeout=60)
+        return list(json.loads(read))
+
+
+def phones_child(settings: str) -> None:
+    """The phones: each on a thread, reading the stream and counting its events until told to stop (standard
+    input closed); then the counts, on standard output."""
     import http.client
     import threading
 
-    from companion.phones import address
+    wanted = json.loads(settings)
+    host_port, token = wanted["url"].removeprefix("http://").rstrip("/").split("/")
+    events = [0] * wanted["count"]
+    started = threading.Semaphore(0)
 
-    if number == 0:
-        address.lan_address, address.PORT = lambda: "127.0.0.1", 0
-        app.change_settings(phones=True)
-    host_port, token = app.phones.url.removeprefix("http://").rstrip("/").split("/")
-    events: list[int] = []
-
-    def read() -> None:
+    def read(phone: int) -> None:
         connection = http.client.HTTPConnection(host_port, timeout=60)
         connection.request("GET", f"/{token}/events")
         for line in connection.getresponse():
             if line.startswith(b"id: "):
-                events.append(int(line[4:]))
+                events[phone] += 1
+                if events[phone] == 1:
+                    started.release()
 
-    threading.Thread(target=read, daemon=True).start()
-    return events
+    for phone in range(len(events)):
+        threading.Thread(target=read, args=(phone,), daemon=True).start()
+    for _ in events:
+        if not started.acquire(timeout=60):
+            sys.exit("a phone never read the page's stream")
+    print("ready", flush=True)
+    sys.stdin.read()
+    try:
+        print(json.dumps(events), flush=True)
+    except BrokenPipeError:  # the table ended without asking
+        pass
 
 
 def _finger_class() -> type:
@@ -309,7 +344,7 @@ def table_child(folder: Path) -> None:
     for _ in range(120):  # the same table, redrawn with nothing arriving: what drawing alone costs
         play.app.root_window.canvas.ask_update()
         play.step()
-    phones = [len(events) for events in play.phones]
+    phones = play.phones.events()
     print(json.dumps({"phones": phones, "busy": busy, "busy_flips": busy_flips, "busy_cpu": busy_cpu, "redraw": play.frames,
                       "redraw_flips": play.flips, "redraw_cpu": play.cpu,
                       "taps": [wall for wall, _ in taps], "taps_cpu": [cpu for _, cpu in taps],
@@ -713,7 +748,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--only", choices=[figure.__name__ for figure in FIGURES], action="append",
                         help="measure only these figures")
-    parser.add_argument("--child", choices=("bare", "bare-japanese", "table", "moments"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("bare", "bare-japanese", "table", "moments", "phones"),
+                        help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--settings", help=argparse.SUPPRESS)
     parser.add_argument("--speech", action="store_true",
@@ -732,6 +768,9 @@ def main() -> None:
         return
     if args.child == "moments":
         moments_child(args.folder)
+        return
+    if args.child == "phones":
+        phones_child(args.settings)
         return
     if args.child in ("bare", "bare-japanese"):
         bare_child(args.settings, japanese=args.child == "bare-japanese")

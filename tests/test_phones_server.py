@@ -177,6 +177,50 @@ def test_thirty_phones_at_once_all_get_every_update(server: PhoneServer) -> None
         phone.close()
 
 
+def test_thirty_phones_keep_no_thread_each(server: PhoneServer) -> None:
+    """One thread of the server writes every stream: thirty threads waking at each change, each taking the
+    interpreter's lock in turn, held back the table's frames. A phone's request thread ends with its headers."""
+    server.publish(partial(dict, n=0))
+    threads = threading.active_count()
+    phones = [Stream(server) for _ in range(30)]
+    for phone in phones:
+        phone.wait_for(1)
+    deadline = time.monotonic() + 5
+    while threading.active_count() > threads + 30 and time.monotonic() < deadline:  # each phone's own reader
+        time.sleep(0.01)
+    assert threading.active_count() == threads + 30
+    server.publish(partial(dict, n=1))
+    assert all(phone.wait_for(2)[-1][1] == {"n": 1} for phone in phones)
+    for phone in phones:
+        phone.close()
+
+
+def test_a_phone_that_stops_reading_delays_nobody_and_later_skips_to_the_newest(server: PhoneServer) -> None:
+    """Its socket full, the writer keeps what it has yet to send and goes on with the others; once it reads
+    again it finishes the event it was in, then gets the newest, not every one it missed."""
+    host, port = server.server_address[:2]
+    slow = socket.socket()
+    slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow.connect((str(host), port))
+    slow.sendall(f"GET /{server.token}/events HTTP/1.1\r\nHost: phone\r\n\r\n".encode())
+    server.publish(partial(dict, n=0, pad="x" * 50_000))
+    phone = Stream(server)
+    phone.wait_for(1)
+    for n in range(1, 201):  # 10 MB: more than the sockets hold
+        server.publish(partial(dict, n=n, pad="x" * 50_000))
+        assert phone.wait_for(n + 1)[-1][1]["n"] == n  # at once, while the slow one reads nothing
+    slow.settimeout(10)
+    read = b""
+    while b'"n":200,' not in read or not read.endswith(b"\n\n"):
+        chunk = slow.recv(65536)
+        assert chunk, read[-200:]
+        read += chunk
+    numbers = [json.loads(line[6:])["n"] for line in read.split(b"\n") if line.startswith(b"data: ")]
+    assert numbers == sorted(numbers) and numbers[-1] == 200 and len(numbers) < 201 - 64, numbers
+    slow.close()
+    phone.close()
+
+
 def test_stopping_closes_every_stream(server: PhoneServer) -> None:
     server.publish(snapshot_of(transcript_game()))
     phone = Stream(server)

@@ -1,12 +1,15 @@
 """The phone page and its live stream, served from the standard library's ``ThreadingHTTPServer``.
 
 The table publishes, at each change, how to make a full snapshot of what the
-page shows (in words, from the frozen table model and game); a thread of the
-server makes and serialises it, and every open stream sends it on its own
-thread. So the UI thread only hands a function over, and a slow phone delays
-nobody but itself. Each snapshot is
-complete: a phone that joins late gets the last one at once, and one that
-falls more than ``KEPT`` behind skips to the newest.
+page shows (in words, from the frozen table model and game); one thread of the
+server, the writer, makes and serialises it once, and sends the same bytes to
+every open stream. So the UI thread only hands a function over, and one thread
+wakes for a change however many phones watch, not one a phone: thirty threads
+taking the interpreter's lock in turn at each change held the table's frames
+back (docs/PERFORMANCE.md). Its sockets do not block: a slow phone delays
+nobody but itself. Each snapshot is complete: a phone that joins late gets the
+last one at once, and one that falls more than ``KEPT`` behind skips to the
+newest.
 
 Read-only by construction: GET only (any other method is refused with 405),
 three paths under the game's token, and nothing else; the token is compared
@@ -20,8 +23,11 @@ import logging
 import ipaddress
 import json
 import queue
+import selectors
+import socket
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from http import HTTPStatus
@@ -37,7 +43,8 @@ KEPT = 64
 MOST_STREAMS = 200
 """Open streams at most: a table with onlookers has a few dozen; more is someone exhausting the threads."""
 KEEP_ALIVE = 15.0
-"""Seconds between comments on a quiet stream, so a phone that left is noticed and its thread ends."""
+"""Seconds between comments on a quiet stream, so a phone that left is noticed and its stream closed."""
+STILL_HERE = b": still here\n\n"
 RETRY_MS = 2000
 """How soon a phone's browser reconnects after the stream breaks (the Pi restarting)."""
 Snapshot = Callable[[], dict[str, Any]]
@@ -50,6 +57,46 @@ HEADERS = {
 }
 
 
+class _Stream:
+    """One phone's stream, as the writer holds it: its socket (not blocking) and what it has still to be sent."""
+
+    def __init__(self, connection: socket.socket, now: float) -> None:
+        self.connection = connection
+        self.unsent: deque[bytes] = deque()
+        self.sent = 0
+        """Bytes of the first of ``unsent`` already sent: a message half sent is finished before any other."""
+        self.quiet_since = now
+
+    def add(self, message: bytes) -> None:
+        self.unsent.append(message)
+        if len(self.unsent) > KEPT:  # too far behind: the one half sent, if any, then the newest only
+            self.unsent = deque([*([self.unsent[0]] if self.sent else []), message])
+
+    def due(self, now: float) -> bool:
+        """Nothing sent for ``KEEP_ALIVE`` and nothing waiting: a comment is, so a phone that left is noticed."""
+        if self.unsent or now - self.quiet_since < KEEP_ALIVE:
+            return False
+        self.unsent.append(STILL_HERE)
+        return True
+
+    def send(self, now: float) -> bool:
+        """Send what the socket takes now; False once the phone is gone."""
+        while self.unsent:
+            first = self.unsent[0]
+            try:
+                self.sent += self.connection.send(memoryview(first)[self.sent:])
+            except BlockingIOError:
+                return True
+            except OSError:
+                return False
+            self.quiet_since = now
+            if self.sent < len(first):
+                return True
+            self.unsent.popleft()
+            self.sent = 0
+        return True
+
+
 class PhoneServer(ThreadingHTTPServer):
     """Serves ``/<token>/`` (the page), its script and style, and ``/<token>/events`` (the stream)."""
 
@@ -58,15 +105,23 @@ class PhoneServer(ThreadingHTTPServer):
     def __init__(self, host: str, token: str, port: int = 0) -> None:
         super().__init__((host, port), _Handler)
         self.host, self.token = host, token
-        self._latest: deque[tuple[int, bytes]] = deque(maxlen=KEPT)
         self._now = "null"
         """The newest snapshot's JSON: the page comes with it, so it shows the table before its stream opens."""
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self._closing = False
-        self._streams = 0
-        self._inbox: queue.SimpleQueue[Snapshot | None] = queue.SimpleQueue()
+        self._open = 0
+        """Streams open, from their request to the writer closing them."""
+        self._number = 0
+        """The newest snapshot's number (its event's id); the writer's own."""
+        self._handed: set[socket.socket] = set()
+        """Streams handed over whose request has not ended yet: the writer closes them, not the request."""
+        self._inbox: queue.SimpleQueue[Snapshot | socket.socket | None] = queue.SimpleQueue()
+        self._wake, self._woken = socket.socketpair()
+        """A byte on ``_wake`` wakes the writer from waiting on its sockets: something is in the inbox."""
+        self._wake.setblocking(False)
+        self._woken.setblocking(False)
         self._workers = [threading.Thread(target=self.serve_forever, args=(0.1,), name="phones-http", daemon=True),
-                         threading.Thread(target=self._serialise, name="phones-feed", daemon=True)]
+                         threading.Thread(target=self._write, name="phones-feed", daemon=True)]
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A phone that goes away in the middle of a request (out of the Wi-Fi's reach, its screen locked) is no
@@ -86,63 +141,139 @@ class PhoneServer(ThreadingHTTPServer):
 
     def publish(self, make: Snapshot) -> None:
         """Hand a snapshot over: returns at once, whatever the phones are doing."""
-        self._inbox.put(make)
+        self._post(make)
 
     def stop(self) -> None:
         """Close every stream and the socket; returns once the server's threads are done."""
-        self._inbox.put(None)
-        with self._changed:
+        with self._lock:
             self._closing = True
-            self._changed.notify_all()
+        self._post(None)
         self.shutdown()
         self.server_close()
         for thread in self._workers:
             thread.join(timeout=5)
-
-    def _serialise(self) -> None:
-        number = 0
-        while (make := self._inbox.get()) is not None:
-            try:
-                data = json.dumps(make(), ensure_ascii=False, separators=(",", ":"))
-            except Exception:  # a snapshot that cannot be made must not end the feed: the next one may be
-                logging.getLogger(__name__).exception("the phone page's snapshot could not be made")
-                continue
-            number += 1
-            message = f"id: {number}\ndata: {data}\n\n".encode()
-            with self._changed:
-                self._now = data
-                self._latest.append((number, message))
-                self._changed.notify_all()
+        self._wake.close()
+        self._woken.close()
 
     def page(self) -> bytes:
         """The page with the table as it is now in it, as JSON that no ``</script>`` in a name can end early."""
-        with self._changed:
+        with self._lock:
             now = self._now
         inline = now.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
         return (PAGE / "page.html").read_text(encoding="utf-8").replace("@NOW@", inline).encode()
 
     def open_stream(self) -> bool:
-        with self._changed:
-            if self._closing or self._streams >= MOST_STREAMS:
+        """A place for one more stream; False when the server takes no more (closing, or ``MOST_STREAMS``)."""
+        with self._lock:
+            if self._closing or self._open >= MOST_STREAMS:
                 return False
-            self._streams += 1
+            self._open += 1
             return True
 
     def close_stream(self) -> None:
-        with self._changed:
-            self._streams -= 1
+        with self._lock:
+            self._open -= 1
 
-    def after(self, sent: int) -> list[tuple[int, bytes]] | None:
-        """The snapshots after number ``sent`` (the newest alone if it fell too far behind), waiting up to
-        ``KEEP_ALIVE`` for one; [] when none came, None once the server closes. A new stream (``sent`` 0)
-        starts from the newest: each snapshot is whole."""
-        with self._changed:
-            self._changed.wait_for(lambda: self._closing or (self._latest and self._latest[-1][0] > sent),
-                                   timeout=KEEP_ALIVE)
-            if self._closing:
-                return None
-            newer = [kept for kept in self._latest if kept[0] > sent]
-            return newer[-1:] if newer and (sent == 0 or newer[0][0] > sent + 1) else newer
+    def hand_over(self, connection: socket.socket) -> None:
+        """A stream whose headers are sent, for the writer to send every snapshot on until the phone leaves."""
+        with self._lock:
+            self._handed.add(connection)
+        self._post(connection)
+
+    def shutdown_request(self, request: Any) -> None:
+        """A stream's request ends once its headers are sent: its socket is the writer's, left open."""
+        with self._lock:
+            if request in self._handed:
+                self._handed.discard(request)
+                return
+        super().shutdown_request(request)
+
+    def _post(self, item: Snapshot | socket.socket | None) -> None:
+        self._inbox.put(item)
+        try:
+            self._wake.send(b"!")
+        except OSError:  # its buffer is full of wake-ups already: the writer is awake
+            pass
+
+    def _write(self) -> None:
+        """The writer: each snapshot made and serialised once, sent to every stream as its socket takes it."""
+        streams: dict[socket.socket, _Stream] = {}
+        latest: list[bytes] = []
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._woken, selectors.EVENT_READ)
+            while self._take(streams, latest):
+                now = time.monotonic()
+                for stream in list(streams.values()):
+                    if stream.unsent or stream.due(now):
+                        self._send(stream, now, streams, selector)
+                quiet = min((stream.quiet_since for stream in streams.values() if not stream.unsent), default=now)
+                selector.select(max(0.0, quiet + KEEP_ALIVE - time.monotonic()))
+            while not self._inbox.empty():  # a stream handed over as the server stopped
+                if isinstance(item := self._inbox.get(), socket.socket):
+                    streams[item] = _Stream(item, 0.0)
+            for connection in list(streams):
+                self._close(streams.pop(connection), selector)
+
+    def _take(self, streams: dict[socket.socket, _Stream], latest: list[bytes]) -> bool:
+        """What was posted since the writer last looked: snapshots (each queued on every stream) and new
+        streams (each given the newest snapshot); False once the server stops."""
+        try:
+            while self._woken.recv(4096):
+                pass
+        except BlockingIOError:
+            pass
+        while True:
+            try:
+                item = self._inbox.get_nowait()
+            except queue.Empty:
+                return True
+            if item is None:
+                return False
+            if isinstance(item, socket.socket):
+                item.setblocking(False)
+                streams[item] = stream = _Stream(item, time.monotonic())
+                stream.unsent.extend(latest)
+                continue
+            message = self._serialise(item)
+            if message is not None:
+                latest[:] = [message]
+                for stream in streams.values():
+                    stream.add(message)
+
+    def _serialise(self, make: Snapshot) -> bytes | None:
+        """The next snapshot as the streams' event, in bytes; None, logged, when it cannot be made (the feed
+        goes on: the next one may be)."""
+        try:
+            data = json.dumps(make(), ensure_ascii=False, separators=(",", ":"))
+        except Exception:
+            logging.getLogger(__name__).exception("the phone page's snapshot could not be made")
+            return None
+        with self._lock:
+            self._now = data
+        self._number += 1
+        return f"id: {self._number}\ndata: {data}\n\n".encode()
+
+    def _send(self, stream: _Stream, now: float, streams: dict[socket.socket, _Stream],
+              selector: selectors.BaseSelector) -> None:
+        """Send what the stream's socket takes now; the rest waits for it to be writable. A phone gone is closed."""
+        if not stream.send(now):
+            self._close(streams.pop(stream.connection), selector)
+            return
+        waiting = stream.connection in selector.get_map()
+        if stream.unsent and not waiting:
+            selector.register(stream.connection, selectors.EVENT_WRITE)
+        elif waiting and not stream.unsent:
+            selector.unregister(stream.connection)
+
+    def _close(self, stream: _Stream, selector: selectors.BaseSelector) -> None:
+        if stream.connection in selector.get_map():
+            selector.unregister(stream.connection)
+        try:
+            stream.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        stream.connection.close()
+        self.close_stream()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -175,23 +306,19 @@ class _Handler(BaseHTTPRequestHandler):
     do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = _refused_method
 
     def _stream(self) -> None:
+        """The stream's headers, sent here; then its socket is the writer's, and this request ends."""
         if not self.server.open_stream():
             return self._refuse(HTTPStatus.SERVICE_UNAVAILABLE)
+        self.close_connection = True
         try:
             self.send_response(HTTPStatus.OK)
             self._headers("text/event-stream; charset=utf-8", None)
             self.wfile.write(f"retry: {RETRY_MS}\n\n".encode())
             self.wfile.flush()
-            sent = 0
-            while (newer := self.server.after(sent)) is not None:
-                self.wfile.write(b"".join(message for _n, message in newer) or b": still here\n\n")
-                self.wfile.flush()
-                sent = newer[-1][0] if newer else sent
         except OSError:  # the phone went away
-            pass
-        finally:
             self.server.close_stream()
-            self.close_connection = True
+            return
+        self.server.hand_over(self.connection)
 
     def _refuse(self, status: HTTPStatus) -> None:
         body = f"{status.value} {status.phrase}\n".encode()

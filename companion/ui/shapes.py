@@ -190,6 +190,9 @@ def _loose(make: Callable[[], list[Any]]) -> list[Any]:
     return made
 
 
+_UNSET = object()
+
+
 class _Setting:
     """A shape's setting in kv: stored, then the shape drawn again (``_refresh``) or only moved (``_place``)."""
 
@@ -204,7 +207,10 @@ class _Setting:
 
     def __set__(self, shape: Any, value: Any) -> None:
         # A widget's size and pos are lists it changes in place: a copy keeps this value until it is set again.
-        setattr(shape, self.stored, tuple(value) if isinstance(value, list) else value)
+        value = tuple(value) if isinstance(value, list) else value
+        if value == getattr(shape, self.stored, _UNSET):
+            return  # kv sets every value of a rule again when one changes: only a change is drawn
+        setattr(shape, self.stored, value)
         getattr(shape, self.then)()
 
 
@@ -232,8 +238,9 @@ class _Shape(InstructionGroup):
 
     @rgba.setter
     def rgba(self, value: Sequence[float]) -> None:
-        self._rgba = tuple(value)
-        self._refresh()
+        if tuple(value) != self._rgba:  # as a setting: only a change is drawn
+            self._rgba = tuple(value)
+            self._refresh()
 
     @property
     def line(self) -> float:
@@ -242,8 +249,9 @@ class _Shape(InstructionGroup):
 
     @line.setter
     def line(self, value: float) -> None:
-        self._line = max(0.0, round(value, 1))
-        self._refresh()
+        if max(0.0, round(value, 1)) != self._line:
+            self._line = max(0.0, round(value, 1))
+            self._refresh()
 
     def _refresh(self) -> None:
         sized = self._size[0] > 0 and self._size[1] > 0
@@ -308,6 +316,10 @@ class RoundedBox(_Shape):
         self._corner = 1
         """The texture's corner in px, the 9-patch's border."""
         self._patches, self._dashes = _loose(lambda: [Mesh(mode="triangles"), Mesh(mode="triangles")])
+        self._shaped: tuple[Any, ...] = ()
+        self._placed: tuple[Any, ...] = ()
+        """What the mesh's texture and its vertices were last made for: a colour changed alone (a key dimmed,
+        a seat's turn) tints the box again, and neither is made again."""
         super().__init__(**kwargs)
 
     def _framed(self) -> bool:
@@ -328,16 +340,22 @@ class RoundedBox(_Shape):
     def _shape(self) -> None:
         if self.dash:
             return
-        self._corner = max(1, round(min(self.radius, self._size[0] / 2, self._size[1] / 2)))
-        self._patches.texture = (
-            framed_texture(self._corner, self._line, _bytes(self._rgba), _bytes(self.fill)) if self._framed()
-            else rounded_texture(self._corner, self._line)
-        )
+        corner = max(1, round(min(self.radius, self._size[0] / 2, self._size[1] / 2)))
+        framed = self._framed()
+        shaped = (corner, self._line, _bytes(self._rgba), _bytes(self.fill)) if framed else (corner, self._line, self._hollow())
+        if shaped == self._shaped:
+            return
+        self._shaped, self._corner = shaped, corner
+        self._patches.texture = framed_texture(*shaped) if framed else rounded_texture(corner, self._line)
         self._patches.indices = _RIM if self._hollow() else _CORNERS_AND_MIDDLES
 
     def _place(self) -> None:
         if not self._shown:
             return
+        placed = (self._pos, self._size, self._corner, self._line, self._hollow(), self.dash, self.radius)
+        if placed == self._placed:
+            return
+        self._placed = placed
         (x, y), (width, height) = self._pos, self._size
         if not self.dash:
             border = min(self._corner, width / 2, height / 2)
@@ -379,20 +397,24 @@ def dashed_outline(pos: tuple[float, float], size: tuple[float, float], radius: 
     path = _outline_path(pos, size, radius, line)
     steps = [(x0, y0, x1, y1, math.hypot(x1 - x0, y1 - y0)) for (x0, y0), (x1, y1) in pairwise(path)]
     total = sum(step[4] for step in steps)
-    vertices: list[float] = []
     dashes = math.ceil(total / period) if dash > 0 and math.isfinite(total) else 0
-    for k in range(dashes):
-        start, end = k * period, min(total, k * period + dash)
-        travelled = 0.0
-        for x0, y0, x1, y1, length in steps:
+    quads: list[list[float]] = [[] for _ in range(dashes)]
+    """Each dash's quads, one per step it covers: the steps are walked once, each with the few dashes on it
+    (every dash against every step took 5 ms a frame where a dashed card moved)."""
+    travelled = 0.0
+    for x0, y0, x1, y1, length in steps if dashes else ():
+        first = max(0, math.floor((travelled - dash) / period))
+        for k in range(first, min(dashes, math.floor((travelled + length) / period) + 1)):
+            start, end = k * period, min(total, k * period + dash)
             low, high = max(start, travelled), min(end, travelled + length)
             if high > low:  # this dash covers [low, high] of the path, on this step
                 ux, uy = (x1 - x0) / length, (y1 - y0) / length
                 nx, ny = -uy * line / 2, ux * line / 2
                 ax, ay = x0 + ux * (low - travelled), y0 + uy * (low - travelled)
                 bx, by = x0 + ux * (high - travelled), y0 + uy * (high - travelled)
-                vertices += (ax - nx, ay - ny, 0, 0, bx - nx, by - ny, 0, 0, bx + nx, by + ny, 0, 0, ax + nx, ay + ny, 0, 0)
-            travelled += length
+                quads[k] += (ax - nx, ay - ny, 0, 0, bx - nx, by - ny, 0, 0, bx + nx, by + ny, 0, 0, ax + nx, ay + ny, 0, 0)
+        travelled += length
+    vertices = [value for quad in quads for value in quad]
     return vertices, _quads(len(vertices) // 16)
 
 

@@ -106,8 +106,9 @@ class TableView(EventDispatcher):
     ``on_not_saved(error)`` when the store could not save it (nothing changed either:
     the app says why, as for every screen), ``on_notice(text)`` for a press that does
     not count, ``on_sound(name)``, ``on_call(text)``, what the table says aloud (``companion.ui.calls``;
-    "" stops the call in progress, as an undo does), and ``on_table`` after every change of the table model
-    (the phone page follows it).
+    "" stops the call in progress, as an undo does), ``on_table`` after every change of the table model
+    (the phone page follows it), and ``on_copied`` once the model's fields are all in the properties (the
+    claim pad, which reads several of them, follows them once, not once for each).
     """
 
     seats = ListProperty()
@@ -175,7 +176,7 @@ class TableView(EventDispatcher):
     """Changes as the turn moves on: another seat to play, another card on top, a challenge taken, called
     or dropped, the end. A toast about a refused tap or a press speaks of the moment, and ends with it."""
 
-    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound", "on_call", "on_table")
+    __events__ = ("on_refused", "on_not_saved", "on_notice", "on_sound", "on_call", "on_table", "on_copied")
 
     def __init__(self, session: Session | Replay | Preview, referee: Referee | None = None) -> None:
         """The session's seating gives each seat its colour and the buzzer bound to it at set-up.
@@ -212,6 +213,9 @@ class TableView(EventDispatcher):
         pass
 
     def on_table(self) -> None:
+        pass
+
+    def on_copied(self) -> None:
         pass
 
     def on_sound(self, name: str) -> None:
@@ -479,6 +483,7 @@ class TableView(EventDispatcher):
             for field in SEAT_FIELDS:
                 setattr(seat, field, getattr(seat_model, field))
         self.hint = hint_words(model.hint, self.state.setup.names)
+        self.dispatch("on_copied")
 
 
 END_FIELDS = ("end_reason", "winners", "can_undo", "can_redo", "ended")

@@ -76,11 +76,11 @@ def textures_made() -> int:
 def test_the_first_challenge_sheet_of_a_game_finds_its_textures_made_ahead(ui: Any) -> None:
     """The table prepares the challenge sheet and the seats' buzz looks on the frame after it is drawn
     (``TableScreen.prepare``): the first challenge then makes no texture, as the later ones make none.
-    Its stand-in buzz is gone by then, and the sheet draws the real one."""
+    The closed sheet keeps its stand-in buzz drawn until then, and draws the real one when it shows."""
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=ANA))
     ui.step(3)
     sheet = table.screen._sheets["challenge"]
-    assert sheet.buzz is None and table.view.buzz is None
+    assert sheet.buzz is not None and table.view.buzz is None and table.screen.sheet_name == ""
     table.declare("chili", 2)
     before = textures_made()
     table.buzz((CY, 0.0), (BEN, 0.001))

@@ -51,7 +51,8 @@ class TieChoice(KeptClear, SecondaryButton):
 
 class ChallengeSheet(Sheet):
     buzz = ObjectProperty(None, allownone=True)
-    """The buzz drawn: the view's, or for a frame a stand-in that lays the sheet out ahead (``prepare``)."""
+    """The buzz drawn: the view's last one, or until the first a stand-in that lays the sheet out ahead
+    (``prepare``)."""
     standing = BooleanProperty(False)
     """The stand-in buzz is drawn: the sheet shows all it can show, the offer to move the challenge too."""
 
@@ -74,8 +75,15 @@ class ChallengeSheet(Sheet):
 
     def on_view(self, _sheet: ChallengeSheet, view: TableView | None) -> None:
         if view is not None:
-            view.bind(buzz=self.setter("buzz"))
+            view.bind(buzz=self._follow)
             self.buzz = view.buzz
+
+    def _follow(self, _view: TableView, buzz: Buzz | None) -> None:
+        """The view's buzz, drawn; a buzz gone (called, cancelled, undone) closes the sheet and leaves it as it
+        was drawn: folded away for no buzz and unfolded again for the next, every part of it was laid out
+        and its every word drawn again in the frame the next challenge shows (docs/PERFORMANCE.md)."""
+        if buzz is not None:
+            self.buzz = buzz
 
     def on_buzz(self, _sheet: ChallengeSheet, buzz: Buzz | None) -> None:
         row = self.ids.tie
@@ -89,7 +97,10 @@ class ChallengeSheet(Sheet):
         """With a stand-in buzz, the sheet lays itself out as a challenge shows it, ahead of the first one
         (``TableScreen.prepare``); without, it draws the view's buzz again."""
         self.standing = standing
-        self.buzz = Buzz(0, later=((1, 1.0),)) if standing else self.view.buzz
+        if standing:
+            self.buzz = Buzz(0, later=((1, 1.0),))
+        else:
+            self._follow(self.view, self.view.buzz)  # no buzz: the sheet stays closed, laid out as a challenge shows it
 
     def challenger_name(self, view: TableView | None, *_deps: Any) -> str:
         buzz = self.buzz

@@ -43,32 +43,56 @@ class ClaimPad(Row):
     spice_height = NumericProperty(0)
     number_font = NumericProperty(0)
     """Both larger in portrait: a standing screen is read from further away."""
+    following = BooleanProperty(True)
+    """False while the pad is not shown (the challenge sheet's, until a challenge may move): its keys are
+    made with the game's, and follow the table again when it shows, not at every action meanwhile."""
 
     def on_kv_post(self, _base_widget: Any) -> None:
         self._keys: tuple[tuple[str, ...], bool] | None = None
         """The spices and whether numbers: what the keys on the pad were made for."""
+        self._moment: tuple[int, object, str] | None = None
+        """The seat to play, the card on top and the stack's spice the pad last started afresh for."""
+        self._followed: TableView | None = None
         self.bind(spice=self._dim, number_font=self._size_numbers)
         self.on_view(self, self.view)
 
     def on_view(self, _pad: ClaimPad, view: TableView | None) -> None:
         """A new game: what the pad composes starts afresh, and again at every card laid and every turn
         (a universal left on would be saved with the next number tapped)."""
-        self._reset()
-        if view is not None and "numbers" in self.ids:
-            view.bind(spices=self._build, legal=self._pick_default, turn=self._reset, window_entry=self._reset,
-                      stack_spice=self._reset)
-            view.bind(legal=self._dim)
-            self._build()
+        if self._followed is not None:
+            self._followed.unbind(on_copied=self._follow)
+        self._followed = None
+        self._moment = None
+        if view is None or "numbers" not in self.ids:
+            self._reset()
+            return
+        self._followed = view
+        view.bind(on_copied=self._follow)
+        self._follow()
 
-    def _build(self, *_args: Any) -> None:
-        """The keys of the game's spices and numbers; kept when the next game has the same (a replay opened
-        again, the next game of the evening): making them costs more than the rest of a table's opening."""
-        keys = (tuple(self.view.spices), self.view.numbered)
+    def _follow(self, *_args: Any) -> None:
+        """The view holds a new model: the pad follows it once, when all of its fields are in (one field at a
+        time, the keys were composed six to eight times an action, a quarter of its CPU), and only the keys
+        whose look changed are drawn again. The keys of the game's spices and numbers are kept when the next
+        game has the same (a replay opened again, the next game of the evening): making them costs more than
+        the rest of a table's opening."""
+        view: TableView = self.view
+        keys = (tuple(view.spices), view.numbered)
         if keys != self._keys:
             self._keys = keys
             self._make_keys()
-        self._pick_default()
-        self._dim()
+        if not self.following:
+            return
+        moment = (view.turn, view.window_entry, view.stack_spice)
+        if moment != self._moment:
+            self._moment = moment
+            self._reset()
+        else:
+            self._pick(self.spice if self.spice in view.legal and view.numbered else view.stack_spice)
+
+    def on_following(self, _pad: ClaimPad, following: bool) -> None:
+        if following and self._followed is not None:
+            self._follow()
 
     def _make_keys(self) -> None:
         grid = self.ids.spices
@@ -86,31 +110,35 @@ class ClaimPad(Row):
                 key.bind(on_release=self.tap_number)
                 numbers.add_widget(key)
 
-    def _reset(self, *_args: Any) -> None:
+    def _reset(self) -> None:
+        """The claim starts afresh: no universal, no tuck, no chain, on the stack's spice."""
         self.universal = False
         self.tuck = 0
         self.chain = False
         if self.view is not None and "spices" in self.ids:
-            self.spice = ""
-            self._pick_default()
+            self._pick(self.view.stack_spice)
 
-    def _pick_default(self, *_args: Any) -> None:
-        legal = self.view.legal
-        if self.spice not in legal or not self.view.numbered:
-            self.spice = self.view.stack_spice
+    def _pick(self, spice: str) -> None:
+        """``spice`` picked and the keys dimmed for what is legal now: each key's look set once."""
+        legal, numbered = self.view.legal, self.view.numbered
         for button in self.ids.spices.children:
-            button.dimmed = self.view.numbered and button.spice not in legal
+            button.dimmed = numbered and button.spice not in legal
+        if spice != self.spice:
+            self.spice = spice  # its binding dims the numbers
+        else:
+            self._dim()
 
     def _dim(self, *_args: Any) -> None:
         allowed = self.view.legal.get(self.spice, [])
         for key in self.ids.numbers.children:
             key.spice = self.spice
             key.dimmed = key.number not in allowed
-        self.ids.check.target = None
+        picked = None
         for button in self.ids.spices.children:
             button.selected = button.spice == self.spice and self.view.numbered
             if button.selected:
-                self.ids.check.target = button
+                picked = button
+        self.ids.check.target = picked
 
     def _size_numbers(self, *_args: Any) -> None:
         for key in self.ids.numbers.children:
