@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kivy.animation import Animation
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
@@ -40,7 +41,7 @@ from companion.ui.phones import Phones
 from companion.ui.prefs import Prefs, default_prefs_path
 from companion.ui.sounds import Sounds
 from companion.ui.speech import Speech
-from companion.ui.threads import after_drawn, mainthread_now
+from companion.ui.threads import after_drawn, cancel_pending, mainthread_now
 from companion.ui.widgets.pages import Pages
 from companion.ui.widgets.mirror import relayout
 
@@ -258,7 +259,23 @@ class SpicyApp(App):
         self.league.close()
         if self.store is not None:
             self.store.close()
+            self.store.on_notice = None
+        if self.buzzers is not None:
+            self.buzzers.on_notice = None
         self.speech.close()
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Nothing of the process (the window, the clock, ``tr``) holds the stopped app, so that one collection
+        frees it: a process that starts another (the tests start hundreds) would otherwise keep it, and every
+        full pass of the collector would walk its widgets again (docs/PERFORMANCE.md, the suite)."""
+        cancel_pending()
+        layers = list(Window.children)
+        for layer in layers:  # Kivy's stop skips every other one
+            Window.remove_widget(layer)
+        for page in [*layers, *(self.root.screens if self.root is not None else ())]:
+            for widget in page.walk(restrict=True):
+                Animation.cancel_all(widget)  # a scroll bar's fade, say: Kivy keeps a running one, and its widget
         gc.unfreeze()  # what start-up froze goes with the app (_settle_memory)
 
     def start_game(self, setup: Setup, seating: Seating | None = None) -> bool:

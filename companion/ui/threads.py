@@ -12,7 +12,7 @@ would run the call at once but still draw at the frame's turn.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
+from functools import partial, wraps
 from typing import Any
 
 from kivy.clock import Clock
@@ -41,6 +41,39 @@ def after_drawn(callback: Callable[[], None]) -> None:
 
     def flipped(*_args: object) -> None:
         Window.unbind(on_flip=flipped)
+        _waiting.remove(flipped)
         Clock.schedule_once(lambda _dt: callback())
 
+    _waiting.append(flipped)
     Window.bind(on_flip=flipped)
+
+
+_waiting: list[Callable[..., None]] = []
+"""The ``after_drawn`` calls whose frame has not flipped yet: the window holds them, and what they call."""
+
+
+def cancel_pending() -> None:
+    """Nothing the app asked for later runs once it stops: its clock events and ``after_drawn`` calls go.
+
+    The window and the clock are the process's and outlive the app: an event
+    still pending (the end screen's rows made 2 s after a table opens, a
+    replay read ahead a step a frame, a toast's timer, a thread's notice) held
+    the stopped app and all its widgets, and would have run on them in the
+    next app's frames. Kivy's own events (a label's texture, a layout) are
+    left to run: they hold a widget for a frame, not the app.
+    """
+    from kivy.core.window import Window
+
+    for flipped in _waiting:
+        Window.unbind(on_flip=flipped)
+    _waiting.clear()
+    for event in Clock.get_events():
+        if _ours(event.get_callback()):
+            event.cancel()
+
+
+def _ours(callback: object) -> bool:
+    """A callback of the app's code: a function, a bound method or a partial defined under ``companion``."""
+    while isinstance(callback, partial):
+        callback = callback.func
+    return str(getattr(callback, "__module__", "")).startswith("companion.")
