@@ -137,8 +137,8 @@ def capitals(text: str) -> str:
     ('ZOË', 'GROSS', 'ნინო', 'ЁЖИК', 'さくら')
     """
     upper = text.upper()
-    if all(ord(character) in _drawable((ROBOTO,)) or invisible(character) for character in upper):
-        return upper
+    if upper == text or all(ord(character) in _drawable((ROBOTO,)) or invisible(character) for character in upper):
+        return upper  # a script with no capitals (Japanese, Persian), or Roboto's: no other font's set is made
     drawable = _drawable(tuple(faces()))
     return "".join(big if all(ord(c) in drawable or invisible(c) for c in big) else character
                    for character in text for big in (character.upper(),))
