@@ -60,6 +60,9 @@ def test_twenty_app_starts_keep_neither_memory_nor_kv_rules(tmp_path: Path) -> N
     rules: list[int] = []
     resident: list[float] = []
     alive: list[int] = []
+    # What an earlier test of this process left (Kivy's text input keeps the last field it scrolled, and its
+    # screen, until another field scrolls): the starts below may free it, never add to it.
+    left_apps, left_rules = _apps_alive(), _rules_a_switch_runs()
     for start in range(STARTS):
         ui = UiDriver(tmp_path / f"start-{start}")
         ui.tmp_path.mkdir()
@@ -75,8 +78,8 @@ def test_twenty_app_starts_keep_neither_memory_nor_kv_rules(tmp_path: Path) -> N
         alive.append(_apps_alive())
         resident.append(_resident_mb())
     assert rules[0] > 50, "the home screen binds its words to tr: the count proved nothing"
-    assert alive == [0] * STARTS, f"stopped apps still alive after a collection, one count per stop: {alive}"
+    assert max(alive) <= left_apps, f"stopped apps still alive after a collection, one count per stop: {alive}"
     assert max(rules) <= rules[0], f"kv rules bound to tr, one count per start: {rules}"
-    assert _rules_a_switch_runs() == 0, "a stopped app's rules are still bound to tr"
+    assert _rules_a_switch_runs() <= left_rules, "a stopped app's rules are still bound to tr"
     growth = resident[-1] - resident[1]
     assert growth < GROWTH_MB, f"{growth:.0f} MB more after {STARTS - 2} more app starts: {resident}"
