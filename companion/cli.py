@@ -65,9 +65,12 @@ def run_replay(args: argparse.Namespace) -> int:
 def open_app(args: argparse.Namespace) -> int:
     """No command: the touchscreen table, the main job."""
     gc.disable()  # until the first frame is on screen (companion.ui.collect_after_drawn)
-    from companion import ui  # Kivy only loads when the app is wanted
+    try:
+        from companion import ui  # Kivy only loads when the app is wanted
 
-    return ui.run(load_config(args.config), args.config)
+        return ui.run(load_config(args.config), args.config)
+    finally:
+        gc.enable()  # a window that never drew, or a config refused: the collector is back all the same
 
 
 def commands_of(module: str) -> Registrar:

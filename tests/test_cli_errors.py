@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,16 @@ def test_replay_and_import_read_a_missing_file_the_same_way(
     assert cli.main(["games", "--db", f"{tmp_path}/games.db", "import", missing]) == 2
     import_err = capsys.readouterr().err
     assert replay_err == import_err == f"spicy-companion: no file {missing}\n"
+
+
+def test_the_app_refused_before_its_first_frame_leaves_the_collector_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Start-up keeps the collector off until the first frame; a config refused first (or a window that never
+    draws) must not leave it off for the rest of the process."""
+    config = tmp_path / "config.toml"
+    config.write_text("[ui]\nsounds = 'yes'\n")
+    assert gc.isenabled()
+    assert cli.main(["--config", str(config)]) == 2
+    assert "[ui] sounds must be true or false" in capsys.readouterr().err
+    assert gc.isenabled()

@@ -23,20 +23,23 @@ def run(config: Config, config_path: Path | None = None) -> int:
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")  # our own command line, not Kivy's
     gc.disable()  # until the first frame is on screen (collect_after_drawn); the command line's already did
-    configure_kivy(config.display)
-    log_start(config, config_path)
-    from kivy.clock import Clock
-    from kivy.core.window import Window
-
-    from companion.ui.app import SpicyApp  # imports the window: after the graphics settings
-
-    notify.ready_when_drawn(Window)
-    collect_after_drawn(Window)
-    notify.keep_alive(Clock)
     try:
-        SpicyApp(config).run()
+        configure_kivy(config.display)
+        log_start(config, config_path)
+        from kivy.clock import Clock
+        from kivy.core.window import Window
+
+        from companion.ui.app import SpicyApp  # imports the window: after the graphics settings
+
+        notify.ready_when_drawn(Window)
+        collect_after_drawn(Window)
+        notify.keep_alive(Clock)
+        try:
+            SpicyApp(config).run()
+        finally:
+            notify.stopping()
     finally:
-        notify.stopping()
+        gc.enable()  # the first frame may never have come (a window that failed to open)
     return 0
 
 
