@@ -66,9 +66,11 @@ class Stack(StackLayout):
             mirror_children(self)
 
 
-class Scroll(ScrollView):
-    """Kivy's scroll view, its bar on the side a line ends in a right-to-left language (the left), where it
-    stands clear of the words that start at the right."""
+class _BarSide:
+    """A scroll view's bar on the side a line ends in a right-to-left language (the left), where it stands
+    clear of the words that start at the right."""
+
+    bar_pos_y: str
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -78,14 +80,12 @@ class Scroll(ScrollView):
         self.bar_pos_y = "left" if mirrored() else "right"
 
 
-class Recycled(RecycleView):
+class Scroll(_BarSide, ScrollView):
+    """Kivy's scroll view, its bar on the side ``_BarSide`` says."""
+
+
+class Recycled(_BarSide, RecycleView):
     """Kivy's recycle view (the long lists), its bar as ``Scroll``'s."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.follow_direction()
-
-    follow_direction = Scroll.follow_direction
 
 
 def relayout(widget: Widget) -> None:
