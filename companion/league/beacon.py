@@ -132,6 +132,8 @@ class Beacon:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._said_trouble: set[int] = set()
+        self._me: Any = None
+        """``me.json`` as read at the last saying: a table's own saying is not kept as heard."""
 
     def start(self) -> None:
         """On a thread of its own, until ``stop``."""
@@ -177,7 +179,7 @@ class Beacon:
         return sock
 
     def _say(self, sock: socket.socket) -> None:
-        me = _read(self.root / ME)
+        me = self._me = _read(self.root / ME)
         if not isinstance(me, dict) or not isinstance(me.get("device"), str):
             return
         try:
@@ -199,8 +201,7 @@ class Beacon:
                 self._keep(*found)
 
     def _keep(self, device: str, name: str) -> None:
-        me = _read(self.root / ME)
-        if isinstance(me, dict) and me.get("device") == device:
+        if isinstance(self._me, dict) and self._me.get("device") == device:
             return
         now = time.time()
         old = self.heard.get(device)
