@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -127,4 +128,10 @@ def test_the_heard_file_spoiled_by_hand_lists_nothing_rather_than_failing(tmp_pa
     (tmp_path / HEARD).write_text("{not json")
     assert heard(tmp_path) == {}
     (tmp_path / HEARD).write_text(json.dumps({ANA: {"name": "Table", "at": "yesterday"}, BEN: [1]}))
+    assert heard(tmp_path) == {}
+    (tmp_path / HEARD).unlink()
+    os.mkfifo(tmp_path / HEARD)  # read without waiting for a writer
+    assert heard(tmp_path) == {}
+    (tmp_path / HEARD).unlink()
+    (tmp_path / HEARD).symlink_to("/dev/zero")  # never followed
     assert heard(tmp_path) == {}

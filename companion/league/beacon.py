@@ -27,7 +27,6 @@ from __future__ import annotations
 import errno
 import json
 import logging
-import os
 import re
 import select
 import socket
@@ -36,6 +35,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from companion.files import LEAGUE, FileRefused, read_file, write_whole
 
 log = logging.getLogger(__name__)
 
@@ -107,17 +108,15 @@ def heard(root: Path, now: float | None = None) -> dict[str, str]:
 
 
 def _read(path: Path) -> Any:
+    """The JSON of a file of ours in the league folder, or None: never through a link or a FIFO, never huge."""
     try:
-        with path.open("rb") as file:
-            return json.loads(file.read(64 * LONGEST * 2))
-    except (OSError, ValueError):
+        return json.loads(read_file(path, LEAGUE, follow=False))
+    except (FileRefused, OSError, ValueError, RecursionError):
         return None
 
 
 def _write(path: Path, data: object) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    os.replace(partial, path)
+    write_whole(path, json.dumps(data, ensure_ascii=False).encode(), 0o600)
 
 
 class Beacon:
