@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.uix.textinput import TextInput
 
 from companion import languages
@@ -28,6 +29,22 @@ def _rtl() -> bool:
 class OrderedCursor(TextInput):
     """Kivy's text input, each line holding a right-to-left letter measured as drawn, its cursor placed on
     it (``places``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._viewport_cursor = (0, 0)
+        self._viewport_due = Clock.create_trigger(self._viewport_now, -1)
+        super().__init__(**kwargs)
+
+    def _adjust_viewport(self, cc: int, cr: int) -> None:
+        """Kivy's own is one trigger for the whole class, which keeps the last field that scrolled (and through
+        it its screen and the app that made it) until another field scrolls: a process that starts app after
+        app, as the suite does, carried a stopped app's few hundred thousand objects through every collection.
+        Each field has its own trigger here, which lets go of it once it has run."""
+        self._viewport_cursor = (cc, cr)
+        self._viewport_due()
+
+    def _viewport_now(self, _dt: float) -> None:
+        TextInput._adjust_viewport.__wrapped__(self, *self._viewport_cursor)
 
     def _get_text_width(self, text: str, tab_width: int, _label_cached: Any) -> Any:
         if needs_order(text):
