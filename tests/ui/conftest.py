@@ -168,12 +168,15 @@ class UiDriver:
         for _ in range(frames):
             EventLoop.idle()
 
-    def until(self, predicate: Callable[[], object], seconds: float = 5.0) -> None:
-        """Run frames until ``predicate()`` is true; fail after ``seconds``."""
+    def until(self, predicate: Callable[[], object], seconds: float = 5.0,
+              state: Callable[[], str] | None = None) -> None:
+        """Run frames until ``predicate()`` is true; fail after ``seconds``, saying ``state()`` if given (what a
+        flake's log needs to be read)."""
         deadline = time.monotonic() + seconds
         while not predicate():
             if time.monotonic() > deadline:
-                raise AssertionError(f"still not true after {seconds} s: {predicate}")
+                said = f"; {state()}" if state is not None else ""
+                raise AssertionError(f"still not true after {seconds} s: {predicate}{said}")
             self.step()
 
     def tap_at(self, x: float, y: float) -> None:

@@ -85,6 +85,13 @@ def tables(base: Path) -> Iterator[Tables]:
         made.stop()
 
 
+def until_on(ui, app) -> None:  # type: ignore[no-untyped-def]
+    """The league on and at rest; else the failure says where it stood."""
+    league = app.league
+    ui.until(lambda: league.on and not league.busy, SYNCED,
+             state=lambda: f"on={league.on} busy={league.busy} problem={league.problem!r} words={list(league.words)}")
+
+
 def open_league(ui, config):  # type: ignore[no-untyped-def]
     """The app, Settings, then League by touch."""
     app = ui.start(config=config)
@@ -114,7 +121,7 @@ def test_a_league_started_joined_and_accepted_by_touch_carries_a_game_across(ui,
     ui.until(lambda: app.league.name.startswith("Table "), SYNCED)
     name_table(ui, screen, "Table Ana")
     ui.tap(screen.ids.start)
-    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    until_on(ui, app)
     assert (tables.base / "A" / ON).exists()
     assert screen.ids.start.opacity == 0 and screen.ids.leave.opacity == 1
     ui.stop()
@@ -128,7 +135,7 @@ def test_a_league_started_joined_and_accepted_by_touch_carries_a_game_across(ui,
     assert not app.league.on
     assert (tables.base / "B" / "looking").exists()  # what has a Pi's path unit start Syncthing meanwhile
     ui.tap(next(f for f in ui.find_all(FoundTable) if f.text == listed))
-    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    until_on(ui, app)
     assert "Table Ana" in screen.ids.state.text or app.league.words
     b_name = app.league.name
     ui.stop()
@@ -181,7 +188,7 @@ def test_a_table_found_on_the_network_is_listed_by_the_name_its_beacon_says(ui, 
         app, screen = open_league(ui, tables.config(ui, "A"))
         name_table(ui, screen, "Table Ana")
         ui.tap(screen.ids.start)
-        ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+        until_on(ui, app)
         ui.stop()
 
         app, screen = open_league(ui, tables.config(ui, "B"))
@@ -204,7 +211,7 @@ def test_a_table_found_without_its_name_is_listed_by_the_code_its_own_screen_sho
     code = tables.syncthing["A"].device_id()[:7]
     ui.until(lambda: screen.ids.code.text == f"Table Ana · {code}", SYNCED)
     ui.tap(screen.ids.start)
-    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    until_on(ui, app)
     ui.stop()
 
     tables.tables["B"] = (as_discovered(tables.syncthing["A"]),)
@@ -213,7 +220,7 @@ def test_a_table_found_without_its_name_is_listed_by_the_code_its_own_screen_sho
     ui.until(lambda: screen.ids.code.text == f"{app.league.name} · {tables.syncthing['B'].device_id()[:7]}", SYNCED)
     b_name = app.league.name
     ui.tap(next(f for f in ui.find_all(FoundTable) if f.text == f"A table · {code}"))
-    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    until_on(ui, app)
     ui.stop()
 
     app, screen = open_league(ui, tables.config(ui, "A"))
@@ -318,7 +325,7 @@ def test_its_socket_gone_is_said_and_the_league_goes_on(ui, tables: Tables) -> N
     """The app's own Syncthing loses its socket: the app says so or starts it again; the league stays on."""
     app, screen = open_league(ui, tables.config(ui, "A"))
     ui.tap(screen.ids.start)
-    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    until_on(ui, app)
     assert app.league.syncthing is not None and app.league.syncthing.process is not None
     first = app.league.syncthing.process
     (tables.base / "A" / "syncthing" / "api.sock").unlink()
@@ -333,7 +340,7 @@ def test_a_refused_file_is_named_once_and_nothing_else_changes(ui, tables: Table
     tables.serve("A")
     app, screen = open_league(ui, tables.config(ui, "A"))
     ui.tap(screen.ids.start)
-    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    until_on(ui, app)
     assert app.store is not None
     before = app.store.uids()
     dropped = tables.base / "A" / "tables" / "other" / "games"
@@ -357,7 +364,7 @@ def test_the_services_socket_gone_is_said_and_passes_when_it_is_back(ui, tables:
     served = tables.serve("A")
     app, screen = open_league(ui, tables.config(ui, "A"))
     ui.tap(screen.ids.start)
-    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    until_on(ui, app)
     assert app.store is not None
     simulate(app.store, 2, 5, START)
     games = set(app.store.uids())
@@ -376,7 +383,7 @@ def test_a_table_refused_by_touch_is_asked_no_more(ui, tables: Tables) -> None:
     b = tables.serve("B")
     app, screen = open_league(ui, tables.config(ui, "A"))
     ui.tap(screen.ids.start)
-    ui.until(lambda: app.league.on and not app.league.busy, SYNCED)
+    until_on(ui, app)
     league_a = League(LeagueConfig(folder=tables.base / "A"))
     league_b = League(LeagueConfig(table_name="Table 5", folder=tables.base / "B"))
     ask(league_b, b, read_code(league_code(league_a, tables.syncthing["A"])))
