@@ -15,8 +15,14 @@ ensure_apt() {
   [ ${#need[@]} -eq 0 ] && return 0
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq || true  # a stale mirror still leaves the cached lists to install from
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null ||
+  # One of these scripts at a time: .ci/run starts pi-check's arm64 part beside scripts/test, and apt-get
+  # fails at once on a lock another one holds. The lock timeout waits for any other apt (a new Pi's first
+  # boot runs its own).
+  (
+    flock 8
+    $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq || true  # a stale mirror still leaves the cached lists
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need[@]}" >/dev/null
+  ) 8>"${TMPDIR:-/tmp}/spicy-companion-apt.lock" ||
     fail "could not install ${need[*]} with apt: run sudo apt-get install ${need[*]} and read what it says"
 }
 
