@@ -182,8 +182,8 @@ class UiDriver:
     def tap_at(self, x: float, y: float) -> None:
         """A finger taps what it sees: a screen still sliding in is not there yet, and Kivy's screen manager
         drops every touch while its transition runs (a loaded machine's lost taps)."""
-        pages = self.app.root if self.app is not None else None
-        if pages is not None and getattr(pages, "transition", None) is not None:
+        if self.app is not None and self.app.root is not None:
+            pages = self.app.root
             self.until(lambda: not pages.transition.is_active)
         touch = Touch(x, y)
         EventLoop.post_dispatch_input("begin", touch)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from companion.rules import SPICY, new_setup
 from companion.ui.app import SpicyApp
-from companion.ui.screens.setup import SetupScreen
 from companion.ui.i18n import tr
+from companion.ui.screens.setup import SetupScreen
 from tests.ui.conftest import UiDriver
 
 STARTS = 20

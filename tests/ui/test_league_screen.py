@@ -93,16 +93,15 @@ def until_on(ui, app) -> None:  # type: ignore[no-untyped-def]
 
 
 def open_league(ui, config):  # type: ignore[no-untyped-def]
-    """The app, Settings, then League by touch, each tap after the slide before it has ended (Kivy's screen
-    manager drops a touch while its transition runs)."""
+    """The app, Settings, then League by touch."""
     app = ui.start(config=config)
     ui.tap(app.screen("home").ids.settings)
-    ui.until(lambda: app.root.current == "settings" and not app.root.transition.is_active)
+    ui.until(lambda: app.root.current == "settings")
     settings = app.screen("settings")
     settings.ids.scroll.scroll_y = 0  # the League row is the last
     ui.step(3)
     ui.tap(settings.ids.league)
-    ui.until(lambda: app.root.current == "league" and not app.root.transition.is_active)
+    ui.until(lambda: app.root.current == "league")
     return app, app.screen("league")
 
 
