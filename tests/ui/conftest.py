@@ -182,16 +182,21 @@ class UiDriver:
     def tap_at(self, x: float, y: float) -> None:
         """A finger taps what it sees: a screen still sliding in is not there yet, and Kivy's screen manager
         drops every touch while its transition runs (a loaded machine's lost taps)."""
-        if self.app is not None and self.app.root is not None:
-            pages = self.app.root
-            self.until(lambda: not pages.transition.is_active)
+        self._screen_still()
         touch = Touch(x, y)
         EventLoop.post_dispatch_input("begin", touch)
         self.step()
         EventLoop.post_dispatch_input("end", touch)
         self.step(2)
 
+    def _screen_still(self) -> None:
+        if self.app is not None and self.app.root is not None:
+            pages = self.app.root
+            self.until(lambda: not pages.transition.is_active)
+
     def tap(self, widget: Widget) -> None:
+        """Aimed once the screen is still: a widget's place during the slide is not where the finger lands."""
+        self._screen_still()
         self.tap_at(*widget.to_window(*widget.center))
 
     def hold(self, widget: Widget, seconds: float) -> None:

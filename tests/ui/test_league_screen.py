@@ -336,6 +336,22 @@ def test_its_socket_gone_is_said_and_the_league_goes_on(ui, tables: Tables) -> N
     assert app.league.on and (tables.base / "A" / ON).exists()
 
 
+def test_start_stays_under_the_finger_while_the_first_step_shows_the_code(ui, tables: Tables) -> None:
+    """The code arrives a moment after the screen opens (Syncthing starting), just as a hand reaches for Start:
+    the line it takes is kept, so Start does not move under the finger (ScrollView releases a tap 0.2 s late,
+    where the button no longer is)."""
+    app, screen = open_league(ui, tables.config(ui, "A"))  # no Syncthing served: the app starts its own
+    assert not app.league.code
+    start = screen.ids.start
+    aimed = start.to_window(*start.center)
+    ui.until(lambda: app.league.code, SYNCED)
+    ui.step(3)
+    assert start.to_window(*start.center) == aimed
+    assert screen.ids.code.text.endswith(app.league.code)
+    ui.tap(start)
+    until_on(ui, app)
+
+
 def test_a_refused_file_is_named_once_and_nothing_else_changes(ui, tables: Tables) -> None:
     tables.serve("A")
     app, screen = open_league(ui, tables.config(ui, "A"))
