@@ -157,19 +157,27 @@ def test_a_game_page_cuts_a_long_name_from_its_end_never_in_the_middle(ui, tmp_p
     page = ui.app.screen("game")
     assert page.open(game_id)
     ui.app.show("game")
-    ui.tap(page.ids.race_button)
     ui.step(3)
     name = long.replace(" ", "_")
-    shown = [label for label in ui.find_all(Label) if label.text[:4] == name[:4] and " " not in label.text]
-    assert len(shown) == 2  # its row of the breakdown, its place under the race (the timeline says more)
+
+    def named(parent) -> list[Label]:  # type: ignore[no-untyped-def]
+        """The labels under ``parent`` drawing the name, each checked as it shows: whole, or cut at its end."""
+        found = [label for label in parent.walk(restrict=True)
+                 if isinstance(label, Label) and label.text[:4] == name[:4] and " " not in label.text]
+        for label in found:
+            assert not label.shorten and 0 < label.texture_size[0] <= label.width
+            assert label.text == name or (label.text.endswith("…") and name.startswith(label.text[:-1]))
+        return found
+
+    (breakdown,) = named(page.ids.summary)  # the timeline's lines say more than the name: not these
+    assert breakdown.text != name  # too long for the breakdown: cut
+    ui.tap(page.ids.race_button)
+    ui.step(3)
+    assert page.racing
+    assert len(named(page.ids.legend)) == 1  # its place under the race
     ui.app.show("players")
     ui.step(3)
-    shown += [label for label in ui.find_all(Label) if label.text[:4] == name[:4] and " " not in label.text]
-    assert len(shown) == 3  # and its row of the Players list
-    assert shown[0].text != name  # too long for the breakdown: cut
-    for label in shown:
-        assert not label.shorten and label.texture_size[0] <= label.width
-        assert label.text == name or (label.text.endswith("…") and name.startswith(label.text[:-1]))
+    assert len(named(ui.app.screen("players"))) == 1  # and its row of the Players list
 
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
