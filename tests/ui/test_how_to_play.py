@@ -61,6 +61,21 @@ def test_from_home_the_pages_turn_and_each_names_its_variant_cards(ui) -> None:
     assert ui.app.root.current == "home"
 
 
+def test_a_page_not_showing_is_worded_in_the_new_language_as_it_opens_not_at_the_switch(ui) -> None:
+    """A language chosen in Settings does not rebuild a page no one sees; the page opens in that language."""
+    screen = open_from_home(ui)
+    ui.tap(screen.ids.header.ids.back)
+    kept = list(screen.ids.rows.children)
+    assert ui.app.change_settings(language="fr")
+    assert screen.ids.rows.children == kept  # not drawn again while Home shows
+    ui.tap(ui.app.screen("home").ids.how_to_play)
+    ui.step(2)
+    assert ui.app.root.current == "howto" and screen.ids.rows.children != kept
+    assert "Un tour" in page_text(screen) and "A turn" not in page_text(screen)
+    assert ui.app.change_settings(language="en")  # while it shows: worded again at once
+    assert "A turn" in page_text(screen)
+
+
 def test_at_the_table_it_opens_on_the_situation_now_and_back_is_the_same_table(ui) -> None:
     table = Table(ui, new_setup(SPICY, ["Ana", "Ben", "Cy"], first=0, variants={"start-it-up"}), gpio=False)
     table.declare("chili", 2)

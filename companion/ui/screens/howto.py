@@ -48,7 +48,7 @@ class HowtoScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        tr.fbind("_", _word_again, proxy(self))  # a language switch words the page again
+        tr.fbind("_", _word_again, proxy(self))
 
     def open(self, back: str, game: State | None = None) -> None:
         """Ready to show, from ``back``: on the game's page when there is a game at hand, else Spicy's."""
@@ -69,7 +69,11 @@ class HowtoScreen(Screen):
 
 
 def _word_again(screen: HowtoScreen, *_args: Any) -> None:
-    screen._draw()
+    """A language switch words the page again while it shows. A page not showing waits: ``open`` draws it, and
+    redrawing its rows (their icons and cards) at every switch made each language button in Settings slow
+    once the page had opened."""
+    if screen.manager is not None and screen.manager.current == screen.name:
+        screen._draw()
 
 
 def _made(row: Row) -> HowtoRow:
