@@ -18,6 +18,11 @@ def test_a_name_with_digits_in_it_is_drawn_as_typed_in_a_persian_line(name: str)
     assert visual(name, True, PERSIAN_DIGITS) == name
 
 
+def test_a_tables_default_name_and_its_code_read_as_written_in_a_persian_line() -> None:
+    """A league table named by its id's start ("Table 3f9a") and its code, as the League screen shows them."""
+    assert visual("Table 3f9a · 3F9AB2C", True, PERSIAN_DIGITS) == "Table 3f9a – 3F9AB2C"
+
+
 def test_a_name_with_digits_keeps_its_cursor_places_in_typed_order() -> None:
     """A text field places its cursor by these: each typed letter of "Ben2" one glyph further right."""
     drawn, where = places("Ben2", True, PERSIAN_DIGITS)

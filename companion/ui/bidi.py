@@ -28,12 +28,12 @@ _SIGNED = re.compile("\\([-+\u2212\u00b1]?[0-9\u06f0-\u06f9][0-9\u06f0-\u06f9.,:
                      "|(?<![\\w])[-+\u2212\u00b1][0-9\u06f0-\u06f9][0-9\u06f0-\u06f9.,:\u066b\u066c]*")
 """A number with its sign (a score of −8, a margin of +12 ms), or in brackets ("(+2)"): in a right-to-left
 line the algorithm would put the sign on the number's right, and a bracket on the wrong side of it."""
-_NAME_BEFORE_NUMBER = re.compile("([A-Za-z\u00c0-\u024f\u2026][0-9]*)"
-                                 "(?=(?:[:;,\u060c]|[ \u00a0])[ \u00a0]*[(\\[0-9\u06f0-\u06f9+\u2212-])")
+_NAME_BEFORE_NUMBER = re.compile("([A-Za-z\u00c0-\u024f\u2026][0-9]*)(?=(?:[:;,\u060c]|[ \u00a0])[ \u00a0]*"
+                                 "(?:[(\\[+\u2212-]|[0-9\u06f0-\u06f9]+(?![0-9A-Za-z\u00c0-\u024f])))")
 """A Latin word (a name) before a space or a colon and a number or a bracket: in a right-to-left line the
 algorithm would take the number into the name's left-to-right run ("Ana (4)" drawn "(Ana (4", "Ben: 1" read
-"1 :Ben"), so a right-to-left mark ends it. Digits inside the word are its own ("Ben2", "R2D2": a mark there
-would draw them "2Ben", "22DR")."""
+"1 :Ben"), so a right-to-left mark ends it. Digits inside a word are its own ("Ben2", "R2D2", a table's
+"Table 3f9a": a mark there would draw them "2Ben", "22DR", "3f9a Table")."""
 RLM = "\u200f"
 EMBED, POP = "\u202a", "\u202c"
 """Left-to-right embedding and its end: what keeps a signed number in its own order (the algorithm drops both)."""
