@@ -28,6 +28,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.properties import BooleanProperty, ObjectProperty
+from kivy.uix.behaviors import FocusBehavior
 from kivy.uix.screenmanager import Screen, ScreenManager
 
 from companion.config import TABLE_WAIT, Config, ConfigError, UiConfig
@@ -249,6 +250,7 @@ class SpicyApp(App):
         Window.unbind(on_key_down=self._key_down, on_key_up=self._key_up)
         if self._toast is not None:
             self._toast.dismiss()
+        _give_up_focus()
         if self._screen_keyboard is not None and self._screen_keyboard.target is not None:
             self._screen_keyboard.detach(self._screen_keyboard.target)
         if self.root is not None and self.root.has_screen("table") and self.root.get_screen("table").view:
@@ -268,14 +270,17 @@ class SpicyApp(App):
     def _let_go(self) -> None:
         """Nothing of the process (the window, the clock, ``tr``) holds the stopped app, so that one collection
         frees it: a process that starts another (the tests start hundreds) would otherwise keep it, and every
-        full pass of the collector would walk its widgets again (docs/PERFORMANCE.md, the suite)."""
+        full pass of the collector would walk its widgets again (docs/PERFORMANCE.md, the suite).
+
+        Every running animation goes, not those of the widgets a walk from the screens reaches: Kivy keeps a
+        running one, and its widget, in a set of its class (``Animation._instances``) until it ends, which
+        takes frames a stopped app no longer runs; and a screen manager's child is only its current screen,
+        so a walk missed set-up's other steps, whose scroll bars fade in the second after a step opens (a stop
+        just then kept the set-up screen and all its steps). The app is the only one to animate anything."""
         cancel_pending()
-        layers = list(Window.children)
-        for layer in layers:  # Kivy's stop skips every other one
+        for layer in list(Window.children):  # Kivy's stop skips every other one
             Window.remove_widget(layer)
-        for page in [*layers, *(self.root.screens if self.root is not None else ())]:
-            for widget in page.walk(restrict=True):
-                Animation.cancel_all(widget)  # a scroll bar's fade, say: Kivy keeps a running one, and its widget
+        Animation.cancel_all(None)
         gc.unfreeze()  # what start-up froze goes with the app (_settle_memory)
 
     def start_game(self, setup: Setup, seating: Seating | None = None) -> bool:
@@ -450,6 +455,17 @@ def _settle_memory() -> None:
     """
     gc.collect()
     gc.freeze()
+
+
+def _give_up_focus() -> None:
+    """The field with the focus at the stop lets it go: Kivy keeps the focused widget in a dict of its class,
+    ``FocusBehavior._keyboards`` (the window's keyboard to the field it types into), until another widget takes
+    the focus. A name typed on the set-up screen (on either keyboard) left its field focused, so that dict kept
+    the field, its screen and the stopped app's widgets until the next app's first field took the focus (and
+    the field stayed bound to that keyboard's keys)."""
+    for focused in list(FocusBehavior._keyboards.values()):
+        if focused is not None:
+            focused.focus = False
 
 
 def _typing() -> bool:
