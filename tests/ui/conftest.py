@@ -183,7 +183,12 @@ class UiDriver:
         """A finger taps what it sees: a screen still sliding in is not there yet, and Kivy's screen manager
         drops every touch while its transition runs (a loaded machine's lost taps)."""
         self._screen_still()
-        touch = Touch(x, y)
+        self._tap(Touch(x, y))
+
+    def tap(self, widget: Widget) -> None:
+        self._tap(self._finger_on(widget))
+
+    def _tap(self, touch: Touch) -> None:
         EventLoop.post_dispatch_input("begin", touch)
         self.step()
         EventLoop.post_dispatch_input("end", touch)
@@ -194,14 +199,15 @@ class UiDriver:
             pages = self.app.root
             self.until(lambda: not pages.transition.is_active)
 
-    def tap(self, widget: Widget) -> None:
-        """Aimed once the screen is still: a widget's place during the slide is not where the finger lands."""
+    def _finger_on(self, widget: Widget) -> Touch:
+        """A finger on ``widget``, aimed once the screen is still: its place during the slide is not where the
+        finger lands."""
         self._screen_still()
-        self.tap_at(*widget.to_window(*widget.center))
+        return Touch(*widget.to_window(*widget.center))
 
     def hold(self, widget: Widget, seconds: float) -> None:
         """A long press: down, frames for ``seconds`` of the app's clock, up."""
-        touch = Touch(*widget.to_window(*widget.center))
+        touch = self._finger_on(widget)
         EventLoop.post_dispatch_input("begin", touch)
         end = Clock.get_time() + seconds
         while Clock.get_time() < end:
@@ -211,7 +217,7 @@ class UiDriver:
 
     def hold_while(self, widget: Widget, during: Callable[[], object]) -> None:
         """One finger down on ``widget`` while ``during`` does what another does, then up."""
-        touch = Touch(*widget.to_window(*widget.center))
+        touch = self._finger_on(widget)
         EventLoop.post_dispatch_input("begin", touch)
         self.step()
         during()

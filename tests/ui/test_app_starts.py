@@ -146,6 +146,7 @@ def test_an_animation_on_a_step_not_shown_keeps_nothing_of_its_app_once_it_stops
 
 
 def _stop_while_a_step_not_shown_animates(ui: UiDriver) -> None:
+    """A function of its own: its frame, which holds the step, is gone before the caller counts."""
     ui.start()
     rules = _seats_step(ui).ids.steps.get_screen("rules")
     ui.until(lambda: rules.parent is None)
