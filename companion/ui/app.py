@@ -143,11 +143,12 @@ class SpicyApp(App):
         after_drawn(self.open_store_and_buzzers)
 
     def open_store_and_buzzers(self) -> None:
-        """After the first frame: the store (or a screen saying why not), the buzzers, the notices, the
-        unfinished game."""
+        """After the first frame: the sounds, the store (or a screen saying why not), the buzzers, the notices,
+        the unfinished game."""
         from companion.buzzers import Referee
         from companion.store import Store, StoreError
 
+        self.sounds.load()
         try:
             self.store = Store.open(self.config_.store.db, min(self.config_.store.busy_timeout, TABLE_WAIT))
         except StoreError as exc:

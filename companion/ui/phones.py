@@ -23,8 +23,7 @@ from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import OptionProperty, StringProperty
 
-from companion.phones import address, switch
-from companion.pi.takehome import write_request
+from companion.phones import switch
 from companion.ui.i18n import tr
 
 if TYPE_CHECKING:
@@ -103,6 +102,8 @@ class Phones(EventDispatcher):
     def _open(self) -> None:
         if self.server is not None:
             return
+        from companion.phones import address  # with the setting on only: not the first frame's
+
         host = address.lan_address()
         if host is None:
             if self._kiosk() and not switch.DROP_IN.exists():
@@ -138,6 +139,8 @@ class Phones(EventDispatcher):
         return os.access(switch.REQUEST.parent, os.W_OK | os.X_OK)
 
     def _ask(self, word: str) -> None:
+        from companion.pi.takehome import write_request
+
         try:
             write_request(switch.REQUEST, word)
         except OSError as exc:

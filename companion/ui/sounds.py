@@ -2,7 +2,9 @@
 slap is heard as whose), a decision, a last card, the end.
 
 Loading a WAV takes a few milliseconds of disk and decoding; on a buzz that
-would be a visible hitch, so every sound is loaded before the first game.
+would be a visible hitch, so every sound is loaded before the first game: on
+the frame after the first one (``SpicyApp.open_store_and_buzzers``), which
+then costs neither the nine loads nor Kivy's audio provider.
 The WAVs are made by ``scripts/sounds``.
 """
 
@@ -10,9 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kivy.core.audio import Sound, SoundLoader
+from typing import TYPE_CHECKING
 
 from companion.errors import Reason
+
+if TYPE_CHECKING:
+    from kivy.core.audio import Sound
 
 FOLDER = Path(__file__).parent / "sounds"
 BUZZES = 6
@@ -31,7 +36,15 @@ class Sounds:
 
     def __init__(self, enabled: bool = True, folder: Path = FOLDER) -> None:
         self.enabled = enabled
+        self.folder = folder
         self.loaded: dict[str, Sound] = {}
+        self.notice: Reason | str = ""
+
+    def load(self) -> None:
+        """Every sound, once; what could not be loaded is the ``notice``."""
+        from kivy.core.audio import SoundLoader
+
+        folder = self.folder
         for name in NAMES:
             sound = SoundLoader.load(str(folder / f"{name}.wav"))
             if sound is not None:

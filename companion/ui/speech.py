@@ -25,12 +25,14 @@ import wave
 from collections.abc import Iterable
 from pathlib import Path
 from queue import PriorityQueue
-
-from kivy.core.audio import Sound, SoundLoader
+from typing import TYPE_CHECKING
 
 from companion.config import SPEECH_LOUD
 from companion.errors import Reason
 from companion.ui.threads import mainthread_now
+
+if TYPE_CHECKING:
+    from kivy.core.audio import Sound
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +213,8 @@ class Speech:
         except (OSError, subprocess.SubprocessError, wave.Error, EOFError) as exc:
             log.warning("espeak-ng could not say %r in voice %s: %s", text, voice, exc)
             return None
+        from kivy.core.audio import SoundLoader  # imported by the app's sounds already (``Sounds.load``)
+
         sound = SoundLoader.load(str(path))
         if sound is None:
             log.warning("the speech for %r could not be loaded from %s", text, path)
