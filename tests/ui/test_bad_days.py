@@ -11,7 +11,7 @@ from companion.config import StoreConfig
 from companion.rules import SPICY, EndCardDrawn, Play, new_setup
 from companion.table.session import Session
 from companion.store import Store
-from companion.ui.screens.home import LeftGameSheet
+from companion.ui.widgets.left_game import LeftGameSheet
 from companion.ui.screens.games import GameRow
 from scenes_table import mid_game
 from test_around_the_table import table_shows, toast_text

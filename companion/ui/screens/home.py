@@ -8,10 +8,10 @@ up the next one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty
 from kivy.metrics import dp
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -20,22 +20,12 @@ from companion.errors import CompanionError
 from companion.table.seating import Seating
 from companion.ui.i18n import say, tr, when
 
-from companion.ui.widgets.layer import Layer
 from companion.ui.widgets import load_kv
 
 load_kv(__file__)
 
-
-class LeftGameSheet(Layer):
-    """Asked over home when a new game would leave one unfinished; takes every touch while it shows."""
-
-    game_id = NumericProperty(0)
-    text = StringProperty("")
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.then: Callable[[], None] = lambda: None
-        """Where abandoning the game leads: set-up, or the same table as last time."""
+if TYPE_CHECKING:
+    from companion.ui.widgets.left_game import LeftGameSheet
 
 
 class HomeScreen(Screen):
@@ -57,6 +47,8 @@ class HomeScreen(Screen):
         """The question asked when a new game would leave one unfinished: made after the first frame (the
         app's ``_build_ahead``) or when first asked, not for the first frame, which does not show it."""
         if self._sheet is None:
+            from companion.ui.widgets.left_game import LeftGameSheet
+
             self._sheet = LeftGameSheet()
         return self._sheet
 

@@ -16,7 +16,7 @@ from kivy.lang import Builder
 
 from companion.ui import fonts
 from companion.ui.widgets.label import Label
-from companion.ui.widgets.mirror import Grid, Recycled, Row, Scroll, Stack
+from companion.ui.widgets.mirror import Grid, Row, Stack
 from companion.ui.widgets.buttons import GhostButton, PrimaryButton, RoundButton, SecondaryButton
 from companion.ui.widgets.fit import short
 from companion.ui.widgets.forms import Caption, ChoiceButton, Header, Tile
@@ -35,10 +35,12 @@ def load_kv(module_file: str) -> None:
 fonts.register()
 Factory.unregister("Label")
 Factory.register("Label", cls=Label)  # every kv ``Label:`` draws its words in a font that has them
-for _name, _cls in (("BoxLayout", Row), ("GridLayout", Grid), ("StackLayout", Stack), ("ScrollView", Scroll),
-                    ("RecycleView", Recycled)):  # and every row and grid mirrors right to left
-    Factory.unregister(_name)
+for _name, _cls in (("BoxLayout", Row), ("GridLayout", Grid), ("StackLayout", Stack)):  # and every row and
+    Factory.unregister(_name)  # grid mirrors right to left
     Factory.register(_name, cls=_cls)
+for _name in ("ScrollView", "RecycleView"):  # a list's bar on the side its lines end, imported with a first list
+    Factory.unregister(_name)
+    Factory.register(_name, module="companion.ui.widgets.scrolls")
 load_kv(str(HERE / "buttons.py"))
 load_kv(str(HERE / "forms.py"))
 

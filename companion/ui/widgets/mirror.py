@@ -3,7 +3,8 @@ English stands at the right in Persian (a row's first item, Back, a seat panel's
 pad's keys), and a directional icon points the other way.
 
 Done once, in the layouts every screen is made of: kv's ``BoxLayout:``, ``GridLayout:``, ``StackLayout:`` and
-``ScrollView:`` and ``RecycleView:`` are ``Row``, ``Grid``, ``Stack``, ``Scroll`` and ``Recycled`` (registered under those names, as the label is), and a widget class written as a row in Python is
+``ScrollView:`` and ``RecycleView:`` are ``Row``, ``Grid``, ``Stack`` and ``companion.ui.widgets.scrolls``'
+two (registered under those names, as the label is), and a widget class written as a row in Python is
 a ``Row``. Each lays its children out as Kivy does, then, in a right-to-left language, mirrors their places
 within it. Numbers keep their own order: a row of number keys reads 1 to 10 from the right, and each number
 is still written left to right (``companion.ui.bidi``). The on-screen keyboard's letter rows stay in the
@@ -19,8 +20,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.layout import Layout
-from kivy.uix.recycleview import RecycleView
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.stacklayout import StackLayout
 from kivy.uix.widget import Widget
 
@@ -64,28 +63,6 @@ class Stack(StackLayout):
         super().do_layout(*args)
         if mirrored():
             mirror_children(self)
-
-
-class _BarSide:
-    """A scroll view's bar on the side a line ends in a right-to-left language (the left), where it stands
-    clear of the words that start at the right."""
-
-    bar_pos_y: str
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.follow_direction()
-
-    def follow_direction(self) -> None:
-        self.bar_pos_y = "left" if mirrored() else "right"
-
-
-class Scroll(_BarSide, ScrollView):
-    """Kivy's scroll view, its bar on the side ``_BarSide`` says."""
-
-
-class Recycled(_BarSide, RecycleView):
-    """Kivy's recycle view (the long lists), its bar as ``Scroll``'s."""
 
 
 def relayout(widget: Widget) -> None:
