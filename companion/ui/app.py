@@ -135,8 +135,9 @@ class SpicyApp(App):
     def build(self) -> ScreenManager:
         Window.clearcolor = theme.FELT_EDGE
         theme.scale_type(*Window.size)
-        manager = Pages()
+        manager = Pages(size=Window.size)
         manager.add_widget(_build_screen("home"))
+        relayout(manager)
         return manager
 
     def on_start(self) -> None:
