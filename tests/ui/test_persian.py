@@ -17,6 +17,7 @@ from companion.ui.catalogue import LOCALE
 from companion.ui.i18n import tr
 from companion.ui.keyboard import BACKSPACE, ENTER, HIDE, SHIFT, ZWNJ
 from companion.ui.widgets.claim_pad import NumberButton
+from companion.ui.widgets.fit import fit_names
 from companion.ui.widgets.forms import Header
 from companion.ui.widgets.label import Label, Ordered
 from companion.ui.widgets.seat_panel import SeatPanel
@@ -77,6 +78,30 @@ def test_a_persian_name_in_an_english_sentence_reads_left_to_right_around_it(
     fonts.register()
     logical, handed = drawn_lines("سارا wins 12", None, monkeypatch)
     assert handed == [reshape("سارا")[::-1] + " wins 12"]  # an English line: its digits stay 0-9
+
+
+@pytest.mark.parametrize("name", ["Ben 2", "Table 3"])
+def test_a_name_with_a_number_of_its_own_is_drawn_as_typed_in_a_persian_sentence(
+        ui: Any, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A player named "Ben 2" with 5 points, on a Persian table: his name drawn as typed (Latin, its 2 after it,
+    Western), then, at its left, his points in Persian digits. Drawn "۲ Ben" it read as Ben with 2 points."""
+    fonts.register()
+    handed: list[str] = []
+    render_text = CoreLabel._render_text
+    monkeypatch.setattr(CoreLabel, "_render_text", lambda self, words, x, y: (handed.append(words),
+                                                                                render_text(self, words, x, y)))
+    tr.switch("fa")
+    try:
+        label = Label(text=fit_names("{name} 5 امتیاز", {"name": name}, 600, 24), font_size=24)
+        label.texture_update()
+        label._label.render(real=True)  # what its texture is filled with when it is drawn
+    finally:
+        tr.switch("en")
+    assert label.text == f"{name} 5 امتیاز"  # what the screen set: the plain sentence
+    assert handed[-1] == f"{read_as_drawn('امتیاز')} ۵ {name}"
+    label.follow_direction()  # English again: a left-to-right line, the name in it as typed
+    label._label.render(real=True)
+    assert handed[-1] == f"{name} 5 {read_as_drawn('امتیاز')}"
 
 
 def centre_x(widget: Any) -> float:
