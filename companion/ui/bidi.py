@@ -89,6 +89,15 @@ def named(template: str, names: Mapping[str, str], **words: object) -> Named:
     return Named("".join(out), spans)
 
 
+def as_name(name: str) -> Named:
+    """``name``, the whole of it known as a name: a label holding a name alone draws it as typed too.
+
+    >>> as_name("Ben 2").names
+    ((0, 5),)
+    """
+    return Named(name, [(0, len(name))] if name else [])
+
+
 def isolated(text: str) -> str:
     """``text`` with each of its names (a ``Named``'s) between an embedding in the name's own direction and
     its end, for the label to draw it as one unit (``_marked``): its digits as typed and in its order, a

@@ -421,14 +421,10 @@ def test_a_tables_name_ending_in_a_number_reads_as_typed_on_a_persian_table(ui, 
     """This table named "Ben 2" and a table found on the network named "Table 3", the table speaking Persian:
     each line reads from the right the name as typed (Latin, its digit after it), then the code at its left.
     Drawn "۳ Table" the name lost its number to the line; the texts the screen set stay the plain words."""
-    from kivy.core.text import Label as CoreLabel
-
     from companion.ui.widgets.label import Label
+    from test_persian import record_drawn
 
-    drawn: dict[int, str] = {}
-    render_text = CoreLabel._render_text
-    monkeypatch.setattr(CoreLabel, "_render_text", lambda self, words, x, y: (drawn.__setitem__(id(self), words),
-                                                                                render_text(self, words, x, y)))
+    drawn = record_drawn(monkeypatch)
     device = "-".join(["AAAAAAA"] * 8)
     tables.tables["A"] = (as_listed(Member(device, "aaaaaa", "Table 3", ("tcp://192.168.1.65:22000",))),)
     app, screen = open_league(ui, tables.config(ui, "A"))  # no Syncthing served: the app starts its own

@@ -13,12 +13,11 @@ from kivy.base import EventLoop
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Rectangle
 
-from companion.config import UiConfig
 from companion.ui.i18n import tr
 from companion.ui.widgets.keyboard import TextField
 from conftest import Touch
 from keyboard_helpers import keys, type_on_screen
-from test_persian import switch_in_settings
+from test_persian import persian_set_up
 
 
 def drawn_width(field: TextField, text: str) -> float:
@@ -34,15 +33,7 @@ def text_right(field: TextField) -> float:
 @pytest.fixture
 def field(ui: Any) -> TextField:
     """The set-up's name field on a Persian table, focused, with the on-screen keyboard up."""
-    app = ui.start(size=(800, 480), config=ui.config(ui=UiConfig(keyboard="screen")))
-    switch_in_settings(ui, "fa", "home")
-    ui.tap(app.screen("home").ids.new_game)
-    setup = app.screen("setup")
-    ui.tap(setup.ids.next)
-    ui.step(2)
-    name: TextField = setup.ids.new_name
-    ui.tap(name)
-    ui.step(2)
+    name: TextField = persian_set_up(ui).ids.new_name
     yield name
     tr.switch("en")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 
-from companion.ui.bidi import named
+from companion.ui.bidi import as_name, named
 from companion.ui.i18n import tr
 from companion.ui.widgets.label import Ordered, Runs, ordered, runs, spans, width as drawn_width
 
@@ -112,12 +112,12 @@ def sentence_size(template: str, names: Mapping[str, str], size: float, width: f
 
 def short(name: str, limit: int = 16) -> str:
     """A name of at most ``limit`` characters, for a button that sizes to its text: with no box to fit,
-    it is cut the same way as in a sentence.
+    it is cut the same way as in a sentence, and known as a name (``bidi.as_name``).
 
     >>> short("Bartholomew-Alexander"), short("Ana")
     ('Bartholomew-Ale…', 'Ana')
     """
-    return name if len(name) <= limit else _cut(name, limit - 1)
+    return as_name(name if len(name) <= limit else _cut(name, limit - 1))
 
 
 def _cut(name: str, keep: int) -> str:
