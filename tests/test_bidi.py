@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.ui.bidi import places, visual
+from companion.ui.bidi import isolated, named, places, visual
 
 PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹"
 
@@ -34,3 +34,44 @@ def test_a_name_with_digits_keeps_its_cursor_places_in_typed_order() -> None:
                                             ("Ben2 (4)", "(۴) Ben2")])
 def test_a_number_after_a_name_stays_apart_from_it(line: str, read: str) -> None:
     assert visual(line, True, PERSIAN_DIGITS) == read
+
+
+@pytest.mark.parametrize("name", ["Table 3", "Ben 2", "3 Cy", "R2 D2 7"])
+def test_a_name_with_a_number_of_its_own_is_drawn_as_typed_before_the_apps_number(name: str) -> None:
+    """Told where the name is (``named``), the line draws it whole: "Table 3", not "۳ Table", and the points
+    after it in Persian digits at its left."""
+    line = named("{name} ۵ امتیاز", {"name": name})  # "{name} 5 points"
+    assert line == f"{name} ۵ امتیاز" and line.names == ((0, len(name)),)
+    assert visual(isolated(line), True, PERSIAN_DIGITS).endswith(f"۵ {name}")
+    assert visual(isolated(named("{name}", {"name": name})), True, PERSIAN_DIGITS) == name
+
+
+def test_a_tables_name_and_code_read_right_to_left_the_name_as_typed() -> None:
+    """The League screen's line: from the right, the name, then the code; "Table 3" in its Western digit."""
+    line = named("{name} · {code}", {"name": "Table 3"}, code="3F9AB2C")
+    assert visual(isolated(line), True, PERSIAN_DIGITS) == "3F9AB2C – Table 3"
+
+
+def test_the_apps_words_and_numbers_around_two_names_keep_their_order() -> None:
+    """"Points: Ben 2: 4, 3 Cy (−3)", read from the right: each name as typed, each score in Persian digits."""
+    line = named("امتیاز {a}: 4، {b} (−3)", {"a": "Ben 2", "b": "3 Cy"})
+    assert visual(isolated(line), True, PERSIAN_DIGITS) == "(−۳) 3 Cy ،۴ :Ben 2 " + visual("امتیاز", True)
+
+
+def test_a_persian_name_with_a_number_reads_as_one_in_either_direction() -> None:
+    """سارا 2 is drawn right to left as one name (its 2 at its left), before a Persian ۵ or an English "wins"."""
+    name = "سارا 2"
+    sara = visual("سارا", True)
+    assert visual(isolated(named("{name} ۵ امتیاز", {"name": name})), True, PERSIAN_DIGITS).endswith(f"۵ 2 {sara}")
+    assert visual(isolated(named("{name} wins 12", {"name": name})), False) == f"2 {sara} wins 12"
+
+
+def test_a_name_wrapped_across_two_lines_keeps_its_digits_on_the_second() -> None:
+    """The label orders each wrapped line apart: the line a name's end starts is still that name's."""
+    first, second = isolated(named("{name} ۵ امتیاز", {"name": "Ben Table 3"})).split(" ", 1)
+    assert visual(first, True, PERSIAN_DIGITS) == "Ben"
+    assert visual(second, True, PERSIAN_DIGITS).endswith("۵ Table 3")
+
+
+def test_a_plain_line_has_no_names_to_mark() -> None:
+    assert isolated("Ben 2") == "Ben 2" and visual("Ben 2", True, PERSIAN_DIGITS) == "۲ Ben"

@@ -10,14 +10,21 @@ orders each line as it draws it (``companion.ui.widgets.label``).
 
 Persian writes its numbers in its own digits; a token holding Latin letters (a name such as Ben2, a path, a
 config key) keeps its own. Plain Python, so the ordering is tested without a window.
+
+A name typed at the table and the app's own words around it can look alike: "Ben 2" is a player so named, or
+Ben and his 2 points. So whoever fills a name into a line says where it is (``Named``, ``named``), and the
+label draws each such name as one unit, as typed (``isolated``).
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
+from string import Formatter
 from typing import Any
+from unicodedata import bidirectional
 
 RTL_LETTERS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 """Hebrew, Arabic and Persian letters and their presentation forms: a text holding one needs ordering."""
@@ -34,9 +41,89 @@ _NAME_BEFORE_NUMBER = re.compile("([A-Za-z\u00c0-\u024f\u2026][0-9]*)(?=(?:[:;,\
 algorithm would take the number into the name's left-to-right run ("Ana (4)" drawn "(Ana (4", "Ben: 1" read
 "1 :Ben"), so a right-to-left mark ends it. Digits inside a word are its own ("Ben2", "R2D2", a table's
 "Table 3f9a": a mark there would draw them "2Ben", "22DR", "3f9a Table")."""
-RLM = "\u200f"
+RLM, LRM = "\u200f", "\u200e"
 EMBED, POP = "\u202a", "\u202c"
-"""Left-to-right embedding and its end: what keeps a signed number in its own order (the algorithm drops both)."""
+"""Left-to-right embedding and its end: what keeps a signed number, or a name, in its own order (the algorithm
+drops both)."""
+RIGHT_EMBED = "\u202b"
+"""Right-to-left embedding: what keeps a name written right to left in its own order."""
+_NAME = re.compile("([\u202a\u202b][^\u202c]*(?:\u202c|$)|^[^\u202a\u202b\u202c]*\u202c)")
+"""A name between its marks (``isolated``), or the part of one a wrapped line ends or starts with."""
+_UNMARKED = str.maketrans("", "", EMBED + RIGHT_EMBED + POP + RLM + LRM)
+
+
+class Named(str):
+    """A line that knows where the names typed at the table are in it: (start, end) of each, in order.
+
+    A str, so a screen sets it as a label's text and a test reads it as the plain sentence; the label asks
+    it where its names are (``isolated``). An operation on it (a join, a format) gives a plain str, which
+    knows no names: a line with a name in it is made whole by ``named``."""
+
+    names: tuple[tuple[int, int], ...]
+
+    def __new__(cls, text: str, names: Iterable[tuple[int, int]] = ()) -> Named:
+        made = super().__new__(cls, text)
+        made.names = tuple(names)
+        return made
+
+
+def named(template: str, names: Mapping[str, str], **words: object) -> Named:
+    """``template.format(**words, **names)``, knowing where its ``names`` are.
+
+    >>> line = named("{name} · {code}", {"name": "Table 3"}, code="3F9AB2C")
+    >>> line, line.names
+    ('Table 3 · 3F9AB2C', ((0, 7),))
+    """
+    formatter, values = Formatter(), {**words, **names}
+    out: list[str] = []
+    spans = []
+    for literal, field, spec, conversion in formatter.parse(template):
+        out.append(literal)
+        if field is None:
+            continue
+        value = formatter.convert_field(formatter.get_field(field, (), values)[0], conversion)
+        start = sum(map(len, out))
+        out.append(formatter.format_field(value, spec or ""))
+        if field in names:
+            spans.append((start, start + len(out[-1])))
+    return Named("".join(out), spans)
+
+
+def as_name(name: str) -> Named:
+    """``name``, the whole of it known as a name: a label holding a name alone draws it as typed too.
+
+    >>> as_name("Ben 2").names
+    ((0, 5),)
+    """
+    return Named(name, [(0, len(name))] if name else [])
+
+
+def isolated(text: str) -> str:
+    """``text`` with each of its names (a ``Named``'s) between an embedding in the name's own direction and
+    its end, for the label to draw it as one unit (``_marked``): its digits as typed and in its order, a
+    number after it the app's. A plain str has no names: it is itself.
+
+    >>> isolated(named("{name} ۵", {"name": "Ben 2"}))
+    '\u202aBen 2\u202c ۵'
+    """
+    if not isinstance(text, Named) or not text.names:
+        return text
+    out, at = [], 0
+    for start, end in text.names:
+        out += [text[at:start], _embedding(text[start:end]), text[start:end], POP]
+        at = end
+    return "".join([*out, text[at:]])
+
+
+def unmarked(text: str) -> str:
+    """``text`` without the marks put in to order it (``isolated``'s, ``_marked``'s): a line drawn as it is."""
+    return text.translate(_UNMARKED)
+
+
+def _embedding(name: str) -> str:
+    """The embedding a name is drawn in: the direction of its first strong letter, as an isolate's is."""
+    kind = next((kind for kind in map(bidirectional, name) if kind in ("L", "R", "AL")), "L")
+    return EMBED if kind == "L" else RIGHT_EMBED
 
 
 def needs_order(text: str) -> bool:
@@ -65,7 +152,10 @@ def with_digits(text: str, digits: str) -> str:
     if not any(character in WESTERN for character in text):
         return text
     table = str.maketrans(WESTERN, digits)
-    return _DIGIT_RUN.sub(lambda token: token[0] if _LATIN.search(token[0]) else token[0].translate(table), text)
+    parts = _NAME.split(text)  # a name (``isolated``) keeps the digits it was typed with
+    return "".join(part if index % 2 else _DIGIT_RUN.sub(
+        lambda token: token[0] if _LATIN.search(token[0]) else token[0].translate(table), part)
+        for index, part in enumerate(parts))
 
 
 @lru_cache(maxsize=4096)
@@ -79,18 +169,28 @@ def visual(line: str, rtl: bool, digits: str = "") -> str:
     """
     line = with_digits(line, digits)
     if not needs_order(line) and not rtl:
-        return line
+        return unmarked(line)
     from bidi.algorithm import get_display  # python-bidi's own algorithm: it mirrors brackets, its Rust one not
 
-    return str(get_display(_reshaper().reshape(_marked(line, rtl)), base_dir="R" if rtl else "L")).replace(RLM, "")
+    return unmarked(str(get_display(_reshaper().reshape(_marked(line, rtl)), base_dir="R" if rtl else "L")))
 
 
 def _marked(line: str, rtl: bool) -> str:
-    """``line`` with the marks that keep a name and a signed number in their order in a right-to-left one."""
-    if rtl:
-        line = _NAME_BEFORE_NUMBER.sub(lambda name: name[0] + RLM, line)
-        line = _SIGNED.sub(lambda number: EMBED + number[0] + POP + RLM, line)  # RLM: what follows is Persian's
-    return line
+    """``line`` with the marks that keep a name and a signed number in their order in a right-to-left one.
+
+    A name the line says it holds (``isolated``) is embedded in its own direction and has the paragraph's
+    mark on each side, as an isolate would (python-bidi has none): the words around it take it for a
+    neutral, so "Table 3" followed by the app's "۵" is drawn as typed, the ۵ at its left."""
+    mark = RLM if rtl else LRM
+    parts = _NAME.split(line)
+    for index in range(0, len(parts), 2):
+        if rtl:
+            part = _NAME_BEFORE_NUMBER.sub(lambda name: name[0] + RLM, parts[index])
+            parts[index] = _SIGNED.sub(lambda number: EMBED + number[0] + POP + RLM, part)  # RLM: Persian follows
+    for index in range(1, len(parts), 2):
+        name = unmarked(parts[index])
+        parts[index] = mark + _embedding(name) + name + POP + mark
+    return "".join(parts)
 
 
 Place = tuple[int, bool] | None

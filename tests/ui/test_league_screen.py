@@ -168,10 +168,13 @@ def test_a_league_started_joined_and_accepted_by_touch_carries_a_game_across(ui,
 def as_discovered(syncthing: Syncthing) -> str:
     """A table as Syncthing's local discovery hears it, its device and address and nothing else (no name, no
     table), in the ``[league] tables`` form the list also reads: loopback carries no discovery broadcast."""
-    import base64
-    import json
+    return as_listed(Member(syncthing.device_id(), "", "", (syncthing.listen,)))
 
-    member = Member(syncthing.device_id(), "", "", (syncthing.listen,))
+
+def as_listed(member: Member) -> str:
+    """``member`` in the ``[league] tables`` form (a league code), which Join a league lists."""
+    import base64
+
     return CODE_PREFIX + base64.urlsafe_b64encode(json.dumps(member.to_json()).encode()).decode().rstrip("=")
 
 
@@ -411,3 +414,26 @@ def test_a_table_refused_by_touch_is_asked_no_more(ui, tables: Tables) -> None:
     ignored = tables.syncthing["A"].request("GET", "/rest/config")["remoteIgnoredDevices"]
     assert [d["deviceID"] for d in ignored] == [b_device]
     assert b_device not in {d["deviceID"] for d in tables.syncthing["A"].request("GET", "/rest/config/devices")}
+
+
+def test_a_tables_name_ending_in_a_number_reads_as_typed_on_a_persian_table(ui, tables: Tables,
+                                                                             monkeypatch) -> None:
+    """This table named "Ben 2" and a table found on the network named "Table 3", the table speaking Persian:
+    each line reads from the right the name as typed (Latin, its digit after it), then the code at its left.
+    Drawn "۳ Table" the name lost its number to the line; the texts the screen set stay the plain words."""
+    from companion.ui.widgets.label import Label
+    from test_persian import record_drawn
+
+    drawn = record_drawn(monkeypatch)
+    device = "-".join(["AAAAAAA"] * 8)
+    tables.tables["A"] = (as_listed(Member(device, "aaaaaa", "Table 3", ("tcp://192.168.1.65:22000",))),)
+    app, screen = open_league(ui, tables.config(ui, "A"))  # no Syncthing served: the app starts its own
+    name_table(ui, screen, "Ben 2")
+    ui.until(lambda: app.league.code and ui.find_all(FoundTable), SYNCED)
+    assert app.change_settings(language="fa")
+    ui.step(3)
+    code, found = screen.ids.code, ui.find_all(FoundTable)[0]
+    assert (code.text, found.text) == (f"Ben 2 · {app.league.code}", "Table 3 · AAAAAAA")
+    assert drawn[id(code._label)] == f"{app.league.code} – Ben 2"
+    (words,) = [label for label in found.walk(restrict=True) if isinstance(label, Label)]
+    assert drawn[id(words._label)] == "AAAAAAA – Table 3"

@@ -15,6 +15,7 @@ from kivy.uix.label import Label
 
 from companion.languages import CODES
 from companion.rules import SPICY, Card, new_setup
+from companion.ui.bidi import unmarked
 from companion.ui.fonts import PLACEHOLDER
 from companion.ui.widgets.fit import ELLIPSIS
 from companion.ui.widgets.label import Runs
@@ -27,12 +28,14 @@ SHOWN = {"Ben 🌶️": f"Ben {PLACEHOLDER}"}
 
 
 def spans(label: Label) -> list[tuple[str, str]]:
-    """What the label's core text draws, as (font, words): its one font, or each markup font span."""
+    """What the label's core text draws, as (font, words): its one font, or each markup font span. The marks
+    a line is ordered by (a name's, ``bidi.isolated``) are drawn as nothing: no font is asked for them."""
     if not isinstance(label._label, Runs):
-        return [(label.font_name, label._label.text)]
+        return [(label.font_name, unmarked(label._label.text))]
     found = re.findall(r"\[font=([^\]]+)\](.*?)\[/font\]", label._label.text)
     assert "".join(f"[font={font}]{words}[/font]" for font, words in found) == label._label.text
-    return [(font, words.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")) for font, words in found]
+    return [(font, unmarked(words.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")))
+            for font, words in found]
 
 
 def check(ui, where: str, names: list[str]) -> None:  # type: ignore[no-untyped-def]

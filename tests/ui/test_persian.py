@@ -17,6 +17,7 @@ from companion.ui.catalogue import LOCALE
 from companion.ui.i18n import tr
 from companion.ui.keyboard import BACKSPACE, ENTER, HIDE, SHIFT, ZWNJ
 from companion.ui.widgets.claim_pad import NumberButton
+from companion.ui.widgets.fit import fit_names
 from companion.ui.widgets.forms import Header
 from companion.ui.widgets.label import Label, Ordered
 from companion.ui.widgets.seat_panel import SeatPanel
@@ -77,6 +78,80 @@ def test_a_persian_name_in_an_english_sentence_reads_left_to_right_around_it(
     fonts.register()
     logical, handed = drawn_lines("سارا wins 12", None, monkeypatch)
     assert handed == [reshape("سارا")[::-1] + " wins 12"]  # an English line: its digits stay 0-9
+
+
+def record_drawn(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
+    """What SDL2_ttf was last handed to draw by each core text, by its id: its line as the eye reads it."""
+    drawn: dict[int, str] = {}
+    render_text = CoreLabel._render_text
+    monkeypatch.setattr(CoreLabel, "_render_text", lambda self, words, x, y: (drawn.__setitem__(id(self), words),
+                                                                                render_text(self, words, x, y)))
+    return drawn
+
+
+def persian_set_up(ui: Any) -> Any:
+    """The set-up's seats on a Persian table, its name field focused, the on-screen keyboard up."""
+    app = ui.start(size=(800, 480), config=ui.config(ui=UiConfig(keyboard="screen")))
+    switch_in_settings(ui, "fa", "home")
+    ui.tap(app.screen("home").ids.new_game)
+    setup = app.screen("setup")
+    ui.tap(setup.ids.next)
+    ui.step(2)
+    ui.tap(setup.ids.new_name)
+    ui.step(2)
+    return setup
+
+
+@pytest.mark.parametrize("name", ["Ben 2", "Table 3"])
+def test_a_name_with_a_number_of_its_own_is_drawn_as_typed_in_a_persian_sentence(
+        ui: Any, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """A player named "Ben 2" with 5 points, on a Persian table: his name drawn as typed (Latin, its 2 after it,
+    Western), then, at its left, his points in Persian digits. Drawn "۲ Ben" it read as Ben with 2 points."""
+    fonts.register()
+    drawn = record_drawn(monkeypatch)
+    tr.switch("fa")
+    try:
+        label = Label(text=fit_names("{name} 5 امتیاز", {"name": name}, 600, 24), font_size=24)
+        label.texture_update()
+        label._label.render(real=True)  # what its texture is filled with when it is drawn
+    finally:
+        tr.switch("en")
+    assert label.text == f"{name} 5 امتیاز"  # what the screen set: the plain sentence
+    assert drawn[id(label._label)] == f"{read_as_drawn('امتیاز')} ۵ {name}"
+    label.follow_direction()  # English again: a left-to-right line, the name in it as typed
+    label._label.render(real=True)
+    assert drawn[id(label._label)] == f"{name} 5 {read_as_drawn('امتیاز')}"
+
+
+def test_a_name_with_a_number_of_its_own_is_drawn_as_typed_through_the_persian_set_up(
+        ui: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Ben 2" typed on the Persian keys: its seat's row, its choice of who plays first and "Ben 2 plays first"
+    draw it as typed, never "۲ Ben" (Ben and a number of the app's)."""
+    drawn = record_drawn(monkeypatch)
+    setup = persian_set_up(ui)
+    for name in ("Ben 2", "Cy"):
+        type_on_screen(ui, name)
+        ui.tap(keys(ui)[ENTER])
+    ui.tap(keys(ui)[HIDE])
+    ui.step(2)
+    assert misdrawn(ui, drawn) == []
+    for _step in ("buzzers", "first"):
+        ui.tap(setup.ids.next)
+        ui.step(2)
+    ui.tap(list(reversed(setup.ids.first_seats.children))[0])
+    ui.step(2)
+    assert misdrawn(ui, drawn) == []
+    ui.tap(setup.ids.next)  # the table's step: "Ben 2 plays first"
+    ui.step(2)
+    assert setup.first_line.startswith("Ben 2") and misdrawn(ui, drawn) == []
+
+
+def misdrawn(ui: Any, drawn: dict[int, str]) -> list[str]:
+    """What the labels on screen holding Ben 2 draw where it is not drawn as typed ("۲ Ben")."""
+    shown = [drawn.get(id(label._label), "") for label in ui.find_all(Label)
+             if "Ben 2" in label.text and label.opacity and label.width > 1]
+    assert shown
+    return [words for words in shown if "Ben 2" not in words]
 
 
 def centre_x(widget: Any) -> float:

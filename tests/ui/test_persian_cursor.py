@@ -9,13 +9,15 @@ from typing import Any
 
 import pytest
 from arabic_reshaper import reshape
+from kivy.base import EventLoop
 from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Rectangle
 
-from companion.config import UiConfig
 from companion.ui.i18n import tr
 from companion.ui.widgets.keyboard import TextField
+from conftest import Touch
 from keyboard_helpers import keys, type_on_screen
-from test_persian import switch_in_settings
+from test_persian import persian_set_up
 
 
 def drawn_width(field: TextField, text: str) -> float:
@@ -31,15 +33,7 @@ def text_right(field: TextField) -> float:
 @pytest.fixture
 def field(ui: Any) -> TextField:
     """The set-up's name field on a Persian table, focused, with the on-screen keyboard up."""
-    app = ui.start(size=(800, 480), config=ui.config(ui=UiConfig(keyboard="screen")))
-    switch_in_settings(ui, "fa", "home")
-    ui.tap(app.screen("home").ids.new_game)
-    setup = app.screen("setup")
-    ui.tap(setup.ids.next)
-    ui.step(2)
-    name: TextField = setup.ids.new_name
-    ui.tap(name)
-    ui.step(2)
+    name: TextField = persian_set_up(ui).ids.new_name
     yield name
     tr.switch("en")
 
@@ -71,3 +65,50 @@ def test_a_latin_name_after_a_persian_one_puts_the_cursor_at_the_latin_end(ui: A
     assert field.text == "علی Ben"
     left = text_right(field) - drawn_width(field, "Ben " + reshape("علی")[::-1])
     assert abs(field.cursor_pos[0] - (left + drawn_width(field, "Ben"))) <= 2
+
+
+def highlighted(field: TextField) -> list[tuple[float, float]]:
+    """Where the selection is drawn on the field's line: each box's left and right, left first."""
+    boxes = [box for box in field.canvas.get_group("selection") if isinstance(box, Rectangle)]
+    return sorted((box.pos[0], box.pos[0] + box.size[0]) for box in boxes)
+
+
+def near(found: list[tuple[float, float]], wanted: list[tuple[float, float]]) -> bool:
+    return len(found) == len(wanted) and all(abs(a - b) <= 2 for box, aim in zip(found, wanted, strict=True)
+                                             for a, b in zip(box, aim, strict=True))
+
+
+def test_a_double_tap_on_a_latin_word_highlights_that_word_where_it_is_drawn(ui: Any, field: TextField) -> None:
+    """علی Ben, drawn "Ben علی": a double tap on Ben selects it, and the highlight covers Ben, at the left, not
+    the Persian word (Kivy measured from the line's left by the typed order: "علی " first)."""
+    type_on_screen(ui, "علی Ben")
+    left = text_right(field) - drawn_width(field, "Ben " + reshape("علی")[::-1])
+    at = field.to_window(left + drawn_width(field, "Be"), field.center_y)
+    ui.tap_at(*at)
+    second = Touch(*at)
+    second.is_double_tap = True  # as Kivy's double-tap recogniser marks a second tap on the same place
+    EventLoop.post_dispatch_input("begin", second)
+    ui.step()
+    EventLoop.post_dispatch_input("end", second)
+    ui.step(3)
+    assert field.selection_text == "Ben"
+    assert near(highlighted(field), [(left, left + drawn_width(field, "Ben"))]), highlighted(field)
+
+
+def test_a_drag_from_a_persian_word_into_a_latin_one_highlights_the_letters_it_selects(
+        ui: Any, field: TextField) -> None:
+    """A finger drawn from علی's start (the line's right) to between Ben's e and n selects "علی Be": on screen
+    the Persian word with the space at the right and Be at the left, two boxes, the n between them plain."""
+    type_on_screen(ui, "علی Ben")
+    left = text_right(field) - drawn_width(field, "Ben " + reshape("علی")[::-1])
+    finger = Touch(*field.to_window(text_right(field) - 1, field.center_y))
+    EventLoop.post_dispatch_input("begin", finger)
+    ui.step()
+    finger.touch_move(*field.to_window(left + drawn_width(field, "Be"), field.center_y))
+    ui.step()
+    EventLoop.post_dispatch_input("end", finger)
+    ui.step(2)
+    assert field.selection_text == "علی Be"
+    persian = drawn_width(field, " " + reshape("علی")[::-1])
+    assert near(highlighted(field), [(left, left + drawn_width(field, "Be")),
+                                     (text_right(field) - persian, text_right(field))]), highlighted(field)

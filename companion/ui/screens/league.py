@@ -12,6 +12,7 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.bidi import named
 from companion.ui.i18n import tr
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.buttons import SecondaryButton
@@ -89,8 +90,8 @@ class LeagueScreen(Screen):
         box = self.ids.found
         box.clear_widgets()
         for member in found:  # by the code its own League screen shows beside its name, which anyone could say
-            label = member.name + " · " + member.code if member.name else tr._("A table · {code}").format(
-                code=member.code)
+            label = named("{name} · {code}", {"name": member.name}, code=member.code) if member.name else tr._(
+                "A table · {code}").format(code=member.code)
             box.add_widget(FoundTable(text=label, member=member, on_release=self.ask))
 
     def _list_asking(self, _runner: object, asking: list) -> None:

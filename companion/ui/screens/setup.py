@@ -20,6 +20,7 @@ from kivy.uix.screenmanager import Screen
 from companion.rules import Setup
 from companion.rules.variants import VARIANTS
 from companion.table.seating import Seating
+from companion.ui.bidi import named
 from companion.ui.draft import Draft, SetupRefused
 from companion.ui.i18n import tr
 from companion.ui.sounds import buzz
@@ -188,7 +189,7 @@ class SetupScreen(Screen):
         default = draft.profile.default_end_card(len(draft.names))
         self.end_card_line = tr._("about a third from the bottom (usual: {n})").format(n=default)
         if draft.first is not None and draft.first < len(draft.names):
-            self.first_line = tr._("{name} plays first").format(name=draft.names[draft.first])
+            self.first_line = named(tr._("{name} plays first"), {"name": draft.names[draft.first]})
         self.changed += 1
         builders = {"rules": self._rules, "seats": self._seats, "buzzers": self._buzzers, "first": self._first}
         if self.step in builders:

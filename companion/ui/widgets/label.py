@@ -149,7 +149,7 @@ class Runs(MarkupLabel):
     def get_extents(self, text: str) -> tuple[int, int]:
         """As wide as drawn, Persian letters joined (narrower than apart), so Kivy wraps what is drawn."""
         if not bidi.needs_order(text) and not language(tr.language).digits:
-            return super().get_extents(text)
+            return super().get_extents(bidi.unmarked(text))  # a name's marks (``Label._draw``) measured as nothing
         row = language(tr.language)
         return super().get_extents(bidi.visual(text, row.rtl, row.digits))
 
@@ -273,8 +273,10 @@ class Label(KivyLabel):
         self.texture_update()
 
     def _draw(self, text: str) -> str:
-        """Choose the font for ``text``; what the core label is given to draw."""
-        parts = runs(text)
+        """Choose the font for ``text``; what the core label is given to draw: a line it orders with each name
+        it holds (a ``bidi.Named``'s) marked, to be drawn as one unit (``bidi.isolated``). ``text`` keeps no
+        mark: a language switch draws it again from the plain words, and a left-to-right line has none."""
+        parts = runs(bidi.isolated(text) if ordered(text) else text)
         if len(parts) == 1:
             (font, words), kind = parts[0], Ordered if ordered(text) else CoreLabel
         else:

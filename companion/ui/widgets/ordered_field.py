@@ -8,6 +8,12 @@ name stood at its right, where the name begins. Here such a line is measured as 
 a typed character stands at its glyph's far side in its direction (the left of a Persian letter, the right
 of a Latin one or a digit), by ``bidi.places``; a tap puts the cursor at the nearest such place. The text
 and the typing (an insert or a backspace at ``cursor_col``) stay Kivy's, in the typed order.
+
+A selection (a double tap selects a word, a drag from one place to another the letters typed between) is
+Kivy's too, a range of typed characters, which a backspace or a key replaces. Kivy highlights it from the
+first selected character's measure to the last's, in the typed order; on a line drawn reordered the
+highlight is over the glyphs of the characters selected instead: one box for each run of them side by side
+on screen, so a range across a Persian word and a Latin one may be two boxes, as what it deletes is.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.graphics import Color, Rectangle
 from kivy.uix.textinput import TextInput
 
 from companion import languages
@@ -74,7 +81,35 @@ class OrderedCursor(TextInput):
         at, leftward = before[-1] if before else placed[0][1]
         after = bool(before)  # the cursor is after that character, or (at the start) before the first
         left = at if leftward == after else at + 1  # after a Persian glyph its left edge, after a Latin one its right
-        return float(TextInput._get_text_width(self, drawn[:left], self.tab_width, self._label_cached))
+        return self._drawn_width(drawn[:left])
+
+    def _draw_selection(self, pos: Any, size: Any, line_num: int, selection_start: tuple[int, int],
+                        selection_end: tuple[int, int], lines: list[str], *rest: Any) -> None:
+        """Kivy's highlight of the selected part of line ``line_num``; on a line holding a right-to-left letter,
+        a box over each run of the selected characters' glyphs (``places``). ``rest``: Kivy's measures, then
+        how to draw and the colour."""
+        line = lines[line_num]
+        (start_col, start_row), (end_col, end_row) = selection_start, selection_end
+        if not needs_order(line) or not start_row <= line_num <= end_row:
+            super()._draw_selection(pos, size, line_num, selection_start, selection_end, lines, *rest)
+            return
+        canvas_add, selection_color = rest[-2:]
+        first, last = start_col if line_num == start_row else 0, end_col if line_num == end_row else len(line)
+        drawn, where = places(line, _rtl())
+        glyphs = sorted({place[0] for place in where[first:last] if place is not None})
+        padding_left, _top, padding_right, _bottom = self.padding
+        inside = self.x + padding_left, self.right - padding_right
+        left = self._line_left(line_num)
+        for start, end in _side_by_side(glyphs):
+            beg, finish = (min(max(left + self._drawn_width(drawn[:at]), inside[0]), inside[1])
+                           for at in (start, end + 1))
+            if finish > beg:
+                canvas_add(Color(*selection_color, group="selection"))
+                canvas_add(Rectangle(pos=(beg, pos[1]), size=(finish - beg, size[1]), group="selection"))
+
+    def _drawn_width(self, drawn: str) -> float:
+        """How wide ``drawn``, part of a line as drawn, is in the field's font."""
+        return float(TextInput._get_text_width(self, drawn, self.tab_width, self._label_cached))
 
     def _line_left(self, row: int) -> float:
         """Where line ``row`` starts on screen, as Kivy aligns it (``TextInput._get_cursor_pos``)."""
@@ -82,3 +117,14 @@ class OrderedCursor(TextInput):
         free = self.width - padding_left - padding_right - self._get_row_width(row)
         shift = {"right": max(0, free), "center": max(0, free // 2)}.get(self.halign, 0)
         return float(self.x + padding_left + shift - self.scroll_x)
+
+
+def _side_by_side(glyphs: list[int]) -> list[tuple[int, int]]:
+    """Sorted glyph indices as (first, last) of each run of neighbours: ``[0, 1, 2, 5]`` is ``[(0, 2), (5, 5)]``."""
+    runs: list[tuple[int, int]] = []
+    for glyph in glyphs:
+        if runs and runs[-1][1] == glyph - 1:
+            runs[-1] = (runs[-1][0], glyph)
+        else:
+            runs.append((glyph, glyph))
+    return runs
