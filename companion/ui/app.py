@@ -137,8 +137,8 @@ class SpicyApp(App):
         theme.scale_type(*Window.size)
         manager = Pages(size=Window.size)
         manager.add_widget(_build_screen("home"))
-        relayout(manager)
-        return manager
+        relayout(manager, redraw=False)  # laid out at the window's size now, parents before children: the
+        return manager  # first tick draws each label once, at its size, not as Kivy's layouts work inwards
 
     def on_start(self) -> None:
         after_drawn(self.open_store_and_buzzers)

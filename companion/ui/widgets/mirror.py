@@ -65,11 +65,11 @@ class Stack(StackLayout):
             mirror_children(self)
 
 
-def relayout(widget: Widget) -> None:
+def relayout(widget: Widget, *, redraw: bool = True) -> None:
     """After the language changed: every layout under ``widget`` laid out again, and every widget that draws
     by the direction drawn again (its ``follow_direction``: a label whose text stayed the same, a name or a
     score; a pointing icon; the table's own layout). A screen manager's screens that are not showing are
-    reached through its ``screens``."""
+    reached through its ``screens``. Without ``redraw``, only laid out: a screen just made, not drawn yet."""
     seen: set[int] = set()
     todo = deque([widget])
     while todo:  # parents before their children: each is laid out in its parent's new place
@@ -77,7 +77,7 @@ def relayout(widget: Widget) -> None:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        follow = getattr(node, "follow_direction", None)
+        follow = getattr(node, "follow_direction", None) if redraw else None
         if follow is not None:
             follow()
         if isinstance(node, Layout):
