@@ -15,7 +15,7 @@ from kivy.core.text import Label as CoreLabel
 
 from companion.ui.bidi import as_name, named
 from companion.ui.i18n import tr
-from companion.ui.widgets.label import Ordered, Runs, ordered, runs, spans, width as drawn_width
+from companion.ui.widgets.label import Ordered, Runs, drawn_size, ordered, runs, spans, width as drawn_width
 
 ELLIPSIS = "\u2026"
 
@@ -129,7 +129,7 @@ def _cut(name: str, keep: int) -> str:
 
 def _drawn(text: str, font_size: float, bold: bool, wrap: int | None) -> tuple[int, int]:
     """The laid-out size of ``text`` as its label draws it: one line, or wrapped at ``wrap`` pixels."""
-    return _laid_out(runs(text), font_size, bold, wrap, tr.language if ordered(text) else "")
+    return _laid_out(runs(text), drawn_size(font_size), bold, wrap, tr.language if ordered(text) else "")
 
 
 @lru_cache(maxsize=4096)
