@@ -1,0 +1,78 @@
+"""A name ending in a number ("Ben 2", "Table 3") drawn as typed in each Persian line that fills one in: the
+league's state, the table's hint and toasts, a player's page, Tonight and the records. Drawn "۲ Ben" it read
+as Ben and a number of the sentence's. What a screen sets stays the plain words, in English as in Persian."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from kivy.core.text import Label as CoreLabel
+
+from companion.config import UiConfig
+from companion.league.syncthing import Standing, league_words
+from companion.ui.league import Seen
+from companion.ui.widgets.label import Label
+
+PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹"
+
+
+def record_lines(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[str]]:
+    """Each line SDL2_ttf was handed at each core text's last drawing, top first, by its id: as the eye reads it."""
+    drawn: dict[int, list[str]] = {}
+    begin, render_text = CoreLabel._render_begin, CoreLabel._render_text
+    monkeypatch.setattr(CoreLabel, "_render_begin", lambda self: (drawn.__setitem__(id(self), []), begin(self))[1])
+    monkeypatch.setattr(CoreLabel, "_render_text", lambda self, words, x, y: (
+        drawn.setdefault(id(self), []).append(words), render_text(self, words, x, y))[1])
+    return drawn
+
+
+def misdrawn(ui: Any, drawn: dict[int, list[str]], *names: str) -> list[tuple[str, list[str]]]:
+    """The labels on screen (and over it: a toast, a sheet) that hold one of ``names`` but do not draw it as
+    typed, with what they draw; each name must be on some label."""
+    seen, wrong = set(), []
+    for label in ui.find_all(Label):
+        held = [name for name in names if name in label.text]
+        if not held or not label.opacity or label.width <= 1:
+            continue
+        lines = drawn.get(id(label._label), [])
+        seen.update(held)
+        if not all(any(name in line for line in lines) for name in held):
+            wrong.append((label.text, lines))
+    assert seen == set(names), f"not on screen: {set(names) - seen}"
+    return wrong
+
+
+def persian(ui: Any, language: str = "fa", size: tuple[int, int] = (800, 480)) -> Any:
+    return ui.start(size=size, config=ui.config(ui=UiConfig(language=language)))
+
+
+def goto(ui: Any, name: str) -> Any:
+    ui.app.show(name)
+    ui.until(lambda: not ui.app.root.transition.is_active)
+    ui.step(3)
+    return ui.app.screen(name)
+
+
+def test_the_leagues_state_names_its_tables_as_typed(ui: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Table 3 last seen 3 days ago", "3 games from Table 1 arriving": on the League screen, in Settings' League
+    row and on the Saved games strip, each table's name as typed, its digit Western and after it."""
+    drawn = record_lines(monkeypatch)
+    app = persian(ui)
+    runner = app.league
+    monkeypatch.setattr(runner, "look", lambda _looking: None)  # no Syncthing: the words are the test's
+    now = datetime.now(UTC)
+    words = league_words([Standing("Table 1", True, now, 3), Standing("Table 3", False, now - timedelta(days=3), 0)],
+                         now)
+    runner._show(Seen(on=True, name="Table 2", words=words))
+    goto(ui, "league")
+    assert misdrawn(ui, drawn, "Table 1", "Table 3") == []
+    goto(ui, "settings")
+    assert misdrawn(ui, drawn, "Table 3") == []  # the row says the first line
+    games = goto(ui, "games")
+    games.on_leave()  # the strip's own questions to Syncthing stopped: it says the test's words
+    games._asking = True
+    games._told(words)
+    ui.step(3)
+    assert misdrawn(ui, drawn, "Table 1", "Table 3") == []
