@@ -12,8 +12,10 @@ from kivy.core.text import Label as CoreLabel
 
 from companion.config import UiConfig
 from companion.league.syncthing import Standing, league_words
+from companion.rules import FIVE_SPICES, new_setup
 from companion.ui.league import Seen
 from companion.ui.widgets.label import Label
+from table_helpers import Table
 
 PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹"
 
@@ -76,3 +78,17 @@ def test_the_leagues_state_names_its_tables_as_typed(ui: Any, monkeypatch: pytes
     games._told(words)
     ui.step(3)
     assert misdrawn(ui, drawn, "Table 1", "Table 3") == []
+
+
+def test_the_tables_hint_and_a_buzzers_toast_name_a_seat_as_typed(ui: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ben 2 laid a card: "Ana to play: play a card, draw, or challenge Ben 2" (the hint), and his own buzzer
+    pressed on it, "Ben 2 played this card and cannot challenge it" (the press's toast)."""
+    drawn = record_lines(monkeypatch)
+    table = Table(ui, new_setup(FIVE_SPICES, ["Ben 2", "Ana", "Cy"], first=0), settings=UiConfig(language="fa"))
+    table.declare("cinnamon")
+    ui.step(2)
+    assert "Ben 2" in table.view.hint and misdrawn(ui, drawn, "Ben 2") == []
+    table.buzz((0, 0.0))
+    ui.until(lambda: table.toast().startswith("Ben 2"))
+    ui.step(2)
+    assert misdrawn(ui, drawn, "Ben 2") == []
