@@ -13,8 +13,10 @@ from kivy.core.text import Label as CoreLabel
 from companion.config import UiConfig
 from companion.league.syncthing import Standing, league_words
 from companion.rules import FIVE_SPICES, new_setup
+from companion.store.review import rival
 from companion.ui.league import Seen
 from companion.ui.widgets.label import Label
+from scenes_review import busiest, two_tables
 from table_helpers import Table
 
 PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹"
@@ -92,3 +94,49 @@ def test_the_tables_hint_and_a_buzzers_toast_name_a_seat_as_typed(ui: Any, monke
     ui.until(lambda: table.toast().startswith("Ben 2"))
     ui.step(2)
     assert misdrawn(ui, drawn, "Ben 2") == []
+
+
+def test_a_players_page_names_the_player_their_rival_and_the_tables_as_typed(
+        ui: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ben 2's page in a league of Table 1 and Table 2: its title, "Games at Table 1", "Cy 3 (4)" as a rival, the
+    versus line, the merge buttons, the questions before a change and the toasts after one."""
+    drawn = record_lines(monkeypatch)
+    app = persian(ui)
+    two_tables(ui)
+    store = app.store
+    store.rename_player(busiest(ui), "Ben 2")
+    opponent = rival(store, "Ben 2")
+    assert opponent is not None
+    store.rename_player(opponent.name, "Cy 3")
+    page = app.screen("player")
+    page.open("Ben 2")
+    goto(ui, "player")
+    assert misdrawn(ui, drawn, "Ben 2", "Cy 3", "Table 1", "Table 2") == []
+    ui.tap(page.ids.versus_tab)
+    ui.tap(next(button for button in page.ids.opponents.children if button.text == "Cy 3"))
+    assert "Cy 3" in page.versus and misdrawn(ui, drawn, "Ben 2", "Cy 3") == []
+    ui.tap(page.ids.manage_tab)
+    page.ids.rename.text = "Cy 3"
+    ui.tap(page.ids.rename_button)  # asked first: "Ben 2's games will say Cy 3"
+    assert misdrawn(ui, drawn, "Ben 2", "Cy 3") == []
+    ui.tap(page.sheet.ids.yes)  # refused: a player is named so
+    assert "Cy 3" in app.toast.text and misdrawn(ui, drawn, "Cy 3") == []
+    app.toast.dismiss()
+    ui.tap(next(button for button in page.ids.merge.children if button.text == "Cy 3"))
+    assert misdrawn(ui, drawn, "Cy 3") == []  # "Merge into Cy 3"
+    page.ids.manage.scroll_to(page.ids.merge_button, animate=False)
+    ui.step(2)
+    ui.tap(page.ids.merge_button)
+    ui.tap(page.sheet.ids.yes)  # refused: "Ben 2 and Cy 3 both sat at game #6"
+    assert misdrawn(ui, drawn, "Ben 2", "Cy 3") == []
+    app.toast.dismiss()
+    store.add_player("Dee 4")  # no game with Ben 2: the merge is taken, and can be undone
+    page.merge_choices()
+    ui.step(2)
+    ui.tap(next(button for button in page.ids.merge.children if button.text == "Dee 4"))
+    ui.tap(page.ids.merge_button)
+    ui.tap(page.sheet.ids.yes)
+    assert page.name_shown == "Dee 4" and misdrawn(ui, drawn, "Ben 2", "Dee 4") == []  # "Undo the merge: Ben 2 back"
+    ui.tap(page.ids.undo_merge)
+    assert page.name_shown == "Ben 2" and "Ben 2" in app.toast.text
+    assert misdrawn(ui, drawn, "Ben 2") == []  # "Ben 2 has their games back"
