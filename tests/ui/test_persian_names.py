@@ -140,3 +140,22 @@ def test_a_players_page_names_the_player_their_rival_and_the_tables_as_typed(
     ui.tap(page.ids.undo_merge)
     assert page.name_shown == "Ben 2" and "Ben 2" in app.toast.text
     assert misdrawn(ui, drawn, "Ben 2") == []  # "Ben 2 has their games back"
+
+
+@pytest.mark.parametrize("language", ["fa", "en"])
+def test_tonight_and_the_records_name_the_leagues_tables_as_typed(
+        ui: Any, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """Tonight's "5 at Table 2, 6 at Table 1" and a record's "20:14 · Table 1", as typed; in English each line is
+    drawn as the plain sentence it always was (a line that knows its names prints as one that does not)."""
+    drawn = record_lines(monkeypatch)
+    persian(ui, language)
+    two_tables(ui, datetime.now(UTC) - timedelta(hours=9), here=5, there=6)
+    tonight = goto(ui, "tonight")
+    assert misdrawn(ui, drawn, "Table 1", "Table 2") == []
+    assert (language == "en") == ("5 at Table 2" in tonight.since and "6 at Table 1" in tonight.since)
+    shown = [label for label in ui.find_all(Label) if "Table 1" in label.text]
+    goto(ui, "records")
+    assert misdrawn(ui, drawn, "Table 1") == []
+    shown += [label for label in ui.find_all(Label) if "Table 1" in label.text]
+    if language == "en":
+        assert all(" ".join(drawn[id(label._label)]) == label.text.replace("\n", " ") for label in shown)
