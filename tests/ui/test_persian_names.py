@@ -12,11 +12,16 @@ from kivy.core.text import Label as CoreLabel
 
 from companion.config import UiConfig
 from companion.league.syncthing import Standing, league_words
-from companion.rules import FIVE_SPICES, new_setup
-from companion.store.review import rival
+from companion.rules import FIVE_SPICES, SPICY, EndCardDrawn, Play, new_setup
+from companion.store import Store
+from companion.store.backup import backup
+from companion.store.review import Filter, rival
+from companion.table.session import Session
 from companion.ui.league import Seen
 from companion.ui.widgets.label import Label
-from scenes_review import busiest, two_tables
+from companion.ui.widgets.left_game import LeftGameSheet
+from scenes_review import busiest, longest_spicy, simulated, two_tables
+from scenes_takehome import restore_plan_shown
 from table_helpers import Table
 
 PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹"
@@ -159,3 +164,69 @@ def test_tonight_and_the_records_name_the_leagues_tables_as_typed(
     shown += [label for label in ui.find_all(Label) if "Table 1" in label.text]
     if language == "en":
         assert all(" ".join(drawn[id(label._label)]) == label.text.replace("\n", " ") for label in shown)
+
+
+def test_an_unfinished_game_and_the_set_up_name_its_seats_as_typed(ui: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana's chili 2, Ben 2 to play, when the app stopped: "Reopened the game of … with Ana, Ben 2, Cy", How to
+    play's "Now: Ben 2 to play" and its lines, Home's question over the unfinished game, and "Ben 2 already has a
+    seat" when the set-up is given the name again."""
+    drawn = record_lines(monkeypatch)
+    with Store.open(ui.tmp_path / "games.db") as store:
+        Session.new(store, new_setup(SPICY, ["Ana", "Ben 2", "Cy"], end_card=27)).apply(Play(0, "chili", 2))
+    app = persian(ui)
+    ui.step(2)
+    assert "Ben 2" in app.toast.text and misdrawn(ui, drawn, "Ben 2") == []
+    app.toast.dismiss()
+    table = app.screen("table")
+    ui.tap(table.ids.menu)
+    ui.tap(table._menu.ids.how_to_play)
+    ui.until(lambda: app.root.current == "howto")
+    ui.step(3)
+    assert misdrawn(ui, drawn, "Ben 2") == []
+    goto(ui, "home")
+    ui.tap(app.screen("home").ids.new_game)
+    assert misdrawn(ui, drawn, "Ben 2") == []  # the question: its game's seats
+    ui.tap(ui.find(LeftGameSheet).ids.abandon)
+    setup = app.screen("setup")
+    setup.go("seats")
+    ui.step(2)
+    for _twice in range(2):
+        setup.ids.new_name.text = "Ben 2"
+        ui.tap(setup.ids.add)
+    assert "Ben 2" in app.toast.text and misdrawn(ui, drawn, "Ben 2") == []
+
+
+def test_a_replay_the_saved_games_and_a_backups_plan_name_the_players_as_typed(
+        ui: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every player's name ending in a number: a replay's line under the table ("Cy 5 wins the challenge · Cy 5
+    wins the stack of 3 cards"), the saved games filtered to one player's, and what restoring another table's
+    backup would bring. (In Persian the replay's bar has no room left for its line, so the line is checked as
+    said, not as drawn: it knows where each name is.)"""
+    drawn = record_lines(monkeypatch)
+    persian(ui)
+    simulated(ui, 12)
+    store = ui.app.store
+    for number, name in enumerate(store.players(), start=1):
+        store.rename_player(name, f"{name} {number}")
+    ui.app.screen("game").open(longest_spicy(ui))
+    ui.tap(goto(ui, "game").ids.replay)
+    ui.until(lambda: ui.app.root.current == "replay")
+    screen = ui.app.screen("replay")
+    ui.tap(screen.ids.next_challenge)  # the card challenged,
+    ui.tap(screen.ids.forward)  # and its challenge
+    words = screen.view.step_words(screen.view.position)
+    assert "  ·  " in words and words.count("Cy 5") == 2  # two moments, a name in each
+    assert [words[start:end] for start, end in words.names] == ["Cy 5", "Cy 5"]
+    chosen = store.players()[0]
+    goto(ui, "games").choose(Filter(player=chosen))
+    ui.step(3)
+    assert chosen in ui.app.screen("games").summary and misdrawn(ui, drawn, chosen) == []
+    other = ui.tmp_path / "from-another-table"
+    other.mkdir()
+    with Store.open(other / "games.db") as theirs:
+        finished = Session.new(theirs, new_setup(SPICY, ["Zed 9", chosen], end_card=27))
+        for action in (Play(0, "chili", 2), EndCardDrawn()):
+            finished.apply(action)
+        backup(theirs, other)
+    restore_plan_shown(ui, other)
+    assert "Zed 9" in ui.app.screen("takehome").status and misdrawn(ui, drawn, "Zed 9", chosen) == []

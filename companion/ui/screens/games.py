@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
 from companion.errors import CompanionError, Reason
-from companion.ui.bidi import join_named
+from companion.ui.bidi import as_name, join_named
 from companion.ui.widgets.mirror import Row
 from companion.rules import PROFILES, ProfileId
 from companion.ui.threads import mainthread_now
@@ -203,10 +203,10 @@ class GamesScreen(Screen):
             status_text(chosen.status) if chosen.status else None,
             profile_title(chosen.profile) if chosen.profile else None,
             period_words(chosen.period) if chosen.period else None,
-            chosen.player,
-            place_name(self.places, chosen.table) if chosen.table is not None else None,
+            as_name(chosen.player) if chosen.player else None,
+            as_name(place_name(self.places, chosen.table)) if chosen.table is not None else None,
         ]
-        return " · ".join([count, *(word for word in words if word)])
+        return join_named(" · ", [count, *(word for word in words if word)])
 
     # --- the filters' panel ------------------------------------------------------
 
