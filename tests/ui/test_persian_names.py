@@ -20,6 +20,7 @@ from companion.table.session import Session
 from companion.ui.league import Seen
 from companion.ui.widgets.label import Label
 from companion.ui.widgets.left_game import LeftGameSheet
+from companion.ui.widgets.seat_panel import SeatPanel
 from scenes_review import busiest, longest_spicy, simulated, two_tables
 from scenes_takehome import restore_plan_shown
 from table_helpers import Table
@@ -88,8 +89,9 @@ def test_the_leagues_state_names_its_tables_as_typed(ui: Any, monkeypatch: pytes
 
 
 def test_the_tables_hint_and_a_buzzers_toast_name_a_seat_as_typed(ui: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ben 2 laid a card: "Ana to play: play a card, draw, or challenge Ben 2" (the hint), and his own buzzer
-    pressed on it, "Ben 2 played this card and cannot challenge it" (the press's toast)."""
+    """Ben 2 laid a card: "Ana to play: play a card, draw, or challenge Ben 2" (the hint); his own buzzer pressed
+    on it, "Ben 2 played this card and cannot challenge it" (the press's toast); his panel held, the rules' own
+    refusal ("only Ana, the seat after Ben 2, may challenge")."""
     drawn = record_lines(monkeypatch)
     table = Table(ui, new_setup(FIVE_SPICES, ["Ben 2", "Ana", "Cy"], first=0), settings=UiConfig(language="fa"))
     table.declare("cinnamon")
@@ -99,6 +101,9 @@ def test_the_tables_hint_and_a_buzzers_toast_name_a_seat_as_typed(ui: Any, monke
     ui.until(lambda: table.toast().startswith("Ben 2"))
     ui.step(2)
     assert misdrawn(ui, drawn, "Ben 2") == []
+    table.app.toast.dismiss()
+    ui.hold(ui.find(SeatPanel, seat=table.view.seats[0]), 0.8)  # a long press on his panel: the rules refuse it
+    assert "Ben 2" in table.toast() and misdrawn(ui, drawn, "Ben 2") == []
 
 
 def test_a_players_page_names_the_player_their_rival_and_the_tables_as_typed(
