@@ -1,6 +1,7 @@
 """A name ending in a number ("Ben 2", "Table 3") drawn as typed in each Persian line that fills one in: the
-league's state, the table's hint and toasts, a player's page, Tonight and the records. Drawn "۲ Ben" it read
-as Ben and a number of the sentence's. What a screen sets stays the plain words, in English as in Persian."""
+league's state, the table's hint and toasts, the rules' refusals, a player's page, Tonight, the records, How to
+play, an unfinished game's lines, the set-up's refusal and the saved games' lines. Drawn "۲ Ben" it read as Ben
+and a number of the sentence's. What a screen sets stays the plain words, in English as in Persian."""
 
 from __future__ import annotations
 
@@ -24,9 +25,6 @@ from companion.ui.widgets.seat_panel import SeatPanel
 from scenes_review import busiest, longest_spicy, simulated, two_tables
 from scenes_takehome import restore_plan_shown
 from table_helpers import Table
-
-PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹"
-
 
 def record_lines(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[str]]:
     """Each line SDL2_ttf was handed at each core text's last drawing, top first, by its id: as the eye reads it."""
@@ -54,8 +52,8 @@ def misdrawn(ui: Any, drawn: dict[int, list[str]], *names: str) -> list[tuple[st
     return wrong
 
 
-def persian(ui: Any, language: str = "fa", size: tuple[int, int] = (800, 480)) -> Any:
-    return ui.start(size=size, config=ui.config(ui=UiConfig(language=language)))
+def persian(ui: Any, language: str = "fa") -> Any:
+    return ui.start(config=ui.config(ui=UiConfig(language=language)))
 
 
 def goto(ui: Any, name: str) -> Any:
