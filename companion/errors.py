@@ -24,8 +24,13 @@ from typing import TypeAlias
 class Word(str):
     """A table word inside a reason (a spice, a profile, a card, a variant card): a screen translates it.
 
-    Seat names, paths and numbers stay plain values: a name is said as it was typed.
+    Paths and numbers stay plain values; a name is said as it was typed (``Name``).
     """
+
+
+class Name(str):
+    """A name typed at the table inside a reason (a seat's, a player's, a table's): said as typed, and a screen
+    that draws the sentence knows where it is ("Table 3" is a name, not Table and a number of the sentence's)."""
 
 
 Param: TypeAlias = str | int | float | tuple["Param", ...]
@@ -34,6 +39,14 @@ Param: TypeAlias = str | int | float | tuple["Param", ...]
 
 def _same(text: str) -> str:
     return text
+
+
+Fill: TypeAlias = Callable[[str, dict[str, object]], str]
+"""What puts a reason's values in its template: ``str.format``, or a screen's that knows where names are."""
+
+
+def _fill(template: str, values: dict[str, object]) -> str:
+    return template.format(**values)
 
 
 class Reason(str):
@@ -51,30 +64,33 @@ class Reason(str):
     params: dict[str, Param]
 
     def __new__(cls, template: str, /, **params: Param) -> Reason:
-        english = _said(template, params, _same, _same)
+        english = _said(template, params, _same, _same, _fill)
         reason = super().__new__(cls, english)
         reason.template, reason.params = template, params
         return reason
 
-    def text(self, template: Callable[[str], str] = _same, word: Callable[[str], str] = _same) -> str:
-        """The sentence with ``template`` applied to every template in it and ``word`` to every table word."""
-        return _said(self.template, self.params, template, word)
+    def text(self, template: Callable[[str], str] = _same, word: Callable[[str], str] = _same,
+             fill: Fill = _fill) -> str:
+        """The sentence with ``template`` applied to every template in it and ``word`` to every table word;
+        ``fill`` puts the values in a template (a screen's knows where the names are)."""
+        return _said(self.template, self.params, template, word, fill)
 
 
-def _said(text: str, params: dict[str, Param], template: Callable[[str], str], word: Callable[[str], str]) -> str:
+def _said(text: str, params: dict[str, Param], template: Callable[[str], str], word: Callable[[str], str],
+          fill: Fill) -> str:
     """A template without parameters is the sentence as it stands (it may hold braces of its own)."""
     if not params:
         return template(text)
-    return template(text).format(**{key: _value(param, template, word) for key, param in params.items()})
+    return fill(template(text), {key: _value(param, template, word, fill) for key, param in params.items()})
 
 
-def _value(param: Param, template: Callable[[str], str], word: Callable[[str], str]) -> object:
+def _value(param: Param, template: Callable[[str], str], word: Callable[[str], str], fill: Fill) -> object:
     if isinstance(param, str):
         if isinstance(param, Reason):
-            return param.text(template, word)
+            return param.text(template, word, fill)
         return word(param) if isinstance(param, Word) else param
     if isinstance(param, tuple):
-        return ", ".join(str(_value(item, template, word)) for item in param)
+        return ", ".join(str(_value(item, template, word, fill)) for item in param)
     return param
 
 

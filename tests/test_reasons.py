@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 from companion.rules import PROFILES, SPICY, VARIANTS, Game, IllegalAction, Play, apply, new_setup
 from companion.rules.cards import WILD_NUMBER, WILD_SPICE
+from companion.errors import Name
 from companion.rules.errors import Reason, Word
+from companion.ui.bidi import Named
 from companion.ui.catalogue import LOCALE, PACKAGE, TEMPLATES, texts
 from companion.ui.i18n import say, table_words
 from test_rules_properties import PROFILE_IDS, PROPERTY, spread_states
@@ -92,6 +94,16 @@ def test_a_name_that_looks_like_a_template_or_a_table_word_is_said_as_typed(fren
     with pytest.raises(IllegalAction) as refused:
         apply(state, Play(1, "pepper", 1))
     assert say(refused.value.reason) == "c’est à {why} de jouer, pas à chili"
+
+
+def test_a_name_in_a_reason_is_known_as_one_where_it_is_said_even_inside_another_reason(french: None) -> None:
+    """A table named "Table 3" (``Name``): the sentence a screen draws knows where it is (``bidi.Named``), in a
+    reason that holds the reason it is in; a reason with no name is a plain str, as it always was."""
+    seen = Reason("{table} last seen {when}", table=Name("Table 3"), when=Reason("{count} days ago", count=3))
+    said = say(Reason("League: its state cannot be read ({problem})", problem=seen))
+    start = said.index("Table 3")
+    assert isinstance(said, Named) and said.names == ((start, start + len("Table 3")),)
+    assert str(seen) == "Table 3 last seen 3 days ago" and not isinstance(say(Reason("just now")), Named)
 
 
 def test_every_table_word_the_rules_can_say_has_its_french() -> None:

@@ -38,7 +38,7 @@ from typing import Any
 from urllib.parse import quote
 
 from companion.config import LEAGUE_CODE, LeagueConfig
-from companion.errors import CompanionError, Reason
+from companion.errors import CompanionError, Name, Reason
 from companion.store.db import Store
 from companion.league.beacon import Beacon, heard, say_me
 from companion.league.folders import Imported, League, Refused, read_json
@@ -588,14 +588,14 @@ def league_words(members: list[Standing], at: datetime) -> list[Reason]:
         if member.connected:
             continue
         if member.last_seen is None:
-            lines.append(Reason("{table} not seen yet", table=member.name))
+            lines.append(Reason("{table} not seen yet", table=Name(member.name)))
         else:
-            lines.append(Reason("{table} last seen {when}", table=member.name, when=ago(member.last_seen, at)))
+            lines.append(Reason("{table} last seen {when}", table=Name(member.name), when=ago(member.last_seen, at)))
     for member in members:
         if member.arriving == 1:
-            lines.append(Reason("a game from {table} arriving", table=member.name))
+            lines.append(Reason("a game from {table} arriving", table=Name(member.name)))
         elif member.arriving:
-            lines.append(Reason("{count} games from {table} arriving", count=member.arriving, table=member.name))
+            lines.append(Reason("{count} games from {table} arriving", count=member.arriving, table=Name(member.name)))
     return lines or [Reason("League: {count} tables, all in step", count=len(members) + 1)]
 
 

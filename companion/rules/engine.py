@@ -26,7 +26,7 @@ from companion.rules.actions import (
     TakeUniversal,
 )
 from companion.rules.cards import Attribute
-from companion.rules.errors import IllegalAction, Word
+from companion.rules.errors import IllegalAction, Name, Word
 from companion.rules.state import Draft, State
 from companion.rules.steps import Rule, RuleTable, end_words
 
@@ -60,7 +60,7 @@ def check(state: State, action: Action) -> Rule[Action]:
     if state.challenge is not None and not isinstance(action, _WHILE_CHALLENGED):
         raise IllegalAction(
             "{name}'s challenge is waiting: reveal the card or tell who was right first",
-            name=state.name(state.challenge.challenger),
+            name=Name(state.name(state.challenge.challenger)),
         )
     if rule is None:
         raise _NOT_IN_FAMILY[type(action)](state)

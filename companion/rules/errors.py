@@ -6,7 +6,7 @@ self-contained; its names are re-exported here for the rules' own modules.
 
 from __future__ import annotations
 
-from companion.errors import CompanionError, Param, Reason, Word, either
+from companion.errors import CompanionError, Name, Param, Reason, Word, either
 
 
 class IllegalAction(CompanionError, ValueError):
@@ -17,4 +17,4 @@ class IllegalAction(CompanionError, ValueError):
     """
 
 
-__all__ = ["CompanionError", "IllegalAction", "Param", "Reason", "Word", "either"]
+__all__ = ["CompanionError", "IllegalAction", "Name", "Param", "Reason", "Word", "either"]

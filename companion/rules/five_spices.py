@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.rules.actions import Action, Challenge, Draw, Play, Resolve, Reveal
 from companion.rules.cards import Card, Claim
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, Name
 from companion.rules.frozen import replace
 from companion.rules.state import Draft, EndReason, EventKind, PendingChallenge, State, Window
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
@@ -29,7 +29,7 @@ def check_play(state: State, action: Play) -> None:
     if not _chains(state, seat):
         check_turn(state, seat)
     if state.seats[seat].hand == 0:
-        raise IllegalAction("{name} has no cards to play and must draw", name=state.name(seat))
+        raise IllegalAction("{name} has no cards to play and must draw", name=Name(state.name(seat)))
 
 
 def play(draft: Draft, action: Play) -> None:
@@ -78,7 +78,7 @@ def check_challenge(state: State, action: Challenge) -> None:
     if seat != state.next_seat(window.player):
         raise IllegalAction(
             "only {name}, the seat after {player}, may challenge",
-            name=state.name(state.next_seat(window.player)), player=state.name(window.player),
+            name=Name(state.name(state.next_seat(window.player))), player=Name(state.name(window.player)),
         )
 
 

@@ -10,7 +10,7 @@ from companion.rules import variants
 from companion.rules.actions import Action, AdjustDrawPile, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
 from companion.rules.actions import TakeUniversal
 from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
-from companion.rules.errors import IllegalAction, Param, Reason, Word, either
+from companion.rules.errors import IllegalAction, Name, Param, Reason, Word, either
 from companion.rules.frozen import replace
 from companion.rules.profiles import StartAfterChallenge
 from companion.rules.state import Draft, EndReason, EventKind, PendingChallenge, Setup, State, Window
@@ -65,7 +65,7 @@ def _refuse_claim(state: State, seat: int) -> IllegalAction:
     else:
         options = either([Reason("{spice} {numbers}", spice=Word(spice), numbers=describe_numbers(list(numbers)))
                           for spice, numbers in allowed.items()])
-    return IllegalAction("{name} must declare {options}: {why}", name=state.name(seat), options=options, why=why)
+    return IllegalAction("{name} must declare {options}: {why}", name=Name(state.name(seat)), options=options, why=why)
 
 
 # --------------------------------------------------------------------------
@@ -84,14 +84,14 @@ def check_play(state: State, action: Play) -> None:
         raise IllegalAction("numbers go from 1 to 10, not {number}", number=action.number)
     player = state.seats[seat]
     if player.hand == 0:
-        raise IllegalAction("{name} has no cards to play and can only pass", name=player.name)
+        raise IllegalAction("{name} has no cards to play and can only pass", name=Name(player.name))
     if action.universal:
         if not state.profile.universals:
             raise IllegalAction("{profile} has no universal cards", profile=Word(state.profile.id))
         if player.universals == 0:
-            raise IllegalAction("{name} has no universal card in hand", name=player.name)
+            raise IllegalAction("{name} has no universal card in hand", name=Name(player.name))
     elif player.spice_cards == 0:
-        raise IllegalAction("{name} holds only universal cards: play one as universal", name=player.name)
+        raise IllegalAction("{name} holds only universal cards: play one as universal", name=Name(player.name))
     if action.tuck:
         _check_tuck(state, action)
     if action.number not in allowed_numbers(state, action.spice):
@@ -108,13 +108,13 @@ def _check_tuck(state: State, action: Play) -> None:
     if player.hand < action.tuck + 1:
         raise IllegalAction(
             "{name} needs {cards} cards in hand to tuck {tuck}",
-            name=player.name, cards=action.tuck + 1, tuck=action.tuck,
+            name=Name(player.name), cards=action.tuck + 1, tuck=action.tuck,
         )
     spare = player.spice_cards - (0 if action.universal else 1)
     if spare < action.tuck:
         raise IllegalAction(
             "only spice cards are tucked: {name} has {spare} to tuck besides the card played, not {tuck}",
-            name=player.name, spare=spare, tuck=action.tuck,
+            name=Name(player.name), spare=spare, tuck=action.tuck,
         )
 
 
@@ -131,9 +131,9 @@ def check_copy(state: State, action: Copy) -> None:
     if window is None:
         raise IllegalAction("there is no card to copy: copy while the top card can still be challenged")
     if window.player == seat:
-        raise IllegalAction("{name} cannot copy their own card", name=state.name(seat))
+        raise IllegalAction("{name} cannot copy their own card", name=Name(state.name(seat)))
     if state.seats[seat].spice_cards == 0:
-        raise IllegalAction("{name} has no spice card to copy with", name=state.name(seat))
+        raise IllegalAction("{name} has no spice card to copy with", name=Name(state.name(seat)))
 
 
 def copy_card(draft: Draft, action: Copy) -> None:
@@ -194,7 +194,7 @@ def check_pass(state: State, action: Pass) -> None:
         raise IllegalAction(
             "{name} starts the new stack: in {profile} the seat that starts after a challenge plays a card, "
             "and may not pass",
-            name=state.name(action.seat), profile=Word(state.profile.title),
+            name=Name(state.name(action.seat)), profile=Word(state.profile.title),
         )
 
 
@@ -216,7 +216,7 @@ def check_challenge(state: State, action: Challenge) -> None:
             "there is no card to challenge: a card can be challenged only until the next seat plays or passes"
         )
     if window.player == seat:
-        raise IllegalAction("{name} cannot challenge their own card", name=state.name(seat))
+        raise IllegalAction("{name} cannot challenge their own card", name=Name(state.name(seat)))
     if action.attribute not in ATTRIBUTES:
         raise IllegalAction('a challenge must name spice or number: "not that spice!" or "not that number!"')
 

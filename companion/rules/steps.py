@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from companion.rules.actions import Action, Adjust, Draw, Pass, Resolve, Reveal
 from companion.rules.cards import NUMBERS
-from companion.rules.errors import IllegalAction, Word
+from companion.rules.errors import IllegalAction, Name, Word
 from companion.rules.frozen import replace
 from companion.rules.state import (
     TROPHY_POINTS,
@@ -60,7 +60,7 @@ def check_turn(state: State, seat: int) -> None:
     check_seat(state, seat)
     if state.turn != seat:
         assert state.turn is not None
-        raise IllegalAction("it is {name}'s turn, not {other}'s", name=state.name(state.turn), other=state.name(seat))
+        raise IllegalAction("it is {name}'s turn, not {other}'s", name=Name(state.name(state.turn)), other=Name(state.name(seat)))
 
 
 def check_turn_of(state: State, action: Pass | Draw) -> None:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from sqlite_utils import Database
 
 from companion import __version__
-from companion.errors import CompanionError
+from companion.errors import CompanionError, Name
 from companion.files import DATABASE, FileRefused, file_size
 from companion.rules import Action, Challenge, Game, IllegalAction, Setup, check_name
 from companion.rules.errors import Reason
@@ -435,7 +435,7 @@ class Store:
             raise StoreError(exc.reason) from None
         with self._writing() as conn:
             if conn.execute("SELECT 1 FROM players WHERE name = ?", [name]).fetchone():
-                raise StoreError("there is already a player named {name}", name=name)
+                raise StoreError("there is already a player named {name}", name=Name(name))
             return _player_id(conn, name, now())
 
     def rename_player(self, name: str, new_name: str) -> None:
@@ -447,7 +447,7 @@ class Store:
         with self._writing() as conn:
             player = _named(conn, name)
             if new_name != name and conn.execute("SELECT 1 FROM players WHERE name = ?", [new_name]).fetchone():
-                raise StoreError("there is already a player named {name}: merge the two instead", name=new_name)
+                raise StoreError("there is already a player named {name}: merge the two instead", name=Name(new_name))
             conn.execute("UPDATE players SET name = ? WHERE id = ?", [new_name, player])
             _rename_in_games(conn, player, name, new_name)
 
@@ -466,13 +466,13 @@ class Store:
         with self._writing() as conn:
             gone, kept = _named(conn, name), _named(conn, into)
             if gone == kept:
-                raise StoreError("{name} cannot be merged into themselves", name=name)
+                raise StoreError("{name} cannot be merged into themselves", name=Name(name))
             shared = conn.execute(
                 "SELECT min(a.game_id) FROM game_seats AS a JOIN game_seats AS b ON b.game_id = a.game_id"
                 " WHERE a.player_id = ? AND b.player_id = ?", [gone, kept]).fetchone()[0]
             if shared is not None:
                 raise StoreError("{name} and {into} both sat at game #{game}: they are two players, not one",
-                                 name=name, into=into, game=shared)
+                                 name=Name(name), into=Name(into), game=shared)
             games = [game for (game,) in conn.execute(
                 "SELECT game_id FROM game_seats WHERE player_id = ? ORDER BY game_id", [gone])]
             conn.execute("DELETE FROM merge_undo")
@@ -506,10 +506,10 @@ class Store:
                 " kept_last_played, games FROM merge_undo WHERE kept_id = ?", [_named(conn, into)]).fetchone()
             if row is None:
                 raise StoreError("no merge into {name} can be undone: a merge is undone only until the next game"
-                                 " starts", name=into)
+                                 " starts", name=Name(into))
             gone, name, created, last_played, retired, kept, kept_last_played, games = row
             if conn.execute("SELECT 1 FROM players WHERE name = ?", [name]).fetchone():
-                raise StoreError("there is already a player named {name}: rename them first", name=name)
+                raise StoreError("there is already a player named {name}: rename them first", name=Name(name))
             taken = conn.execute("SELECT 1 FROM players WHERE id = ?", [gone]).fetchone()  # by a restore or an import
             back = conn.execute(  # since: the merged player then comes back under a new id
                 "INSERT INTO players (id, name, created_at, last_played, retired_at) VALUES (?, ?, ?, ?, ?)",
@@ -1107,7 +1107,7 @@ def _player_id(conn: sqlite3.Connection, name: str, at: str) -> int:
 def _named(conn: sqlite3.Connection, name: str) -> int:
     row = conn.execute("SELECT id FROM players WHERE name = ?", [name]).fetchone()
     if row is None:
-        raise StoreError("there is no player named {name}", name=name)
+        raise StoreError("there is no player named {name}", name=Name(name))
     return int(row[0])
 
 

@@ -36,6 +36,7 @@ from companion.languages import language
 from companion.errors import CompanionError
 from companion.pi.logs import log_buzzers
 from companion.ui import theme
+from companion.ui.bidi import as_name, join_named, named
 from companion.ui.i18n import say, tr, when
 from companion.table.seating import Seating
 from companion.ui.phones import Phones
@@ -183,8 +184,8 @@ class SpicyApp(App):
         assert self.store is not None and self.session is not None
         game = self.store.summary(self.session.game_id)
         if game is not None:
-            self.notify(tr._("Reopened the game of {when} with {names}").format(
-                when=when(game.started_at), names=", ".join(game.names)), NOTICE_SECONDS)
+            self.notify(named(tr._("Reopened the game of {when} with {names}"), {}, when=when(game.started_at),
+                              names=join_named(", ", map(as_name, game.names))), NOTICE_SECONDS)
 
     @mainthread_now
     def _buzzers_notice(self, notice: str) -> None:

@@ -67,16 +67,19 @@ class Named(str):
         return made
 
 
-def named(template: str, names: Mapping[str, str], **words: object) -> Named:
-    """``template.format(**words, **names)``, knowing where its ``names`` are.
+def named(template: str, names: Mapping[str, str], /, **words: object) -> Named:
+    """``template.format(**words, **names)``, knowing where its ``names`` are, and the names a word filled in
+    knows (a ``Named``: a line made of lines, "{count} at {table}" inside "{games}: {tables}").
 
     >>> line = named("{name} · {code}", {"name": "Table 3"}, code="3F9AB2C")
     >>> line, line.names
     ('Table 3 · 3F9AB2C', ((0, 7),))
+    >>> named("{games}: {tables}", {}, games="5 games", tables=line).names
+    ((9, 16),)
     """
     formatter, values = Formatter(), {**words, **names}
     out: list[str] = []
-    spans = []
+    spans: list[tuple[int, int]] = []
     for literal, field, spec, conversion in formatter.parse(template):
         out.append(literal)
         if field is None:
@@ -86,6 +89,28 @@ def named(template: str, names: Mapping[str, str], **words: object) -> Named:
         out.append(formatter.format_field(value, spec or ""))
         if field in names:
             spans.append((start, start + len(out[-1])))
+        elif isinstance(value, Named) and not spec and conversion is None:
+            spans += [(start + begin, start + end) for begin, end in value.names]
+    return Named("".join(out), spans)
+
+
+def join_named(separator: str, lines: Iterable[str]) -> Named:
+    """``separator.join(lines)``, knowing the names each of ``lines`` knows (a ``Named``'s).
+
+    >>> line = join_named("\\n", ["League: 3 tables", named("{table} not seen yet", {"table": "Table 3"})])
+    >>> line, line.names
+    ('League: 3 tables\\nTable 3 not seen yet', ((17, 24),))
+    """
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for line in lines:
+        if out:
+            out.append(separator)
+            at += len(separator)
+        spans += [(at + begin, at + end) for begin, end in getattr(line, "names", ())]
+        out.append(line)
+        at += len(line)
     return Named("".join(out), spans)
 
 

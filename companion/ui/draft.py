@@ -15,6 +15,7 @@ from companion.rules import (
     PROFILES, SPICY, IllegalAction, Profile, Setup, StartAfterChallenge, check_name, new_setup,
 )
 from companion.rules.profiles import MAX_VARIANTS
+from companion.ui.bidi import named
 from companion.ui.i18n import say, tr
 from companion.table.seating import Seating
 
@@ -25,6 +26,11 @@ COLOURS = 6
 
 class SetupRefused(ValueError):
     """A change the set-up cannot take; the message says why, for the table."""
+
+    def __init__(self, words: str) -> None:
+        super().__init__(words)
+        self.words = words
+        """The message as given: a ``bidi.Named`` knows where the name in it is, which ``str()`` leaves out."""
 
 
 @dataclass
@@ -91,7 +97,7 @@ class Draft:
         except IllegalAction:
             raise SetupRefused(tr._("A seat needs a name on one line")) from None
         if name in self.names:
-            raise SetupRefused(tr._("{name} already has a seat").format(name=name))
+            raise SetupRefused(named(tr._("{name} already has a seat"), {"name": name}))
         if len(self.names) >= MAX_SEATS:
             raise SetupRefused(tr._("Six seats at most"))
         self.names.append(name)

@@ -10,7 +10,9 @@ Texts from outside the screens (the rules' refusals, the store's and the
 buzzers' notices) come as a ``Reason``, an English sentence that keeps its
 template and parameters: ``say`` translates its templates through the same
 catalogue, and the table words in it (spices, profiles, variant cards) through
-``table_words``; seat names, paths and numbers are said as they are.
+``table_words``; seat names, paths and numbers are said as they are, and a
+name typed at the table (``Name``) is known as one where it is filled in
+(``bidi.Named``): a screen draws "Table 3" as typed in a Persian line too.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from typing import Any
 
 from kivy.event import Observable
 
-from companion.errors import Reason
+from companion.errors import Name, Reason
+from companion.ui.bidi import Named, named
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "companion"
@@ -117,9 +120,18 @@ tr = Translator()
 def say(text: str) -> str:
     """A message from outside the screens in the chosen language: a ``Reason`` translated, any other text as it is.
 
-    In English a reason reads exactly as the command line prints it.
+    In English a reason reads exactly as the command line prints it; it knows where its names are (``Name``).
     """
-    return text.text(tr._, table_word) if isinstance(text, Reason) else text
+    return text.text(tr._, table_word, _filled) if isinstance(text, Reason) else text
+
+
+def _filled(template: str, values: dict[str, object]) -> str:
+    """``template.format(**values)``, knowing where the names in it are: each ``Name``, and the names a sentence
+    filled in knows (a reason inside the reason)."""
+    names = {key: value for key, value in values.items() if isinstance(value, Name)}
+    if not names and not any(isinstance(value, Named) for value in values.values()):
+        return template.format(**values)
+    return named(template, names, **values)
 
 
 def table_word(word: str) -> str:

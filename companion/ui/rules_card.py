@@ -14,6 +14,7 @@ from companion.rules.cards import STARTING_NUMBERS
 from companion.rules.numbered import PENALTY_CARDS
 from companion.rules.state import TROPHY_POINTS, UNIVERSAL_POINTS
 from companion.rules.variants import VARIANTS
+from companion.ui.bidi import named
 from companion.ui.i18n import tr
 from companion.ui.words import Sentence, situation_words, spice_name
 
@@ -53,7 +54,7 @@ def now_row(state: State) -> Row:
     now = situation(state)
     names = state.setup.names
     claim = now.claim
-    title = tr._("Now") if now.seat is None else tr._("Now: {name} to play").format(name=names[now.seat])
+    title = tr._("Now") if now.seat is None else named(tr._("Now: {name} to play"), {"name": names[now.seat]})
     picture = Picture(claim.spice, claim.number or 0, max(1, now.stack)) if claim is not None else Picture(
         count=now.stack)  # an empty stack is drawn as the table draws it
     return Row("now", title, tuple(situation_words(now, names)), picture)

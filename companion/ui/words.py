@@ -19,6 +19,7 @@ from companion.rules import Card, EndReason, Situation
 from companion.table.session import minutes_played
 from companion.table.link import Press
 from companion.table.model import Hint, Outcome
+from companion.ui.bidi import Named, named
 from companion.ui.i18n import tr
 
 
@@ -62,19 +63,36 @@ class Sentence(NamedTuple):
 
     @property
     def text(self) -> str:
-        """The sentence with every name whole."""
-        return self.template.format(**self.names) if self.names else self.template
+        """The sentence with every name whole, knowing where they are (``bidi.Named``)."""
+        return named(self.template, self.names) if self.names else self.template
 
 
 def sentence(template: str, names: Mapping[str, str], **words: object) -> Sentence:
-    """``template`` with its other words filled in and its names left as fields.
+    """``template`` with its other words filled in and its names left as fields; a word that knows the names in
+    it (a ``bidi.Named``: a hint that names a seat) leaves them as fields too.
 
     >>> sentence("{winner} wins {n} cards", {"winner": "Ana"}, n=4)
     Sentence(template='{winner} wins 4 cards', names={'winner': 'Ana'})
+    >>> sentence("{name} to play: {hint}", {"name": "Ana"}, hint=named("challenge {name}", {"name": "Ben 2"}))
+    Sentence(template='{name} to play: challenge {hint_0}', names={'name': 'Ana', 'hint_0': 'Ben 2'})
     """
+    names = dict(names)
+    for field, word in words.items():
+        if isinstance(word, Named) and word.names:
+            words[field] = _fields(word, field, names)
     if not names:
         return Sentence(template.format(**words), {})  # final: braces in its words stay as they are
-    return Sentence(template.format(**words, **{field: "{" + field + "}" for field in names}), dict(names))
+    return Sentence(template.format(**words, **{field: "{" + field + "}" for field in names}), names)
+
+
+def _fields(word: Named, field: str, names: dict[str, str]) -> str:
+    """``word`` as a part of a template, each of its names a field of its own (``field_0``...) added to ``names``."""
+    parts, at = [], 0
+    for index, (start, end) in enumerate(word.names):
+        names[f"{field}_{index}"] = word[start:end]
+        parts += [literal(word[at:start]), "{" + f"{field}_{index}" + "}"]
+        at = end
+    return "".join([*parts, literal(word[at:])])
 
 
 def literal(text: str) -> str:
@@ -108,7 +126,7 @@ def listing(items: Sequence[tuple[str, str]], separator: str) -> Sentence:
 def choose_spice_words(name: str) -> str:
     """A number tapped on a new stack before any spice: the seat names the spice first (a toast wraps,
     so the name stays whole)."""
-    return tr._("{name}: choose a spice first, then its number").format(name=name)
+    return named(tr._("{name}: choose a spice first, then its number"), {"name": name})
 
 
 def length_words(length: timedelta) -> str:
@@ -168,7 +186,7 @@ def hint_words(hint: Hint, names: Sequence[str]) -> str:
         return ""
     if not hint.numbered:
         if hint.may_challenge is not None:
-            return tr._("Play a card, draw, or challenge {name}").format(name=names[hint.may_challenge])
+            return named(tr._("Play a card, draw, or challenge {name}"), {"name": names[hint.may_challenge]})
         return tr._("Play a card naming a spice, or draw")
     if not hint.claims:  # an empty hand can only pass; while a challenge waits, nothing is played
         return tr._("No card to play: pass") if hint.may_pass else tr._("once the challenge is decided")
@@ -305,28 +323,28 @@ def delay(ms: float) -> str:
 def press_words(press: Press, names: Sequence[str]) -> str:
     """Why a buzzer press did not take the challenge, when the arbiter's reason says it all; else ""
     (the table then says who holds the challenge, or why the rules refuse one)."""
-    name = names[press.seat]
+    said = {"name": names[press.seat]}
     if press.ahead_ms is not None:
         ahead = delay(press.ahead_ms).removeprefix("+")
         if press.winner is None:
-            return tr._("Contested: {name} pressed {ahead} earlier, but the press came after the decision").format(
-                name=name, ahead=ahead)
-        return tr._("Contested: {name} pressed {ahead} before {winner}, but the press came after the decision; "
-                    "{winner} challenges").format(name=name, ahead=ahead, winner=names[press.winner])
+            return named(tr._("Contested: {name} pressed {ahead} earlier, but the press came after the decision"),
+                         said, ahead=ahead)
+        return named(tr._("Contested: {name} pressed {ahead} before {winner}, but the press came after the decision; "
+                          "{winner} challenges"), {**said, "winner": names[press.winner]}, ahead=ahead)
     if press.reason == OWN_CARD:
-        return tr._("{name} played this card and cannot challenge it").format(name=name)
+        return named(tr._("{name} played this card and cannot challenge it"), said)
     if press.reason == EARLY:
-        return tr._("{name} pressed before the card was played: press again").format(name=name)
+        return named(tr._("{name} pressed before the card was played: press again"), said)
     if press.reason == STUCK:
-        return tr._("{name}'s buzzer is held down: let go and press again").format(name=name)
+        return named(tr._("{name}'s buzzer is held down: let go and press again"), said)
     return ""
 
 
 def too_late_words(name: str, challenger: str | None) -> str:
     if challenger is None:
-        return tr._("{name} buzzed too late").format(name=name)
-    return tr._("{name} buzzed too late: {challenger} challenges").format(name=name, challenger=challenger)
+        return named(tr._("{name} buzzed too late"), {"name": name})
+    return named(tr._("{name} buzzed too late: {challenger} challenges"), {"name": name, "challenger": challenger})
 
 
 def held_words(name: str) -> str:
-    return tr._("{name}'s buzzer was held down: let go of it").format(name=name)
+    return named(tr._("{name}'s buzzer was held down: let go of it"), {"name": name})

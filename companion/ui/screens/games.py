@@ -22,6 +22,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.stacklayout import StackLayout
 
 from companion.errors import CompanionError, Reason
+from companion.ui.bidi import as_name, join_named
 from companion.ui.widgets.mirror import Row
 from companion.rules import PROFILES, ProfileId
 from companion.ui.threads import mainthread_now
@@ -152,7 +153,7 @@ class GamesScreen(Screen):
     @mainthread_now
     def _told(self, words: list[Reason] | None) -> None:
         self._asking = False
-        self.league = "\n".join(say(reason) for reason in words or [])
+        self.league = join_named("\n", [say(reason) for reason in words or []])
 
     def reload(self) -> None:
         """The list from its first page, for the current filter."""
@@ -202,10 +203,10 @@ class GamesScreen(Screen):
             status_text(chosen.status) if chosen.status else None,
             profile_title(chosen.profile) if chosen.profile else None,
             period_words(chosen.period) if chosen.period else None,
-            chosen.player,
-            place_name(self.places, chosen.table) if chosen.table is not None else None,
+            as_name(chosen.player) if chosen.player else None,
+            as_name(place_name(self.places, chosen.table)) if chosen.table is not None else None,
         ]
-        return " · ".join([count, *(word for word in words if word)])
+        return join_named(" · ", [count, *(word for word in words if word)])
 
     # --- the filters' panel ------------------------------------------------------
 

@@ -18,6 +18,7 @@ from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
 from companion.table.seating import Seating
+from companion.ui.bidi import as_name, join_named, named
 from companion.ui.i18n import say, tr, when
 
 from companion.ui.widgets import load_kv
@@ -112,8 +113,8 @@ class HomeScreen(Screen):
             then()
             return
         self.sheet.game_id, self.sheet.then = game.id, then
-        self.sheet.text = tr._("The game of {when} with {names} is not finished.").format(
-            when=when(game.started_at), names=", ".join(game.names))
+        self.sheet.text = named(tr._("The game of {when} with {names} is not finished."), {},
+                                when=when(game.started_at), names=join_named(", ", map(as_name, game.names)))
         if self.sheet.parent is None:
             self.add_widget(self.sheet)
 

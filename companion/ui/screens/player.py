@@ -33,6 +33,7 @@ from companion.store.review import (
     rival,
 )
 from companion.ui import theme
+from companion.ui.bidi import named
 from companion.ui.i18n import number, percent, say, tr
 from companion.ui.screens.games import profile_title
 from companion.ui.words import delay, spice_name
@@ -76,7 +77,8 @@ def figure_rows(f: Figures, buzz: BuzzFigures | None = None) -> list[tuple[str, 
 
 def opponent_text(opponent: Opponent | None) -> str:
     """The rival or nemesis and how many times: ``Dee (4)``."""
-    return "–" if opponent is None else f"{short(opponent.name, 12)} ({opponent.times})"
+    return "–" if opponent is None else named("{name} ({times})", {"name": short(opponent.name, 12)},
+                                              times=opponent.times)
 
 
 class AskSheet(Layer):
@@ -198,7 +200,7 @@ class PlayerScreen(Screen):
             app.notify(say(exc.reason))
             return []
         chosen = self.ids.table_choice.table
-        return [(tr._("Games at {table}").format(table=place_name(places, table)), number(games))
+        return [(named(tr._("Games at {table}"), {"table": place_name(places, table)}), number(games))
                 for table, games in at if chosen is None or table == chosen]
 
     def on_tab(self, _screen: PlayerScreen, tab: str) -> None:
@@ -240,9 +242,10 @@ class PlayerScreen(Screen):
 
     def against(self, other: str) -> None:
         h = next(h for h in self._against if h.other == other)
-        self.versus = tr.ngettext("{games} game together: {name} won {wins}, {other} won {losses}",
-                                  "{games} games together: {name} won {wins}, {other} won {losses}", h.games).format(
-            games=h.games, name=short(self.name_shown), wins=h.wins, other=short(other), losses=h.losses)
+        self.versus = named(tr.ngettext("{games} game together: {name} won {wins}, {other} won {losses}",
+                                        "{games} games together: {name} won {wins}, {other} won {losses}", h.games),
+                            {"name": short(self.name_shown), "other": short(other)}, games=h.games, wins=h.wins,
+                            losses=h.losses)
         for button in self.ids.opponents.children:
             button.selected = button.text == short(other)
 
@@ -277,8 +280,8 @@ class PlayerScreen(Screen):
         self.ids.rename.focus = False  # the keys go: the name is typed
         store = App.get_running_app().store
         self._ask(
-            tr._("{name}'s {games} games will say {new}.").format(name=short(old), games=self._games(),
-                                                                  new=short(new)),
+            named(tr._("{name}'s {games} games will say {new}."), {"name": short(old), "new": short(new)},
+                  games=self._games()),
             tr._("Rename"), lambda: self._change(lambda: store.rename_player(old, new), new))
 
     def choose_merge(self, other: str) -> None:
@@ -293,8 +296,8 @@ class PlayerScreen(Screen):
             return
         store = App.get_running_app().store
         self._ask(
-            tr._("{name}'s {games} games become {other}'s. {other}'s page can undo it until the next game "
-                 "starts.").format(name=short(name), games=self._games(), other=short(other)),
+            named(tr._("{name}'s {games} games become {other}'s. {other}'s page can undo it until the next game "
+                       "starts."), {"name": short(name), "other": short(other)}, games=self._games()),
             tr._("Merge"), lambda: self._change(lambda: store.merge_players(name, other), other))
 
     def undo_merge(self) -> None:
@@ -307,7 +310,7 @@ class PlayerScreen(Screen):
             app.notify(say(exc.reason))
             return
         self.open(back, self.ids.table_choice.table)
-        app.notify(tr._("{name} has their {games} games back").format(name=short(back), games=self._games()),
+        app.notify(named(tr._("{name} has their {games} games back"), {"name": short(back)}, games=self._games()),
                    good=True)
 
     def toggle_retired(self) -> None:
@@ -317,8 +320,8 @@ class PlayerScreen(Screen):
         if self.retired:
             self._change(lambda: store.retire_player(name, False), name)
             return
-        self._ask(tr._("{name} moves to the Retired list; their {games} games and figures stay.").format(
-            name=short(name), games=self._games()),
+        self._ask(named(tr._("{name} moves to the Retired list; their {games} games and figures stay."),
+                        {"name": short(name)}, games=self._games()),
             tr._("Retire"), lambda: self._change(lambda: store.retire_player(name), name))
 
     def merge_choices(self) -> None:

@@ -17,6 +17,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.errors import CompanionError
 from companion.store.review import Record, RecordKind, records
+from companion.ui.bidi import named
 from companion.ui.i18n import say, tr, when
 from companion.ui.widgets import load_kv
 from companion.ui.widgets.mirror import Row
@@ -56,7 +57,7 @@ def record_data(kind: RecordKind, record: Record | None, places: list[tuple[str,
         return {"title": title, "definition": definition, "value": "", "holder": "", "game_id": 0,
                 "game": tr._("No game has set it yet")}
     at = place_name(places, record.table)
-    game = when(record.started_at) + (f" · {at}" if at else "")
+    game = named("{when} · {table}", {"table": at}, when=when(record.started_at)) if at else when(record.started_at)
     holder = record.name if record.name is not None else tr._("Everyone who played it")
     return {"title": title, "definition": definition, "value": record_value(kind, record.value),
             "holder": holder, "game_id": record.game_id, "game": game, "named": record.name is not None}

@@ -26,6 +26,7 @@ from companion.table.replay import Replay
 from companion.table.seating import Seating
 from companion.store import SavedGame, SavedLog
 from companion.ui import theme
+from companion.ui.bidi import join_named
 from companion.ui.i18n import say, tr
 from companion.ui.screens.game import moment_words
 from companion.ui.screens.table import TableScreen, direction_words
@@ -103,7 +104,7 @@ class ReplayView(TableView):
         """What the move at ``position`` did, as the game's timeline says it; for a plain play or pass,
         the direction of play when a card can turn it (the table's title says it, which a replay hides)."""
         names = self.replay.state
-        said = "  ·  ".join(moment_words(moment, names).text for moment in self.replay.moments(position))
+        said = join_named("  ·  ", [moment_words(moment, names).text for moment in self.replay.moments(position)])
         return said or (direction_words(self.direction) if self.direction else "")
 
     def _moved(self) -> None:

@@ -166,7 +166,7 @@ class SetupScreen(Screen):
         try:
             getattr(self.draft, method)(*args)
         except SetupRefused as exc:
-            self.refuse(str(exc))
+            self.refuse(exc.words)
         self.refresh()
 
     # --- what each step shows ----------------------------------------------------------------
@@ -338,7 +338,7 @@ class SetupScreen(Screen):
             setup, seating = self._table()
         except SetupRefused as exc:
             self.starting = False
-            self.refuse(str(exc))
+            self.refuse(exc.words)
             return
         if not App.get_running_app().start_game(setup, seating):  # the app has said why the store could not save it
             self.starting = False

@@ -395,8 +395,8 @@ class TableScreen(Screen):
         if chain and view.top_player >= 0:
             return sentence(tr._("{name} plays again: pick a spice"), {"name": view.seats[view.top_player].name})
         if named:  # lying flat the title is not shown: the direction of play joins the hint
-            hint = view.hint + (f"  \u00b7  {direction_words(view.direction)}" if self.lying and view.direction else "")
-            return sentence("{hint}", {}, hint=hint)
+            direction = f"  \u00b7  {direction_words(view.direction)}" if self.lying and view.direction else ""
+            return sentence("{hint}{direction}", {}, hint=view.hint, direction=direction)
         return sentence(tr._("{name} to play: {hint}"), {"name": view.seats[view.turn].name}, hint=view.hint)
 
     def title_text(self, view: TableView, *_deps: Any) -> str:

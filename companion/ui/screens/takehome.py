@@ -25,6 +25,7 @@ from companion.store import Store
 from companion.store.backup import Incoming
 from companion.store.backup import RestorePlan, TakeHomeError, backup, backups_in, export_all, plan_restore, restore
 from companion.pi.takehome import request_eject, sticks, subfolders
+from companion.ui.bidi import as_name, join_named, named
 from companion.ui.i18n import say, tr, when
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import ChoiceButton, load_kv, short
@@ -162,11 +163,11 @@ class TakehomeScreen(Screen):
             heading = tr._("{file}: {n} games to add, {m} already here")
         lines = [heading.format(file=plan.source.name, n=len(plan.games), e=len(plan.extended), m=plan.already)]
         if plan.new_players:
-            lines.append(tr._("New players: {names}").format(names=", ".join(plan.new_players)))
+            lines.append(named(tr._("New players: {names}"), {}, names=join_named(", ", map(as_name, plan.new_players))))
         lines += [say(reason) for reason in plan.left_out]
-        lines += [f"{when(game.started_at)} · {', '.join(game.names)}{_how(game)}"
-                  for game in [*plan.games, *plan.extended]]
-        return "\n".join(lines)
+        lines += [named("{when} · {names}{how}", {}, when=when(game.started_at), how=_how(game),
+                        names=join_named(", ", map(as_name, game.names))) for game in [*plan.games, *plan.extended]]
+        return join_named("\n", lines)
 
     def add_planned(self) -> None:
         plan = self.plan

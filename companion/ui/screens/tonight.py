@@ -14,6 +14,7 @@ from companion.ui.widgets.mirror import Row
 from companion.errors import CompanionError
 from companion.store.review import EVENING_GAP_HOURS, AwardKind, Evening, tonight
 from companion.ui import theme
+from companion.ui.bidi import join_named, named
 from companion.ui.i18n import say, tr, when
 from companion.ui.widgets import Label, load_kv, short
 from companion.ui.widgets.tables import league_places, place_name
@@ -74,11 +75,11 @@ class TonightScreen(Screen):
         else:
             games = tr.ngettext("{n} game", "{n} games", len(evening.games)).format(n=len(evening.games))
             if evening.tables:  # the league's evening: how many games were at each table
-                games = tr._("{games}: {tables}").format(games=games, tables=", ".join(
-                    tr._("{count} at {table}").format(count=count, table=place_name(places or [], table))
-                    for table, count in evening.tables))
-            self.since = tr._("Since {time} · {games} · a pause of over {hours} hours starts a new evening").format(
-                time=when(evening.started_at), games=games, hours=EVENING_GAP_HOURS)
+                games = named(tr._("{games}: {tables}"), {}, games=games, tables=join_named(", ", [
+                    named(tr._("{count} at {table}"), {"table": place_name(places or [], table)}, count=count)
+                    for table, count in evening.tables]))
+            self.since = named(tr._("Since {time} · {games} · a pause of over {hours} hours starts a new evening"), {},
+                               time=when(evening.started_at), games=games, hours=EVENING_GAP_HOURS)
             self.standings = [
                 (str(place), short(s.name), str(s.games), str(s.wins), theme.signed(s.points), str(s.trophies))
                 for place, s in enumerate(evening.standings, start=1)
