@@ -67,6 +67,11 @@ class Named(str):
         return made
 
 
+class Whole(str):
+    """A name a sentence holds whole: ``fit_names`` cuts the others to fit, never this one (a league's table
+    before a saved game's seats, which the row is about). Known as a name all the same."""
+
+
 def named(template: str, names: Mapping[str, str], /, **words: object) -> Named:
     """``template.format(**words, **names)``, knowing where its ``names`` are, and the names a word filled in
     knows (a ``Named``: a line made of lines, "{count} at {table}" inside "{games}: {tables}").

@@ -19,7 +19,7 @@ from companion.rules import Card, EndReason, Situation
 from companion.table.session import minutes_played
 from companion.table.link import Press
 from companion.table.model import Hint, Outcome
-from companion.ui.bidi import Named, named
+from companion.ui.bidi import Named, Whole, named
 from companion.ui.i18n import tr
 
 
@@ -85,11 +85,12 @@ def sentence(template: str, names: Mapping[str, str], **words: object) -> Senten
     return Sentence(template.format(**words, **{field: "{" + field + "}" for field in names}), names)
 
 
-def _fields(word: Named, field: str, names: dict[str, str]) -> str:
-    """``word`` as a part of a template, each of its names a field of its own (``field_0``...) added to ``names``."""
+def _fields(word: Named, field: str, names: dict[str, str], whole: bool = False) -> str:
+    """``word`` as a part of a template, each of its names a field of its own (``field_0``...) added to ``names``;
+    ``whole``: kept whole when the sentence's other names are cut to fit (``Whole``)."""
     parts, at = [], 0
     for index, (start, end) in enumerate(word.names):
-        names[f"{field}_{index}"] = word[start:end]
+        names[f"{field}_{index}"] = Whole(word[start:end]) if whole else word[start:end]
         parts += [literal(word[at:start]), "{" + f"{field}_{index}" + "}"]
         at = end
     return "".join([*parts, literal(word[at:])])
@@ -101,14 +102,20 @@ def literal(text: str) -> str:
 
 
 def joined(words: Sequence[str], separator: str, last: Sentence) -> Sentence:
-    """Fixed words, then a sentence, one after another: one sentence whose names are ``last``'s.
+    """Fixed words, then a sentence, one after another: one sentence whose names are ``last``'s, and those the
+    words know (a ``bidi.Named``'s), kept whole.
 
     >>> joined(["20:00", "Spicy {x}"], " · ", Sentence("{w} won", {"w": "Ana"}))
     Sentence(template='20:00 · Spicy {{x}} · {w} won', names={'w': 'Ana'})
+    >>> joined([named("{t}", {"t": "Table 3"})], " · ", Sentence("{w}", {"w": "Ana"}))
+    Sentence(template='{word0_0} · {w}', names={'w': 'Ana', 'word0_0': 'Table 3'})
     """
-    if not last.names:
+    names = dict(last.names)
+    parts = [_fields(word, f"word{index}", names, whole=True) if isinstance(word, Named) and word.names
+             else literal(word) for index, word in enumerate(words)]
+    if not names:
         return Sentence(separator.join([*words, last.template]), {})
-    return Sentence(separator.join([*map(literal, words), last.template]), last.names)
+    return Sentence(separator.join([*parts, last.template]), names)
 
 
 def listing(items: Sequence[tuple[str, str]], separator: str) -> Sentence:

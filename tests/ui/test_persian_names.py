@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from kivy.core.text import Label as CoreLabel
+from kivy.metrics import dp
 
 from companion.config import UiConfig
 from companion.league.syncthing import Standing, league_words
@@ -19,6 +20,7 @@ from companion.store.backup import backup
 from companion.store.review import Filter, rival
 from companion.table.session import Session
 from companion.ui.league import Seen
+from companion.ui.widgets.fit import ELLIPSIS, fit_names
 from companion.ui.widgets.label import Label
 from companion.ui.widgets.left_game import LeftGameSheet
 from companion.ui.widgets.seat_panel import SeatPanel
@@ -233,3 +235,21 @@ def test_a_replay_the_saved_games_and_a_backups_plan_name_the_players_as_typed(
         backup(theirs, other)
     restore_plan_shown(ui, other)
     assert "Zed 9" in ui.app.screen("takehome").status and misdrawn(ui, drawn, "Zed 9", chosen) == []
+
+
+@pytest.mark.parametrize("language", ["fa", "en"])
+def test_a_leagues_saved_games_name_their_table_whole_and_as_typed(
+        ui: Any, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """Each row of a league's saved games starts with its table ("Table 1 · Ana +12,  Ben −3"): drawn as typed
+    in Persian, and kept whole while the seats' names give way; in English the line reads as it always did."""
+    drawn = record_lines(monkeypatch)
+    persian(ui, language)
+    two_tables(ui, datetime.now(UTC) - timedelta(hours=9), here=3, there=3)
+    goto(ui, "games")
+    rows = [label for label in ui.find_all(Label) if label.text.startswith(("Table 1 · ", "Table 2 · "))]
+    assert rows and misdrawn(ui, drawn, "Table 1", "Table 2") == []
+    row = rows[0]
+    cut = fit_names(*row.parent.names, dp(120), row.font_size)  # a row far too narrow for its seats
+    assert cut.startswith(row.text[:9]) and ELLIPSIS in cut  # the table whole, the seats' names cut
+    if language == "en":
+        assert all(" ".join(drawn[id(label._label)]) == label.text for label in rows)

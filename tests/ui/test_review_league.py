@@ -188,7 +188,7 @@ def test_saved_games_name_each_games_table(ui) -> None:
     names = {HERE: "Table 2", table_1: "Table 1"}
     assert len(screen.ids.list.data) == 7
     for row in screen.ids.list.data:
-        assert row["names"].template.startswith(f"{names[at[row['game_id']]]} · ")
+        assert row["names"].text.startswith(f"{names[at[row['game_id']]]} · ")
     assert screen.league == ""  # no league on: no strip
     assert screen.ids.league.height == 0
 

@@ -79,7 +79,7 @@ def row_data(game: GameLine, places: list[tuple[str, str]] | None = None) -> dic
         names = listing([(name, "") for name in game.names], ", ")
     at = place_name(places or [], game.table)
     if at:  # a league's game: its table first on the seats' line, which has the room
-        names = joined([at], " · ", names)
+        names = joined([as_name(at)], " · ", names)
     return {"game_id": game.id, "title": title, "names": names, "note": game.note or "",
             "height": row_height(bool(game.note))}
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 
-from companion.ui.bidi import as_name, named
+from companion.ui.bidi import Whole, as_name, named
 from companion.ui.i18n import tr
 from companion.ui.widgets.label import Ordered, Runs, drawn_size, ordered, runs, spans, width as drawn_width
 
@@ -90,7 +90,7 @@ def fit_names(template: str, names: Mapping[str, str], width: float, font_size: 
         return _drawn(text, size, bold, int(width))[1] <= height and all(
             _drawn(word, size, bold, None)[0] <= width for word in re.split(r"[ \n]", text))
 
-    longest = max((len(name) for name in names.values()), default=0)
+    longest = max((len(name) for name in names.values() if not isinstance(name, Whole)), default=0)
     if longest == 0 or width <= 0 or fits(filled(longest)):
         return filled(longest)
     low, high = 1, longest - 1  # the most letters a name keeps: binary search on what fits
@@ -121,8 +121,9 @@ def short(name: str, limit: int = 16) -> str:
 
 
 def _cut(name: str, keep: int) -> str:
-    """``name`` to ``keep`` letters and an ellipsis, with no space or hyphen left dangling before it."""
-    if len(name) <= keep:
+    """``name`` to ``keep`` letters and an ellipsis, with no space or hyphen left dangling before it; a ``Whole``
+    name as it is."""
+    if len(name) <= keep or isinstance(name, Whole):
         return name
     return name[:keep].rstrip(" -") + ELLIPSIS
 
