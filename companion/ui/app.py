@@ -36,7 +36,7 @@ from companion.languages import language
 from companion.errors import CompanionError
 from companion.pi.logs import log_buzzers
 from companion.ui import theme
-from companion.ui.bidi import as_name, join_named, named
+from companion.ui.bidi import listed, named
 from companion.ui.i18n import say, tr, when
 from companion.table.seating import Seating
 from companion.ui.phones import Phones
@@ -185,7 +185,7 @@ class SpicyApp(App):
         game = self.store.summary(self.session.game_id)
         if game is not None:
             self.notify(named(tr._("Reopened the game of {when} with {names}"), {}, when=when(game.started_at),
-                              names=join_named(", ", map(as_name, game.names))), NOTICE_SECONDS)
+                              names=listed(game.names)), NOTICE_SECONDS)
 
     @mainthread_now
     def _buzzers_notice(self, notice: str) -> None:

@@ -18,7 +18,7 @@ from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
 from companion.table.seating import Seating
-from companion.ui.bidi import as_name, join_named, named
+from companion.ui.bidi import listed, named
 from companion.ui.i18n import say, tr, when
 
 from companion.ui.widgets import load_kv
@@ -114,7 +114,7 @@ class HomeScreen(Screen):
             return
         self.sheet.game_id, self.sheet.then = game.id, then
         self.sheet.text = named(tr._("The game of {when} with {names} is not finished."), {},
-                                when=when(game.started_at), names=join_named(", ", map(as_name, game.names)))
+                                when=when(game.started_at), names=listed(game.names))
         if self.sheet.parent is None:
             self.add_widget(self.sheet)
 

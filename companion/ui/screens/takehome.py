@@ -25,7 +25,7 @@ from companion.store import Store
 from companion.store.backup import Incoming
 from companion.store.backup import RestorePlan, TakeHomeError, backup, backups_in, export_all, plan_restore, restore
 from companion.pi.takehome import request_eject, sticks, subfolders
-from companion.ui.bidi import as_name, join_named, named
+from companion.ui.bidi import join_named, listed, named
 from companion.ui.i18n import say, tr, when
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import ChoiceButton, load_kv, short
@@ -163,10 +163,10 @@ class TakehomeScreen(Screen):
             heading = tr._("{file}: {n} games to add, {m} already here")
         lines = [heading.format(file=plan.source.name, n=len(plan.games), e=len(plan.extended), m=plan.already)]
         if plan.new_players:
-            lines.append(named(tr._("New players: {names}"), {}, names=join_named(", ", map(as_name, plan.new_players))))
+            lines.append(named(tr._("New players: {names}"), {}, names=listed(plan.new_players)))
         lines += [say(reason) for reason in plan.left_out]
         lines += [named("{when} · {names}{how}", {}, when=when(game.started_at), how=_how(game),
-                        names=join_named(", ", map(as_name, game.names))) for game in [*plan.games, *plan.extended]]
+                        names=listed(game.names)) for game in [*plan.games, *plan.extended]]
         return join_named("\n", lines)
 
     def add_planned(self) -> None:

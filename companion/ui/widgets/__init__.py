@@ -35,8 +35,8 @@ def load_kv(module_file: str) -> None:
 fonts.register()
 Factory.unregister("Label")
 Factory.register("Label", cls=Label)  # every kv ``Label:`` draws its words in a font that has them
-for _name, _cls in (("BoxLayout", Row), ("GridLayout", Grid), ("StackLayout", Stack)):  # and every row and
-    Factory.unregister(_name)  # grid mirrors right to left
+for _name, _cls in (("BoxLayout", Row), ("GridLayout", Grid), ("StackLayout", Stack)):  # every row mirrors
+    Factory.unregister(_name)
     Factory.register(_name, cls=_cls)
 for _name in ("ScrollView", "RecycleView"):  # a list's bar on the side its lines end, imported with a first list
     Factory.unregister(_name)

@@ -29,16 +29,14 @@ words get the size the width asks for without opening the font at it."""
 def one_line_size(text: str, size: float, width: float) -> float:
     """``size``, or less when the bold ``text`` would be wider than ``width``.
 
-    A smaller size is a whole number: Kivy draws a text at the whole part of its size, but opens its font
-    once for each size it is given (a Japanese face is 0.6 MiB and 2.5 ms each), so 14.67 and 14.3 would
-    open it twice to draw the same letters."""
+    A smaller size is a whole number (``drawn_size``): Kivy draws a text at the whole part of its size."""
     tried = size
     while tried > 1 and text:
         extent = drawn_width(text, tried)
         if extent <= width:
             break
         size = max(1.0, min(size - 1, size * width / extent))
-        tried = float(int(size))
+        tried = drawn_size(size)
         if tried < LEAST:
             break
     return tried
