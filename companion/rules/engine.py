@@ -95,11 +95,26 @@ def challengers(state: State) -> frozenset[int]:
 
 
 def legal_actions(state: State) -> list[Action]:
-    """Every action ``apply`` accepts now, but the table's corrections (``adjust``, ``end-card-drawn``)."""
+    """Every action ``apply`` accepts now, but the table's corrections (``adjust``, ``end-card-drawn``).
+
+    A family's candidates are actions of its own table, and only reveals and resolves while a challenge
+    waits: what ``check`` asks before it hands an action to its rule holds for every one of them, so each
+    goes through its rule's own check alone, not through the whole of ``check`` again (a random move tries
+    every candidate, a dozen or more a move). tests/test_rules_properties.py holds ``legal_actions`` to
+    ``apply``'s verdict on every action a table could say.
+    """
     if state.ended:
         return []
     family = numbered if state.profile.numbered else five_spices
-    return [action for action in family.candidates(state) if is_legal(state, action)]
+    return [action for action in family.candidates(state) if _passes(family.RULES[type(action)], state, action)]
+
+
+def _passes(rule: Rule[Action], state: State, action: Action) -> bool:
+    try:
+        rule.check(state, action)
+    except IllegalAction:
+        return False
+    return True
 
 
 def playable_claims(state: State) -> dict[str, tuple[int, ...]]:

@@ -127,7 +127,8 @@ RULES: RuleTable = {
 
 
 def candidates(state: State) -> list[Action]:
-    """Every action that may be legal now, but the table's corrections; ``engine`` checks each."""
+    """Every action that may be legal now, but the table's corrections; ``engine`` checks each. Only actions
+    of ``RULES``, and only reveals and resolves while a challenge waits: ``engine.legal_actions`` counts on it."""
     if state.challenge is not None:
         return [Resolve(True), Resolve(False), *(Reveal(Card(spice, None)) for spice in state.profile.spices)]
     turn = state.turn

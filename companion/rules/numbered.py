@@ -331,7 +331,8 @@ RULES: RuleTable = {
 }
 
 def candidates(state: State) -> list[Action]:
-    """Every action that may be legal now, but the table's corrections; ``engine`` checks each."""
+    """Every action that may be legal now, but the table's corrections; ``engine`` checks each. Only actions
+    of ``RULES``, and only reveals and resolves while a challenge waits: ``engine.legal_actions`` counts on it."""
     if state.challenge is not None:
         cards = [Card(spice, number) for spice in state.profile.spices for number in NUMBERS]
         cards += [Card.wild_spice(), Card.wild_number()]
