@@ -6,10 +6,13 @@ not challenged, or survives its challenge, wins the game.
 
 from __future__ import annotations
 
+from functools import cache
+
 from companion.rules.actions import Action, Challenge, Draw, Play, Resolve, Reveal
 from companion.rules.cards import Card, Claim
 from companion.rules.errors import IllegalAction, Name
 from companion.rules.frozen import replace
+from companion.rules.profiles import Profile
 from companion.rules.state import Draft, EndReason, EventKind, PendingChallenge, State, Window
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
 from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending
@@ -128,11 +131,24 @@ RULES: RuleTable = {
 
 def candidates(state: State) -> list[Action]:
     """Every action that may be legal now, but the table's corrections; ``engine`` checks each. Only actions
-    of ``RULES``, and only reveals and resolves while a challenge waits: ``engine.legal_actions`` counts on it."""
+    of ``RULES``, and only reveals and resolves while a challenge waits: ``engine.legal_actions`` counts on it.
+
+    As in the numbered games (``numbered.candidates``), what may decide a challenge is made once a profile.
+    """
     if state.challenge is not None:
-        return [Resolve(True), Resolve(False), *(Reveal(Card(spice, None)) for spice in state.profile.spices)]
+        return list(_decisions(state.profile))
     turn = state.turn
     assert turn is not None
-    players = [turn] + ([state.window.player] if state.window is not None else [])
+    window = state.window
+    players = [turn] + ([window.player] if window is not None else [])
     found: list[Action] = [Play(p, spice) for p in players for spice in state.profile.spices]
-    return found + [Draw(turn), Challenge(turn)]
+    found.append(Draw(turn))
+    if window is not None:
+        found.append(Challenge(turn))
+    return found
+
+
+@cache
+def _decisions(profile: Profile) -> tuple[Action, ...]:
+    """The table's word either way, or the card turned up: any spice of the box."""
+    return (Resolve(True), Resolve(False), *(Reveal(Card(spice, None)) for spice in profile.spices))

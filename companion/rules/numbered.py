@@ -4,7 +4,7 @@ trophies for a last card, and the variant cards of "Spice it up!".
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 from companion.rules import variants
 from companion.rules.actions import Action, AdjustDrawPile, Challenge, Copy, EndCardDrawn, Pass, Play, Resolve, Reveal
@@ -12,11 +12,12 @@ from companion.rules.actions import TakeUniversal
 from companion.rules.cards import ATTRIBUTES, NUMBERS, STARTING_NUMBERS, Card, Claim, challenger_right, describe_numbers
 from companion.rules.errors import IllegalAction, Name, Param, Reason, Word, either
 from companion.rules.frozen import replace
-from companion.rules.profiles import StartAfterChallenge
+from companion.rules.profiles import Profile, StartAfterChallenge
 from companion.rules.state import Draft, EndReason, EventKind, PendingChallenge, Setup, State, Window
 from companion.rules.steps import Rule, RuleTable, check_seat, check_spice, shared_rules
 from companion.rules.steps import check_turn, check_turn_of, draw_cards, draw_one, end, pending, take_trophy
 from companion.rules.steps import win_stack
+from companion.rules.variants import Tuck
 
 PENALTY_CARDS = 2
 """The loser of a challenge draws 2 at once."""
@@ -332,29 +333,59 @@ RULES: RuleTable = {
 
 def candidates(state: State) -> list[Action]:
     """Every action that may be legal now, but the table's corrections; ``engine`` checks each. Only actions
-    of ``RULES``, and only reveals and resolves while a challenge waits: ``engine.legal_actions`` counts on it."""
+    of ``RULES``, and only reveals and resolves while a challenge waits: ``engine.legal_actions`` counts on it.
+
+    Actions are values, so the sets a game asks for again and again are made once and kept (``_decisions``,
+    ``_plays``, ``_answers``): a random move asks for every candidate at every move, and making them anew
+    was half of what finding the legal ones cost. Kept for good, as every game together meets at most a
+    couple of thousand (a seat, a spice and the numbers a stack allows: 972 after 2,000 random games).
+    A universal card is offered only to a seat that holds one.
+    """
     if state.challenge is not None:
-        cards = [Card(spice, number) for spice in state.profile.spices for number in NUMBERS]
-        cards += [Card.wild_spice(), Card.wild_number()]
-        return [Resolve(True), Resolve(False), *(Reveal(card) for card in cards)]
+        return list(_decisions(state.profile))
     found: list[Action] = []
     if state.may_take_universal is not None:
         found.append(TakeUniversal(state.may_take_universal))
     turn = state.turn
     assert turn is not None
+    universal = state.seats[turn].universals > 0
     tuck = variants.tuck(state.setup)
     for spice, numbers in legal_claims(state).items():
-        for number in numbers:
-            found.append(Play(turn, spice, number))
-            if state.profile.universals:
-                found.append(Play(turn, spice, number, universal=True))
-            if tuck is not None and number == tuck.under:
-                found += [Play(turn, spice, number, tuck=t) for t in range(1, tuck.most + 1)]
+        found += _plays(turn, spice, numbers, universal, tuck)
     found.append(Pass(turn))
     window = state.window
     if window is not None:
-        others = [s for s in range(len(state.seats)) if s != window.player]
-        found += [Challenge(s, a) for s in others for a in ATTRIBUTES]
-        if variants.allows(state.setup, Copy):
-            found += [Copy(s) for s in others]
+        found += _answers(len(state.seats), window.player, variants.allows(state.setup, Copy))
     return found
+
+
+@cache
+def _decisions(profile: Profile) -> tuple[Action, ...]:
+    """What may decide a challenge: the table's word either way, or any card of the box turned up."""
+    cards = [Card(spice, number) for spice in profile.spices for number in NUMBERS]
+    cards += [Card.wild_spice(), Card.wild_number()]
+    return (Resolve(True), Resolve(False), *(Reveal(card) for card in cards))
+
+
+@cache
+def _plays(seat: int, spice: str, numbers: tuple[int, ...], universal: bool, tuck: Tuck | None) -> tuple[Play, ...]:
+    """The seat's plays of ``spice`` with these numbers: as a spice card, as a universal one if it holds one,
+    and with each count of cards tucked under the number change-your-luck allows."""
+    found: list[Play] = []
+    for number in numbers:
+        found.append(Play(seat, spice, number))
+        if universal:
+            found.append(Play(seat, spice, number, universal=True))
+        if tuck is not None and number == tuck.under:
+            found += [Play(seat, spice, number, tuck=t) for t in range(1, tuck.most + 1)]
+    return tuple(found)
+
+
+@cache
+def _answers(seats: int, player: int, copies: bool) -> tuple[Action, ...]:
+    """What every other seat may say to the card on top: either challenge, and a copy under copy-cat."""
+    others = [s for s in range(seats) if s != player]
+    found: list[Action] = [Challenge(s, a) for s in others for a in ATTRIBUTES]
+    if copies:
+        found += [Copy(s) for s in others]
+    return tuple(found)
