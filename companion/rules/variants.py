@@ -132,14 +132,15 @@ def _cards(variants: frozenset[Variant]) -> tuple[VariantCard, ...]:
     return tuple(card for variant, card in VARIANTS.items() if variant in variants)
 
 
-def restarts(setup: Setup, declared: int) -> bool:
-    """Whether a new run of 1-3 may start on top of this declared number."""
-    return declared == 10 or any(c.restarts_after is not None and declared >= c.restarts_after for c in in_play(setup))
+def restarts(cards: frozenset[Variant], declared: int) -> bool:
+    """Whether a new run of 1-3 may start on top of this declared number. Asked of the set of cards alone
+    (``setup.variants``), as the claims it shapes are kept for each set (``numbered.allowed_numbers``)."""
+    return declared == 10 or any(c.restarts_after is not None and declared >= c.restarts_after for c in _cards(cards))
 
 
-def run_spices(setup: Setup) -> frozenset[str]:
-    """Spices that may start a new run whatever the stack's spice."""
-    return frozenset(c.run_spice for c in in_play(setup) if c.run_spice is not None)
+def run_spices(cards: frozenset[Variant]) -> frozenset[str]:
+    """Spices that may start a new run whatever the stack's spice; asked as ``restarts`` is."""
+    return frozenset(c.run_spice for c in _cards(cards) if c.run_spice is not None)
 
 
 def numbers_match(setup: Setup, revealed: int, declared: int) -> bool:
