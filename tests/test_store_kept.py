@@ -204,6 +204,12 @@ LINES_FROM_EVERY_SEAT = (
     " FROM players LEFT JOIN scores ON scores.player_id = players.id"
     " GROUP BY players.id ORDER BY count(scores.game_id) DESC, players.name"
 )
+LINES_AT_TABLE_FROM_EVERY_SEAT = (
+    "SELECT players.name, count(*), sum(scores.winner), players.retired_at IS NOT NULL FROM scores"
+    " JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id WHERE {at}"
+    " GROUP BY players.id ORDER BY count(*) DESC, players.name"
+)
+"""The Players list at one table: those who finished a game there."""
 
 
 BUZZES_FROM_EVERY_CHALLENGE = """
@@ -243,6 +249,11 @@ def assert_page_kept_as_read(store: Store) -> None:
     assert sorted(lines, key=lambda line: (-line.games, line.name)) == [
         PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in store.query(LINES_FROM_EVERY_SEAT)]
     for at in [None, *(place.id for place in tables(store))]:
+        if at is not None:
+            lines = player_lines(store, table=at) + player_lines(store, retired=True, table=at)
+            query, params = at_table(LINES_AT_TABLE_FROM_EVERY_SEAT, at)
+            assert sorted(lines, key=lambda line: (-line.games, line.name)) == [
+                PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in store.query(query, params)]
         query, params = at_table(FIGURES_FROM_EVERY_SEAT, at)
         assert figures(store, table=at) == [Figures(*row) for row in store.query(query, params)], at
         for name in store.players():
@@ -389,9 +400,11 @@ def test_a_database_from_before_the_kept_page_gets_it_from_its_games(tmp_path: P
 
 
 def pages_at_each_table(store: Store) -> dict[tuple[str, str | None], object]:
-    """Every player's page over the league and at each table, with the row of their games at each table."""
+    """Every player's page over the league and at each table, with the row of their games at each table, and
+    their line in the Players list there."""
     return {(name, table): (page_of(store, name, table), [player_tables(store, name, f.profile)
-                                                         for f in figures(store, player=name)])
+                                                         for f in figures(store, player=name)],
+                            player_lines(store, name=name, table=table))
             for name in store.players() for table in [None, *(place.id for place in tables(store))]}
 
 

@@ -289,27 +289,14 @@ def player_lines(store: Store, retired: bool = False, name: str | None = None,
 
 
 def _at_table(store: Store, table: str, where: str, params: list[Any]) -> list[PlayerLine]:
-    """The players' finished games and wins at one table, summed over the fewer seats: that table's own, or,
-    for a table with most of the store's games, the league's kept totals less the other tables' games (the
-    Players list of a table of 100,000 games then costs what the others' games cost)."""
-    ((own, every),) = store.query(f"SELECT (SELECT count(*) FROM games WHERE {AT_TABLE}), (SELECT count(*) FROM games)",
-                                  [_table_param(table)])  # both from an index
-    if own <= every - own:
-        rows = store.query(
-            "SELECT players.name, count(*) AS games, sum(scores.winner), players.retired_at IS NOT NULL"
-            " FROM scores JOIN players ON players.id = scores.player_id"
-            f" WHERE scores.game_id IN (SELECT id FROM games WHERE {AT_TABLE}) AND {where}"
-            " GROUP BY players.id ORDER BY games DESC, players.name", [_table_param(table), *params])
-    else:
-        rows = store.query(
-            "SELECT players.name, totals.games - coalesce(elsewhere.games, 0) AS played,"
-            " totals.wins - coalesce(elsewhere.wins, 0), players.retired_at IS NOT NULL FROM players"
-            " JOIN (SELECT player_id, sum(games) AS games, sum(wins) AS wins FROM player_totals GROUP BY player_id)"
-            "  AS totals ON totals.player_id = players.id"
-            " LEFT JOIN (SELECT player_id, count(*) AS games, sum(winner) AS wins FROM scores"
-            f"  WHERE game_id IN (SELECT id FROM games WHERE NOT ({AT_TABLE})) GROUP BY player_id)"
-            f"  AS elsewhere ON elsewhere.player_id = players.id WHERE {where} AND played > 0"
-            " ORDER BY played DESC, players.name", [_table_param(table), *params])
+    """The players' finished games and wins at one table, from the figures kept for it (``table_totals``):
+    a few rows a player, whatever the number of the table's games."""
+    common, kept = _kept_at(store, table, None)
+    rows = store.query(
+        f"{common}SELECT players.name, sum(totals.games) AS played, sum(totals.wins), players.retired_at IS NOT NULL"
+        " FROM table_totals AS totals JOIN players ON players.id = totals.player_id"
+        f" WHERE totals.table_id = ? AND {where} GROUP BY players.id HAVING played > 0"
+        " ORDER BY played DESC, players.name", [*kept, table, *params])
     return [PlayerLine(str(player), int(games), int(wins), bool(gone)) for player, games, wins, gone in rows]
 
 
