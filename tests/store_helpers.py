@@ -17,7 +17,8 @@ from companion.rules import FIVE_SPICES, Game, Redo, Setup, Undo, action_from_di
 from companion.table.session import Session
 from companion.store import Store, snapshots
 from companion.store.schema import KNOWN as MIGRATION_NAMES
-from companion.store.schema import PAGE_TOTALS, PAST_CHANGES, RECORD_COLUMNS, TRIGGER_PHASES, _totals_trigger
+from companion.store.schema import (AT_TABLE_PHASES, AT_TABLES, PAGE_TOTALS, PAST_CHANGES, RECORD_COLUMNS, TRIGGER_PHASES,
+                                     _totals_trigger)
 
 # Cy catches Ben bluffing, Ben survives Ana's challenge, Ben's challenge on Ana is
 # undone, then the World's End card shows.
@@ -144,6 +145,10 @@ UNDO_MIGRATION = {
                         "DROP TABLE league_tables"],
     "m018_record_indexes": [*(f"DROP INDEX idx_scores_{column}" for column in RECORD_COLUMNS),
                             "DROP INDEX idx_games_minutes"],
+    "m019_kept_at_table": [*(f"DROP TRIGGER kept_at_table_{name}" for name in (*AT_TABLE_PHASES, "moved_out", "moved_in")),
+                           "DROP TRIGGER player_buzzes_table", *(f"DROP TABLE {kept.table}" for kept in AT_TABLES),
+                           "DROP INDEX idx_player_buzzes_table_from_tap", "DROP INDEX idx_player_buzzes_table_margin",
+                           "ALTER TABLE player_buzzes DROP COLUMN table_id"],
 }
 """How to take each later migration back out of a file, so a test can make a database from before it."""
 

@@ -5,32 +5,43 @@ from __future__ import annotations
 import random
 import statistics
 import tracemalloc
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from sqlite_utils import Database
 from store_helpers import KNOWN, undo_migrations_from
+from test_league import send, table
+from test_league_review import league_of_two, page_of
+from test_store_ratings import STEPS, random_recorded, sometime
 
 from companion.random_play import random_game
 from companion.rules import FIVE_SPICES, Challenge, EndCardDrawn, Redo, Undo, new_setup, replay_transcript
 from companion.table.session import Session
 from companion.store import PlayerStats, Recorded, Store, StoreError
-from companion.store.schema import MIGRATIONS, PLAYER_STATS
+from companion.store.schema import AT_TABLES, MIGRATIONS, PLAYER_STATS
 from companion.store.backup import backup, plan_restore, restore
+from companion.store import db as db_module
+from companion.rules.errors import Reason
 from companion.store.review import (
+    HERE,
     BuzzFigures,
     Figures,
     HeadToHead,
     Opponent,
     PlayerLine,
+    at_tables_kept,
     buzz_figures,
     figures,
     head_to_heads,
     nemesis,
     player_lines,
+    player_tables,
     games_page,
     rival,
+    tables,
 )
 from companion.store.simulate import simulate, simulated_buzz
 
@@ -160,19 +171,32 @@ SELECT players.name, games.profile, count(*), sum(scores.winner), 1.0 * sum(scor
   sum(scores.survived_challenges),
   (SELECT declared.key FROM scores AS mine JOIN games AS theirs ON theirs.id = mine.game_id,
      json_each(mine.declared) AS declared
-   WHERE mine.player_id = players.id AND theirs.profile = games.profile
+   WHERE mine.player_id = players.id AND theirs.profile = games.profile AND {same}
    GROUP BY declared.key ORDER BY sum(declared.value) DESC, declared.key LIMIT 1)
 FROM scores JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id
+WHERE {at}
 GROUP BY players.id, games.profile
 ORDER BY games.profile, sum(scores.winner) DESC, 1.0 * sum(scores.winner) / count(*) DESC, players.name
 """
-"""A player's figures as first read, over every seat of their finished games: the truth to compare with."""
+"""A player's figures as first read, over every seat of their finished games (at one table: ``at_table``):
+the truth to compare with."""
+
+AT = "coalesce(games.table_id, '') = ?"
+"""The seats at one table (``HERE``: this one's), in the queries below: the truth for a page at one table."""
+
+
+def at_table(query: str, table: str | None) -> tuple[str, list[str]]:
+    """One of the queries below over every table's seats, or one table's, and its first parameters."""
+    if table is None:
+        return query.format(at="true", same="true"), []
+    return query.format(at=AT, same="coalesce(theirs.table_id, '') = coalesce(games.table_id, '')"), [table]
 
 PAIRS_FROM_EVERY_SEAT = (
     "SELECT players.name, count(*), sum(mine.winner > theirs.winner), sum(theirs.winner > mine.winner)"
     " FROM scores AS mine JOIN scores AS theirs ON theirs.game_id = mine.game_id"
     " AND theirs.player_id != mine.player_id JOIN players ON players.id = theirs.player_id"
-    " WHERE mine.player_id = (SELECT id FROM players WHERE name = ?) GROUP BY players.id"
+    " JOIN games ON games.id = mine.game_id"
+    " WHERE {at} AND mine.player_id = (SELECT id FROM players WHERE name = ?) GROUP BY players.id"
     " ORDER BY count(*) DESC, players.name"
 )
 LINES_FROM_EVERY_SEAT = (
@@ -180,20 +204,27 @@ LINES_FROM_EVERY_SEAT = (
     " FROM players LEFT JOIN scores ON scores.player_id = players.id"
     " GROUP BY players.id ORDER BY count(scores.game_id) DESC, players.name"
 )
+LINES_AT_TABLE_FROM_EVERY_SEAT = (
+    "SELECT players.name, count(*), sum(scores.winner), players.retired_at IS NOT NULL FROM scores"
+    " JOIN players ON players.id = scores.player_id JOIN games ON games.id = scores.game_id WHERE {at}"
+    " GROUP BY players.id ORDER BY count(*) DESC, players.name"
+)
+"""The Players list at one table: those who finished a game there."""
 
 
 BUZZES_FROM_EVERY_CHALLENGE = """
 SELECT games.profile, buzz.from_tap_ms, buzz.margin_ms
 FROM challenge_buzz AS buzz JOIN games ON games.id = buzz.game_id
 JOIN game_seats AS sat ON sat.game_id = buzz.game_id AND sat.seat = buzz.seat
-WHERE buzz.standing AND sat.player_id = (SELECT id FROM players WHERE name = ?)
+WHERE {at} AND buzz.standing AND sat.player_id = (SELECT id FROM players WHERE name = ?)
 """
 
 
-def buzzes_from_every_challenge(store: Store, player: str) -> dict[str, BuzzFigures]:
-    """A player's buzz figures as first read, from every standing challenge's buzz time."""
+def buzzes_from_every_challenge(store: Store, player: str, table: str | None = None) -> dict[str, BuzzFigures]:
+    """A player's buzz figures as first read, from every standing challenge's buzz time (at one table's games)."""
     by_profile: dict[str, list[tuple[float | None, float | None]]] = {}
-    for profile, from_tap, margin in store.query(BUZZES_FROM_EVERY_CHALLENGE, [player]):
+    query, params = at_table(BUZZES_FROM_EVERY_CHALLENGE, table)
+    for profile, from_tap, margin in store.query(query, [*params, player]):
         by_profile.setdefault(profile, []).append((from_tap, margin))
     found = {}
     for profile, times in by_profile.items():
@@ -212,17 +243,49 @@ def most(pairs: list[HeadToHead], column: str) -> Opponent | None:
 
 
 def assert_page_kept_as_read(store: Store) -> None:
-    """Every player's page from the kept figures equals the page read from every seat of every game."""
-    assert figures(store) == [Figures(*row) for row in store.query(FIGURES_FROM_EVERY_SEAT)]
+    """Every player's page from the kept figures equals the page read from every seat of every game; and so at
+    each table of the league, over its seats alone."""
     lines = player_lines(store) + player_lines(store, retired=True)
     assert sorted(lines, key=lambda line: (-line.games, line.name)) == [
         PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in store.query(LINES_FROM_EVERY_SEAT)]
+    for at in [None, *(place.id for place in tables(store))]:
+        if at is not None:
+            lines = player_lines(store, table=at) + player_lines(store, retired=True, table=at)
+            query, params = at_table(LINES_AT_TABLE_FROM_EVERY_SEAT, at)
+            assert sorted(lines, key=lambda line: (-line.games, line.name)) == [
+                PlayerLine(name, games, wins, bool(gone)) for name, games, wins, gone in store.query(query, params)]
+        query, params = at_table(FIGURES_FROM_EVERY_SEAT, at)
+        assert figures(store, table=at) == [Figures(*row) for row in store.query(query, params)], at
+        for name in store.players():
+            query, params = at_table(PAIRS_FROM_EVERY_SEAT, at)
+            pairs = [HeadToHead(name, *row) for row in store.query(query, [*params, name])]
+            assert head_to_heads(store, name, table=at) == pairs
+            assert (rival(store, name, at), nemesis(store, name, at)) == (most(pairs, "wins"), most(pairs, "losses"))
+            assert buzz_figures(store, name, at) == buzzes_from_every_challenge(store, name, at)
     for name in store.players():
-        pairs = [HeadToHead(name, *row) for row in store.query(PAIRS_FROM_EVERY_SEAT, [name])]
-        assert head_to_heads(store, name) == pairs
-        assert (rival(store, name), nemesis(store, name)) == (most(pairs, "wins"), most(pairs, "losses"))
-        assert buzz_figures(store, name) == buzzes_from_every_challenge(store, name)
+        for profile in {f.profile for f in figures(store, player=name)}:
+            at = store.query("SELECT coalesce(games.table_id, ''), count(*) FROM scores JOIN games ON games.id ="
+                             " scores.game_id WHERE scores.player_id = (SELECT id FROM players WHERE name = ?)"
+                             " AND games.profile = ? GROUP BY 1 ORDER BY 2 DESC, 1", [name, profile])
+            assert player_tables(store, name, profile) == (at if len(at) > 1 or at[0][0] else [])
+    assert kept_at_tables(store) == rebuilt_at_tables(store)
     assert_kept_as_read(store)
+
+
+def kept_at_tables(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """The figures kept per table as they are, less the rows that came to nothing (a game moved away), and
+    the table kept with each buzz."""
+    kept_rows = {kept.table: sorted(row for row in store.query(f"SELECT {', '.join(kept.columns)} FROM {kept.table}")
+                                    if any(row[len(kept.keys):])) for kept in AT_TABLES}
+    return {**kept_rows, "player_buzzes": store.query("SELECT game_id, seq, table_id FROM player_buzzes ORDER BY 1, 2")}
+
+
+def rebuilt_at_tables(store: Store) -> dict[str, list[tuple[object, ...]]]:
+    """The same worked out afresh from every saved seat, as migration m019 fills them, and each buzz's game's
+    table."""
+    return {**{kept.table: sorted(store.query(kept.select("true", ""))) for kept in AT_TABLES},
+            "player_buzzes": store.query("SELECT game_id, seq, coalesce(games.table_id, '') FROM player_buzzes"
+                                         " JOIN games ON games.id = game_id ORDER BY 1, 2")}
 
 
 def test_a_players_page_stays_as_a_full_read_says_through_games_renames_merges_and_restores(tmp_path: Path) -> None:
@@ -263,6 +326,65 @@ def test_a_players_page_stays_as_a_full_read_says_through_games_renames_merges_a
         assert len(head_to_heads(store, "Anna")) > 3 and figures(store, player="Eve")
 
 
+def test_a_players_page_at_each_table_stays_as_a_full_read_says_through_imports_renames_merges_and_restores(
+        tmp_path: Path) -> None:
+    """Two tables of a league: Table 1's games come in saved as this table's, then placed at theirs (their kept
+    figures move with them), and every change after leaves each table's kept figures as its seats say."""
+    there, here = table(tmp_path, "Table 1"), table(tmp_path, "Table 2")
+    with Store.open(tmp_path / "there.db") as pi, Store.open(tmp_path / "games.db") as store:
+        simulate(pi, 12, seed=11, start=START)
+        simulate(store, 8, seed=12, start=START + timedelta(minutes=30))
+        assert_page_kept_as_read(store)
+        there.publish_ended(pi)
+        send(there, here)
+        assert here.import_tables(store).added == 12
+        assert [place.id for place in tables(store)] == [HERE, there.table.id]
+        assert_page_kept_as_read(store)
+        live = play_known(store, "2099-01-01T20:00:00.000+00:00")
+        live.apply(Undo())
+        assert_page_kept_as_read(store)
+        live.apply(Redo())
+        game = replay_transcript(KNOWN.replace("Ana", "Dot").replace("Cy", "Eve"))
+        at = "2030-01-01T20:00:00.000+00:00"
+        timed = {seq: simulated_buzz(random.Random(seq)) for seq, action in enumerate(game.log, start=1)
+                 if isinstance(action, Challenge)}
+        pi.save([Recorded(game, at, [at] * len(game.log), buzz_times=timed)])  # Dot's only game, at Table 1
+        there.publish_ended(pi)
+        send(there, here)
+        assert here.import_tables(store).added == 1
+        assert buzz_figures(store, "Dot", there.table.id) and not buzz_figures(store, "Dot", HERE)
+        assert_page_kept_as_read(store)
+        (dots,) = store.query("SELECT max(id) FROM games")[0]
+        resumed = Session.resume(store, dots)  # Table 1's game, its end taken back here and done again
+        assert resumed is not None
+        resumed.apply(Undo())
+        assert not buzz_figures(store, "Dot", there.table.id)
+        assert_page_kept_as_read(store)
+        resumed.apply(Redo())
+        assert buzz_figures(store, "Dot", there.table.id)
+        assert_page_kept_as_read(store)
+        store.rename_player("Ana", "Anna")
+        assert_page_kept_as_read(store)
+        before = figures(store, player="Anna", table=there.table.id)
+        store.merge_players("Dot", "Anna")  # Dot's game at Table 1 becomes Anna's there
+        assert_page_kept_as_read(store)
+        assert figures(store, player="Anna", table=there.table.id) != before
+        assert store.undo_merge("Anna") == "Dot"
+        assert_page_kept_as_read(store)
+        assert figures(store, player="Anna", table=there.table.id) == before
+        with Store.open(tmp_path / "other.db") as other:
+            simulate(other, 10, seed=6, start=datetime(2031, 1, 1, tzinfo=UTC))
+            (tmp_path / "stick").mkdir()
+            copy = backup(other, tmp_path / "stick")
+        restore(store, plan_restore(store, copy))  # a backup's games join this table's
+        assert_page_kept_as_read(store)
+        # Hand edits (sqlite-utils, Datasette): a game put at the other table, a seat's result changed.
+        store.db.execute("UPDATE games SET table_id = NULL WHERE id = (SELECT min(id) FROM games WHERE table_id"
+                         " IS NOT NULL)")
+        store.db.execute("UPDATE scores SET winner = 1 - winner, score = score + 7 WHERE seat = 1")
+        assert_page_kept_as_read(store)
+
+
 def test_a_database_from_before_the_kept_page_gets_it_from_its_games(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with Store.open(path) as store:
@@ -275,6 +397,34 @@ def test_a_database_from_before_the_kept_page_gets_it_from_its_games(tmp_path: P
     with Store.open(path) as store:
         assert (figures(store), [head_to_heads(store, name) for name in store.players()]) == expected
         assert_page_kept_as_read(store)
+
+
+def pages_at_each_table(store: Store) -> dict[tuple[str, str | None], object]:
+    """Every player's page over the league and at each table, with the row of their games at each table, and
+    their line in the Players list there."""
+    return {(name, table): (page_of(store, name, table), [player_tables(store, name, f.profile)
+                                                         for f in figures(store, player=name)],
+                            player_lines(store, name=name, table=table))
+            for name in store.players() for table in [None, *(place.id for place in tables(store))]}
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_database_from_before_the_kept_tables_shows_each_tables_page_from_its_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_only: bool) -> None:
+    """Upgraded, the figures kept per table are filled from the saved games; opened read-only (not upgraded),
+    the page at one table is counted from its seats, as before them."""
+    store, pi, _table_1 = league_of_two(tmp_path, there=14, here=9)
+    expected = pages_at_each_table(store)
+    store.close(), pi.close()
+    with Database(tmp_path / "b.db") as db:
+        undo_migrations_from(db.conn, "m019_kept_at_table")
+    if read_only:
+        monkeypatch.setattr(db_module, "_why_read_only", lambda _path: Reason("the test's file is read-only"))
+    with Store.open(tmp_path / "b.db") as old:
+        assert bool(old.read_only) == read_only and at_tables_kept(old) != read_only
+        assert pages_at_each_table(old) == expected
+        if not read_only:
+            assert_page_kept_as_read(old)
 
 
 def test_a_merge_undone_after_a_restore_took_the_merged_players_id_gives_them_a_new_one(tmp_path: Path) -> None:
@@ -321,3 +471,39 @@ def test_a_merge_undone_gives_back_both_players_as_they_were_until_the_next_game
         assert store.merge_to_undo(kept) is None
         with pytest.raises(StoreError, match="no merge into Ana can be undone"):
             store.undo_merge(kept)
+
+
+# --- any sequence of changes, at two tables ------------------------------------------------------------
+
+
+def step_league(store: Store, rng: random.Random, folder: Path) -> None:
+    """Another table's games as the league brings them: saved here, then placed at their table."""
+    there, here = table(folder, "Table 1"), table(folder, "Table 2")
+    with Store.open(folder / "there.db") as pi:
+        pi.save([random_recorded(store, rng, sometime(store, rng)) for _ in range(2)])
+        there.publish_ended(pi)
+    send(there, here)
+    here.import_tables(store)
+
+
+def step_moved(store: Store, rng: random.Random, _folder: Path) -> None:
+    """A game put at another table by hand (sqlite-utils, Datasette)."""
+    (game_id,) = rng.choice(store.query("SELECT id FROM games ORDER BY id"))
+    store.db.execute("UPDATE games SET table_id = ? WHERE id = ?", [rng.choice([None, "table-1", "table-9"]), game_id])
+
+
+AT_TABLE_STEPS = {**STEPS, "league import": step_league, "moved by hand": step_moved}
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(sorted(AT_TABLE_STEPS)), st.integers(0, 2**32)), min_size=1,
+                      max_size=8))
+@example(steps=[("league import", 1), ("merge", 1), ("merge undone", 0), ("end undone", 2)])
+def test_the_figures_kept_per_table_equal_a_full_rebuild_after_every_step_of_any_sequence(
+        tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]]) -> None:
+    folder = tmp_path_factory.mktemp("steps")
+    with Store.open(folder / "games.db") as store:
+        simulate(store, 8, seed=1, start=START)
+        for name, seed in steps:
+            AT_TABLE_STEPS[name](store, random.Random(seed), folder)
+            assert kept_at_tables(store) == rebuilt_at_tables(store), name

@@ -1,9 +1,10 @@
 """The review of saved games: the list page by page, a game's timeline and score race, players' figures.
 
 A player's figures are read from what the store keeps as each game ends
-(``player_totals``, ``player_scores``, ``player_spices``, ``player_pairs``: see
-``companion.store.schema``), and their chart from their newest games only, so a
-player's page costs the same with 100 or 100,000 games; only a game's own
+(``player_totals``, ``player_scores``, ``player_spices``, ``player_pairs``, and the
+same per table of a league, ``table_totals`` and so on: see ``companion.store.schema``),
+and their chart from their newest games only, so a player's page, over the league or
+at one table, costs the same with 100 or 100,000 games; only a game's own
 timeline and score race replay its log through the rules engine.
 Figures are kept per rules profile: five-spices has no score, so no average
 ever mixes it in.
@@ -21,7 +22,7 @@ from typing import Any
 from companion.rules import Action, Event, EventKind, Game, ProfileId, State
 from companion.store.db import Store
 from companion.store.records import FIX_ROW, BadRow, SavedGame, names_from_json, to_json
-from companion.store.schema import COUNTED, GAME_MINUTES, MINUTES_INDEX, pairs_select, totals_select
+from companion.store.schema import AT_TABLES, COUNTED, GAME_MINUTES, MINUTES_INDEX, TABLE_OF_GAME
 
 TIMELINE_KINDS = frozenset({
     EventKind.LAST_CARD, EventKind.CHALLENGE, EventKind.CHALLENGE_WON, EventKind.STACK_WON, EventKind.RAID,
@@ -84,10 +85,6 @@ AT_TABLE = "games.table_id IS ?"
 """The condition for one table's games (the index on ``table_id`` answers it); its parameter: ``_table_param``."""
 
 
-TABLE_OF_GAME = "coalesce(games.table_id, '')"
-"""A game's table as ``HERE`` or another table's id."""
-
-
 def _table_param(table: str) -> str | None:
     return None if table == HERE else table
 
@@ -97,26 +94,31 @@ def _at(table: str | None) -> tuple[str, list[Any]]:
     return (AT_TABLE, [_table_param(table)]) if table is not None else ("1", [])
 
 
-def _seats_at(store: Store, table: str | None, player: str | None, alias: str = "scores") -> tuple[list[str], str,
-                                                                                                   list[Any]]:
-    """For a player's figures at one table: the ``WITH``'s tables of that table's games (and the player's id),
-    the condition on a ``scores`` row (named ``alias``) for its seats there, and the ``WITH``'s parameters,
-    which come first in a query. With no table (or a file that keeps none) none of it: the kept tables answer.
-    The player's seats are read by their index, then kept if at the table: fewer than the table's seats."""
-    if table is None or not tables_kept(store):
-        return [], "true", []
-    common = [f"at_table AS (SELECT id FROM games WHERE {AT_TABLE})"]
-    seats = [f"{alias}.game_id IN (SELECT id FROM at_table)"]
-    params = [_table_param(table)]
+def _kept_at(store: Store, table: str | None, player: str | None) -> tuple[str, list[Any]]:
+    """The ``WITH`` a query of the figures kept per table (``AT_TABLES``) starts with, and its parameters, which
+    come first: nothing when the file keeps them. A read-only file from before m019 keeps none: there the same
+    tables are counted afresh from the player's seats (at ``table``; at every table with None), read by their
+    index, then kept if at the table."""
+    if at_tables_kept(store):
+        return "", []
+    common, seats, params = list[str](), list[str](), list[Any]()
+    if table is not None:
+        common.append(f"at_table AS (SELECT id FROM games WHERE {AT_TABLE})")
+        seats.append("{seat}.game_id IN (SELECT id FROM at_table)")
+        params.append(_table_param(table))
     if player is not None:
         common.append("who AS (SELECT id FROM players WHERE name = ?)")
-        seats.insert(0, f"{alias}.player_id = (SELECT id FROM who)")
+        seats.insert(0, "{seat}.player_id = (SELECT id FROM who)")
         params.append(player)
-    return common, " AND ".join(seats), params
+    chosen = " AND ".join(seats) or "true"
+    common += [f"{kept.table} AS MATERIALIZED ({kept.select(chosen.format(seat=kept.seats[0]), '')})"
+               for kept in AT_TABLES]
+    return f"WITH {', '.join(common)} ", params
 
 
-def _with(common: list[str]) -> str:
-    return f"WITH {', '.join(common)} " if common else ""
+def at_tables_kept(store: Store) -> bool:
+    """Whether the file keeps a player's figures per table (a read-only file from before m019 does not)."""
+    return "table_totals" in store.db.table_names()
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,27 +289,14 @@ def player_lines(store: Store, retired: bool = False, name: str | None = None,
 
 
 def _at_table(store: Store, table: str, where: str, params: list[Any]) -> list[PlayerLine]:
-    """The players' finished games and wins at one table, summed over the fewer seats: that table's own, or,
-    for a table with most of the store's games, the league's kept totals less the other tables' games (the
-    Players list of a table of 100,000 games then costs what the others' games cost)."""
-    ((own, every),) = store.query(f"SELECT (SELECT count(*) FROM games WHERE {AT_TABLE}), (SELECT count(*) FROM games)",
-                                  [_table_param(table)])  # both from an index
-    if own <= every - own:
-        rows = store.query(
-            "SELECT players.name, count(*) AS games, sum(scores.winner), players.retired_at IS NOT NULL"
-            " FROM scores JOIN players ON players.id = scores.player_id"
-            f" WHERE scores.game_id IN (SELECT id FROM games WHERE {AT_TABLE}) AND {where}"
-            " GROUP BY players.id ORDER BY games DESC, players.name", [_table_param(table), *params])
-    else:
-        rows = store.query(
-            "SELECT players.name, totals.games - coalesce(elsewhere.games, 0) AS played,"
-            " totals.wins - coalesce(elsewhere.wins, 0), players.retired_at IS NOT NULL FROM players"
-            " JOIN (SELECT player_id, sum(games) AS games, sum(wins) AS wins FROM player_totals GROUP BY player_id)"
-            "  AS totals ON totals.player_id = players.id"
-            " LEFT JOIN (SELECT player_id, count(*) AS games, sum(winner) AS wins FROM scores"
-            f"  WHERE game_id IN (SELECT id FROM games WHERE NOT ({AT_TABLE})) GROUP BY player_id)"
-            f"  AS elsewhere ON elsewhere.player_id = players.id WHERE {where} AND played > 0"
-            " ORDER BY played DESC, players.name", [_table_param(table), *params])
+    """The players' finished games and wins at one table, from the figures kept for it (``table_totals``):
+    a few rows a player, whatever the number of the table's games."""
+    common, kept = _kept_at(store, table, None)
+    rows = store.query(
+        f"{common}SELECT players.name, sum(totals.games) AS played, sum(totals.wins), players.retired_at IS NOT NULL"
+        " FROM table_totals AS totals JOIN players ON players.id = totals.player_id"
+        f" WHERE totals.table_id = ? AND {where} GROUP BY players.id HAVING played > 0"
+        " ORDER BY played DESC, players.name", [*kept, table, *params])
     return [PlayerLine(str(player), int(games), int(wins), bool(gone)) for player, games, wins, gone in rows]
 
 
@@ -340,40 +329,39 @@ FIGURES = """
 SELECT players.name, totals.profile, totals.games, totals.wins, 1.0 * totals.wins / totals.games,
   1.0 * totals.score_sum / nullif(totals.scored, 0),
   (SELECT max(score) FROM {scores} AS kept
-   WHERE kept.player_id = totals.player_id AND kept.profile = totals.profile AND kept.games > 0),
+   WHERE kept.player_id = totals.player_id AND kept.profile = totals.profile AND kept.games > 0{same}),
   totals.trophies, totals.challenges_made, totals.challenges_won, totals.spice_challenges,
   totals.spice_challenges_won, totals.number_challenges, totals.number_challenges_won, totals.caught_bluffing,
   totals.survived_challenges,
   (SELECT spice FROM {spices} AS kept
-   WHERE kept.player_id = totals.player_id AND kept.profile = totals.profile AND kept.cards > 0
+   WHERE kept.player_id = totals.player_id AND kept.profile = totals.profile AND kept.cards > 0{same}
    ORDER BY kept.cards DESC, kept.spice LIMIT 1)
 FROM {totals} AS totals JOIN players ON players.id = totals.player_id
 WHERE totals.games > 0 AND {where}
 ORDER BY totals.profile, totals.wins DESC, 1.0 * totals.wins / totals.games DESC, players.name
 """
 """Read from the kept figures (``player_totals``, ``player_scores``, ``player_spices``): a few rows a player;
-at one table, the same sums over that table's seats of the player."""
+at one table, the same kept for that table (``table_totals``, ``table_scores``, ``table_spices``)."""
 
 
 def figures(store: Store, player: str | None = None, profile: ProfileId | None = None,
             table: str | None = None) -> list[Figures]:
     """Per player and rules profile: the ``stats`` table, kept apart by rules; with ``table``, over that
     table's games alone (``HERE``: this one's)."""
-    common, seats, params = _seats_at(store, table, player)
-    terms = ["1"]
+    common, terms, params = "", ["1"], list[Any]()
+    kept = {"totals": "player_totals", "scores": COUNTED[0].table, "spices": COUNTED[1].table, "same": ""}
+    if table is not None and tables_kept(store):
+        common, params = _kept_at(store, table, player)
+        terms, params = ["totals.table_id = ?"], [*params, table]
+        kept = {"totals": "table_totals", "scores": "table_scores", "spices": "table_spices",
+                "same": " AND kept.table_id = totals.table_id"}
     if player is not None:
         terms.append("players.name = ?")
         params.append(player)
     if profile is not None:
         terms.append("totals.profile = ?")
         params.append(str(profile))
-    kept = {"totals": "player_totals", "scores": COUNTED[0].table, "spices": COUNTED[1].table}
-    if common:  # the same sums over the seats at the table, each counted once (not again for each profile)
-        common += [f"at_totals AS MATERIALIZED ({totals_select(seats)})",
-                   f"at_scores AS MATERIALIZED ({COUNTED[0].select(seats)})",
-                   f"at_spices AS MATERIALIZED ({COUNTED[1].select(seats)})"]
-        kept = {"totals": "at_totals", "scores": "at_scores", "spices": "at_spices"}
-    query = _with(common) + FIGURES.format(where=" AND ".join(terms), **kept)
+    query = common + FIGURES.format(where=" AND ".join(terms), **kept)
     return [Figures(*row) for row in store.query(query, params)]
 
 
@@ -402,7 +390,7 @@ SELECT profile, count(*), min(CASE WHEN from_tap_ms >= 0 THEN from_tap_ms END), 
   count(margin_ms)
 FROM player_buzzes WHERE player_id = (SELECT id FROM players WHERE name = ?) AND {at} GROUP BY profile
 """
-"""Read from the kept buzzes (``player_buzzes``): one index range a profile."""
+"""Read from the kept buzzes (``player_buzzes``): one index range a profile, at one table as for the league."""
 
 MIDDLE_MARGINS = """
 SELECT margin_ms FROM player_buzzes
@@ -418,8 +406,10 @@ def buzz_figures(store: Store, player: str, table: str | None = None) -> dict[st
     if "player_buzzes" not in store.db.table_names():
         return {}  # a file from before buzz times, opened read-only
     found = {}
-    at, chosen = _at(table if tables_kept(store) else None)
-    at = f"game_id IN (SELECT id FROM games WHERE {at})" if chosen else at
+    at, chosen = "1", list[Any]()
+    if table is not None and tables_kept(store):  # each buzz's table kept since m019, else its game's
+        at, chosen = ("table_id = ?", [table]) if at_tables_kept(store) else (
+            f"game_id IN (SELECT id FROM games WHERE {AT_TABLE})", [_table_param(table)])
     for profile, timed, quickest, before_tap, margins in store.query(BUZZES.format(at=at), [player, *chosen]):
         middle = [ms for (ms,) in store.query(MIDDLE_MARGINS.format(at=at),
                                               [player, profile, *chosen, 2 - margins % 2, (margins - 1) // 2])]
@@ -473,10 +463,11 @@ def player_tables(store: Store, player: str, profile: str) -> list[tuple[str, in
     first; empty when the store holds one table's games."""
     if not tables_kept(store):
         return []
+    common, params = _kept_at(store, None, player)
     rows = store.query(
-        f"SELECT {TABLE_OF_GAME}, count(*) FROM scores JOIN games ON games.id = scores.game_id"
-        " WHERE scores.player_id = (SELECT id FROM players WHERE name = ?) AND games.profile = ?"
-        " GROUP BY games.table_id ORDER BY count(*) DESC, 1", [player, profile])
+        f"{common}SELECT table_id, games FROM table_totals"
+        " WHERE player_id = (SELECT id FROM players WHERE name = ?) AND profile = ? AND games > 0"
+        " ORDER BY games DESC, table_id", [*params, player, profile])
     return [(str(table), int(games)) for table, games in rows] if len(rows) > 1 or rows and rows[0][0] else []
 
 
@@ -500,12 +491,12 @@ def head_to_head(store: Store, player: str, other: str) -> HeadToHead:
 
 def head_to_heads(store: Store, player: str, other: str | None = None, table: str | None = None) -> list[HeadToHead]:
     """``player`` against each player met (or only ``other``), most games together first (``player_pairs``;
-    with ``table``, the games together at that table)."""
-    common, pairs, params = _pairs(store, player, table)
+    with ``table``, the games together at that table: ``table_pairs``)."""
+    common, pairs, at, params = _pairs(store, player, table)
     rows = store.query(
         f"{common}SELECT players.name, pairs.games, pairs.wins, pairs.losses"
         f" FROM {pairs} AS pairs JOIN players ON players.id = pairs.other_id"
-        " WHERE pairs.player_id = (SELECT id FROM players WHERE name = ?) AND pairs.games > 0"
+        f" WHERE {at} AND pairs.player_id = (SELECT id FROM players WHERE name = ?) AND pairs.games > 0"
         " AND (? IS NULL OR players.name = ?) ORDER BY pairs.games DESC, players.name",
         [*params, player, other, other],
     )
@@ -528,19 +519,21 @@ def nemesis(store: Store, player: str, table: str | None = None) -> Opponent | N
     return _most_beaten(store, player, "losses", table)
 
 
-def _pairs(store: Store, player: str, table: str | None) -> tuple[str, str, list[Any]]:
-    """The ``WITH``, the pairs' source (kept, or counted over one table's games of the player) and the
-    ``WITH``'s parameters."""
-    common, seats, params = _seats_at(store, table, player, "mine")
-    return _with(common), f"({pairs_select(seats)})" if common else "player_pairs", params
+def _pairs(store: Store, player: str, table: str | None) -> tuple[str, str, str, list[Any]]:
+    """The ``WITH``, the pairs kept (the league's, or every table's), the condition on them (``pairs``) for
+    ``table``, and the parameters of both, which come first in a query."""
+    if table is None or not tables_kept(store):
+        return "", "player_pairs", "true", []
+    common, params = _kept_at(store, table, player)
+    return common, "table_pairs", "pairs.table_id = ?", [*params, table]
 
 
 def _most_beaten(store: Store, player: str, column: str, table: str | None) -> Opponent | None:
-    common, pairs, params = _pairs(store, player, table)
+    common, pairs, at, params = _pairs(store, player, table)
     rows = store.query(
         f"{common}SELECT players.name, pairs.{column} FROM {pairs} AS pairs"
         " JOIN players ON players.id = pairs.other_id"
-        f" WHERE pairs.player_id = (SELECT id FROM players WHERE name = ?) AND pairs.{column} > 0"
+        f" WHERE {at} AND pairs.player_id = (SELECT id FROM players WHERE name = ?) AND pairs.{column} > 0"
         f" ORDER BY pairs.{column} DESC, players.name LIMIT 1",
         [*params, player],
     )

@@ -11,6 +11,7 @@ import json
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from sqlite_utils import Database, Migrations
 
@@ -407,6 +408,29 @@ def m018_record_indexes(db: Database) -> None:
     db.execute(f"CREATE INDEX {MINUTES_INDEX} ON games ({GAME_MINUTES})")
 
 
+@MIGRATIONS()
+def m019_kept_at_table(db: Database) -> None:
+    """A player's page at one table of a league from kept figures, as the league's page is: ``player_totals``,
+    ``player_scores``, ``player_spices`` and ``player_pairs`` kept again per table (``AT_TABLES``), and each
+    kept buzz's table, indexed by player and table.
+
+    At one table a page summed the player's seats there at every open, so it grew with the table's games: at
+    10,000 games of another table, 370 ms to open it there against 219 ms at 2,000 (docs/PERFORMANCE.md). Kept
+    by triggers on ``scores`` and on a game's table (``AT_TABLE_TRIGGERS``); filled from the saved games here.
+    """
+    for kept in AT_TABLES:
+        db.execute(kept.create())
+        db.execute(kept.fill())
+    db.table("player_buzzes").add_column("table_id", str, not_null_default="")
+    db.execute(f"UPDATE player_buzzes SET table_id = (SELECT {TABLE_OF_GAME} FROM games"
+               " WHERE games.id = player_buzzes.game_id)")
+    db.execute("CREATE INDEX idx_player_buzzes_table_from_tap ON player_buzzes"
+               " (player_id, table_id, profile, from_tap_ms, margin_ms)")
+    db.execute("CREATE INDEX idx_player_buzzes_table_margin ON player_buzzes (player_id, table_id, profile, margin_ms)")
+    for statement in AT_TABLE_TRIGGERS:
+        db.execute(statement)
+
+
 KNOWN = tuple(m.name for m in MIGRATIONS.pending(Database(memory=True)))
 """Every migration this version has, in order; ``PRAGMA user_version`` is how many a file has had."""
 
@@ -523,23 +547,37 @@ def _totals_added(row: str, sign: str) -> str:
     )
 
 
-def totals_select(seats: str = "true") -> str:
+TABLE_OF_GAME = "coalesce(games.table_id, '')"
+"""A game's table: ``''`` for this one's (``review.HERE``), else the other table's id; the figures kept per
+table are kept under it."""
+
+
+def _by_table(by_table: bool) -> str:
+    """The column of a seat's table in a kept table's rows summed afresh: the figures kept per table have it."""
+    return f" {TABLE_OF_GAME} AS table_id," if by_table else ""
+
+
+def totals_select(seats: str = "true", sign: str = "", by_table: bool = False) -> str:
     """``player_totals``'s rows summed afresh from the seats ``seats`` chooses (a condition on ``scores`` and
-    ``games``): every seat fills it, one table's seats give that table's figures."""
-    sums = ", ".join(f"sum({value.format(row='scores')}) AS {column}" for column, value in KEPT_TOTALS.items())
-    return (f"SELECT scores.player_id AS player_id, games.profile AS profile, {sums}"
+    ``games``): every seat fills it; ``by_table``, each table's apart (``table_totals``); ``sign`` "-", what
+    taking those seats back subtracts."""
+    sums = ", ".join(f"{sign}sum({value.format(row='scores')}) AS {column}" for column, value in KEPT_TOTALS.items())
+    return (f"SELECT scores.player_id AS player_id,{_by_table(by_table)} games.profile AS profile, {sums}"
             f" FROM scores JOIN games ON games.id = scores.game_id WHERE {seats}"
-            " GROUP BY scores.player_id, games.profile")
+            f" GROUP BY {'1, 2, 3' if by_table else '1, 2'}")
 
 
-def pairs_select(seats: str = "true") -> str:
+def pairs_select(seats: str = "true", sign: str = "", by_table: bool = False) -> str:
     """``player_pairs``'s rows counted afresh from the games whose seats ``seats`` chooses (a condition on
-    ``mine``, one of the two seats): every game fills it, one table's games give the pairs met there."""
+    ``mine``, one of the two seats, and ``theirs``, the other): every game fills it; ``by_table`` and ``sign``
+    as for ``totals_select``."""
     return (
-        "SELECT mine.player_id AS player_id, theirs.player_id AS other_id, count(*) AS games,"
-        " sum(mine.winner > theirs.winner) AS wins, sum(theirs.winner > mine.winner) AS losses"
-        " FROM scores AS mine JOIN scores AS theirs"
-        f" ON theirs.game_id = mine.game_id AND theirs.player_id != mine.player_id WHERE {seats} GROUP BY 1, 2"
+        f"SELECT mine.player_id AS player_id, theirs.player_id AS other_id,{_by_table(by_table)}"
+        f" {sign}count(*) AS games, {sign}sum(mine.winner > theirs.winner) AS wins,"
+        f" {sign}sum(theirs.winner > mine.winner) AS losses FROM scores AS mine JOIN scores AS theirs"
+        " ON theirs.game_id = mine.game_id AND theirs.player_id != mine.player_id"
+        f"{' JOIN games ON games.id = mine.game_id' if by_table else ''}"
+        f" WHERE {seats} GROUP BY {'1, 2, 3' if by_table else '1, 2'}"
     )
 
 
@@ -587,15 +625,16 @@ class Counted:
         """Counted afresh from every saved seat."""
         return f"INSERT INTO {self.table} (player_id, profile, {self.key}, {self.count}) {self.select()}"
 
-    def select(self, seats: str = "true") -> str:
+    def select(self, seats: str = "true", sign: str = "", by_table: bool = False) -> str:
         """The kept table's rows counted afresh from the seats ``seats`` chooses (a condition on ``scores`` and
-        ``games``): every seat fills it, one table's seats give that table's figures."""
+        ``games``): every seat fills it; ``by_table`` and ``sign`` as for ``totals_select``."""
         each = f", {self.each.format(row='scores')}" if self.each else ""
         return (
-            f"SELECT scores.player_id AS player_id, games.profile AS profile,"
-            f" {self.value.format(row='scores')} AS {self.key}, sum({self.times.format(row='scores')}) AS {self.count}"
+            f"SELECT scores.player_id AS player_id,{_by_table(by_table)} games.profile AS profile,"
+            f" {self.value.format(row='scores')} AS {self.key},"
+            f" {sign}sum({self.times.format(row='scores')}) AS {self.count}"
             f" FROM scores JOIN games ON games.id = scores.game_id{each}"
-            f" WHERE {self.where.format(row='scores')} AND {seats} GROUP BY 1, 2, 3"
+            f" WHERE {self.where.format(row='scores')} AND {seats} GROUP BY {'1, 2, 3, 4' if by_table else '1, 2, 3'}"
         )
 
     def added(self, row: str, sign: str) -> str:
@@ -616,11 +655,73 @@ COUNTED = (
 )
 """The kept counts: each score a player finished with, and the cards they declared of each spice."""
 
+
+@dataclass(frozen=True, slots=True)
+class AtTable:
+    """One of the league's kept tables kept again per table of the league (``table_id``, ``''`` for this one),
+    so a player's page at one table reads a few rows as the league's page does: the same sums and counts,
+    over that table's seats alone."""
+
+    table: str
+    columns: tuple[str, ...]
+    """In the order ``select`` gives them."""
+    keys: tuple[str, ...]
+    """The primary key: the player, then the table, as a page at one table reads them."""
+    select: Callable[[str, str], str]
+    """The rows summed afresh from the seats a condition chooses, by table, with a sign (``totals_select``)."""
+    seats: tuple[str, ...] = ("scores",)
+    """The names of the seats in ``select``: a row of ``scores`` counts in the rows of any of them."""
+
+    def create(self) -> str:
+        kinds = {"player_id": "INTEGER NOT NULL REFERENCES players(id)",
+                 "other_id": "INTEGER NOT NULL REFERENCES players(id)", "table_id": "TEXT NOT NULL",
+                 "profile": "TEXT NOT NULL"}
+        columns = ", ".join(f"{column} {kinds.get(column, 'NOT NULL') if column in self.keys else 'INTEGER NOT NULL'}"
+                            for column in self.columns)
+        return f"CREATE TABLE {self.table} ({columns}, PRIMARY KEY ({', '.join(self.keys)}))"
+
+    def fill(self) -> str:
+        """Summed afresh from every saved seat."""
+        return f"INSERT INTO {self.table} ({', '.join(self.columns)}) {self.select('true', '')}"
+
+    def added(self, seats: str, sign: str) -> str:
+        """What the seats ``seats`` chooses add (sign "") or take back (sign "-"), row by kept row."""
+        counts = ", ".join(f"{column} = {column} + excluded.{column}" for column in self.columns
+                           if column not in self.keys)
+        return (f"INSERT INTO {self.table} ({', '.join(self.columns)}) {self.select(seats, sign)}"
+                f" ON CONFLICT ({', '.join(self.keys)}) DO UPDATE SET {counts};")
+
+    def of_seat(self, row: str) -> str:
+        """The condition for the rows that one seat's row of ``scores`` (``NEW`` or ``OLD``) is counted in."""
+        return (f"{self.seats[0]}.game_id = {row}.game_id"
+                f" AND {row}.seat IN ({', '.join(f'{seat}.seat' for seat in self.seats)})")
+
+    def of_game(self, game: str) -> str:
+        """The condition for every row that one game's seats are counted in."""
+        return f"{self.seats[0]}.game_id = {game}"
+
+
+AT_TABLES = (
+    AtTable("table_totals", ("player_id", "table_id", "profile", *KEPT_TOTALS), ("player_id", "table_id", "profile"),
+            partial(totals_select, by_table=True)),
+    *(AtTable(f"table_{counted.table.removeprefix('player_')}",
+              ("player_id", "table_id", "profile", counted.key, counted.count),
+              ("player_id", "table_id", "profile", counted.key),
+              partial(counted.select, by_table=True))
+      for counted in COUNTED),
+    AtTable("table_pairs", ("player_id", "other_id", "table_id", "games", "wins", "losses"),
+            ("player_id", "table_id", "other_id"), partial(pairs_select, by_table=True),
+            ("mine", "theirs")),
+)
+"""``player_totals``, ``player_scores``, ``player_spices`` and ``player_pairs`` per table of the league."""
+
 BY_PLAYER = (
     ("player_totals", "player_id"),
     *((counted.table, "player_id") for counted in COUNTED),
     ("player_pairs", "player_id"),
     ("player_pairs", "other_id"),
+    *((kept.table, "player_id") for kept in AT_TABLES),
+    ("table_pairs", "other_id"),
 )
 """Every kept table's rows of one player: a player merged into another leaves only zeros in them."""
 
@@ -649,6 +750,35 @@ BUZZ_TRIGGERS = (
 )
 """``player_buzzes`` follows ``challenge_buzz``: a buzz counts once its game ends with its challenge standing
 (``standing``), and leaves when the end is undone; a merge moves it with the seat."""
+
+AT_TABLE_PHASES = {
+    "insert": ("AFTER INSERT", "NEW", ""),
+    "delete": ("BEFORE DELETE", "OLD", "-"),
+    "update_old": ("BEFORE UPDATE", "OLD", "-"),
+    "update_new": ("AFTER UPDATE", "NEW", ""),
+}
+"""As ``TRIGGER_PHASES``, but a row deleted is taken back before it goes: the kept tables per table read each
+seat from ``scores`` itself, joined to its game for its table, so the row must be there."""
+
+MOVED = "coalesce(OLD.table_id, '') != coalesce(NEW.table_id, '')"
+
+AT_TABLE_TRIGGERS = (
+    *(f"CREATE TRIGGER kept_at_table_{name} {when} ON scores BEGIN"
+      f" {' '.join(kept.added(kept.of_seat(row), sign) for kept in AT_TABLES)} END"
+      for name, (when, row, sign) in AT_TABLE_PHASES.items()),
+    f"CREATE TRIGGER kept_at_table_moved_out BEFORE UPDATE OF table_id ON games WHEN {MOVED} BEGIN"
+    f" {' '.join(kept.added(kept.of_game('OLD.id'), '-') for kept in AT_TABLES)} END",
+    f"CREATE TRIGGER kept_at_table_moved_in AFTER UPDATE OF table_id ON games WHEN {MOVED} BEGIN"
+    f" {' '.join(kept.added(kept.of_game('NEW.id'), '') for kept in AT_TABLES)}"
+    " UPDATE player_buzzes SET table_id = coalesce(NEW.table_id, '') WHERE game_id = NEW.id; END",
+    "CREATE TRIGGER player_buzzes_table AFTER INSERT ON player_buzzes BEGIN"
+    f" UPDATE player_buzzes SET table_id = (SELECT {TABLE_OF_GAME} FROM games WHERE id = NEW.game_id)"
+    " WHERE game_id = NEW.game_id AND seq = NEW.seq; END",
+)
+"""The kept tables per table follow ``scores`` row by row, whatever writes it, as the league's do; and a game
+given its table after its seats were saved (``Store.place_games``: an import saves a game, then says whose it
+is) moves its seats' figures and its buzzes from this table's to that table's. A buzz kept takes its game's
+table."""
 
 
 THROUGH = "(SELECT through_started_at, through_id FROM rating_state)"
