@@ -26,13 +26,13 @@ narrow is one not laid out yet (a button at Kivy's first 100 pixels less its pad
 words get the size the width asks for without opening the font at it."""
 
 
-def one_line_size(text: str, size: float, width: float) -> float:
+def one_line_size(text: str, size: float, width: float, bold: bool = True) -> float:
     """``size``, or less when the bold ``text`` would be wider than ``width``.
 
     A smaller size is a whole number (``drawn_size``): Kivy draws a text at the whole part of its size."""
     tried = size
     while tried > 1 and text:
-        extent = drawn_width(text, tried)
+        extent = drawn_width(text, tried, bold)
         if extent <= width:
             break
         size = max(1.0, min(size - 1, size * width / extent))
@@ -80,13 +80,7 @@ def fit_names(template: str, names: Mapping[str, str], width: float, font_size: 
         return named(template, {field: _cut(name, keep) for field, name in names.items()}, **words)
 
     def fits(text: str) -> bool:
-        size = round(font_size, 1)
-        if height is None:
-            return _drawn(text, size, bold, None)[0] <= width
-        # wrapped: within the height, and no word (a long name) broken across two lines; Kivy wraps at
-        # plain spaces only, so a no-break space keeps French punctuation with its word
-        return _drawn(text, size, bold, int(width))[1] <= height and all(
-            _drawn(word, size, bold, None)[0] <= width for word in re.split(r"[ \n]", text))
+        return _fits(text, width, height, round(font_size, 1), bold)
 
     longest = max((len(name) for name in names.values() if not isinstance(name, Whole)), default=0)
     if longest == 0 or width <= 0 or fits(filled(longest)):
@@ -101,11 +95,21 @@ def fit_names(template: str, names: Mapping[str, str], width: float, font_size: 
     return filled(low)
 
 
-def sentence_size(template: str, names: Mapping[str, str], size: float, width: float, keep: int = 7) -> float:
+def sentence_size(template: str, names: Mapping[str, str], size: float, width: float, keep: int = 7, *,
+                  bold: bool = True, height: float | None = None) -> float:
     """``size``, or less when the sentence would not fit on one line with its names cut to ``keep`` letters
     ("Maximil…"): a long name gives way first (``fit_names``), a long word makes the type smaller, so
-    "Ben побеждает!" in a 720-wide window is drawn whole, not as "B… побеждает!" wrapped out of its box."""
-    return one_line_size(template.format(**{field: _cut(name, keep) for field, name in names.items()}), size, width)
+    "Ben побеждает!" in a 720-wide window is drawn whole, not as "B… побеждает!" wrapped out of its box.
+
+    Given ``height``, wrapped within ``width`` × ``height``: Kivy draws a line past a label's height cut
+    off, where ``max_lines`` would have dropped it and the label drawn its words smaller."""
+    text = named(template, {field: _cut(name, keep) for field, name in names.items()}) if names else template
+    if height is None:
+        return one_line_size(text, size, width, bold)
+    tried = drawn_size(size)
+    while tried > LEAST and not _fits(text, width, height, tried, bold):
+        tried -= 1
+    return tried
 
 
 def short(name: str, limit: int = 16) -> str:
@@ -124,6 +128,16 @@ def _cut(name: str, keep: int) -> str:
     if len(name) <= keep or isinstance(name, Whole):
         return name
     return name[:keep].rstrip(" -") + ELLIPSIS
+
+
+def _fits(text: str, width: float, height: float | None, size: float, bold: bool) -> bool:
+    """Whether ``text`` fits on one line ``width`` wide, or, given ``height``, wrapped within ``width`` ×
+    ``height`` with no word (a long name) broken across two lines; Kivy wraps at plain spaces only, so a
+    no-break space keeps French punctuation with its word."""
+    if height is None:
+        return _drawn(text, size, bold, None)[0] <= width
+    return _drawn(text, size, bold, int(width))[1] <= height and all(
+        _drawn(word, size, bold, None)[0] <= width for word in re.split(r"[ \n]", text))
 
 
 def _drawn(text: str, font_size: float, bold: bool, wrap: int | None) -> tuple[int, int]:
