@@ -75,3 +75,12 @@ def test_a_name_wrapped_across_two_lines_keeps_its_digits_on_the_second() -> Non
 
 def test_a_plain_line_has_no_names_to_mark() -> None:
     assert isolated("Ben 2") == "Ben 2" and visual("Ben 2", True, PERSIAN_DIGITS) == "۲ Ben"
+
+
+@pytest.mark.parametrize("separator", [", ", ",  ", ": "])
+def test_a_signed_score_before_a_separator_has_it_at_its_left_in_a_persian_line(separator: str) -> None:
+    """"Gus −4, Ana 7", the saved games' seats: read from the right, Gus, his −4, then the comma, then Ana."""
+    line = named("{a} −4" + separator + "{b} 7", {"a": "Gus", "b": "Ana"})
+    drawn = visual(isolated(line), True, PERSIAN_DIGITS)
+    assert drawn == "۷ Ana" + separator[1:] + separator[0] + "−۴ Gus"
+    assert visual("−4,5 −4.5 −12:30", True, PERSIAN_DIGITS) == "−۱۲:۳۰ −۴.۵ −۴,۵"  # a number's own separators
