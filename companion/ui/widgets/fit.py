@@ -1,4 +1,5 @@
-"""Text that must fit its box: a word or a number drawn smaller, a sentence whose names give way.
+"""Text that must fit its box: a word or a number drawn smaller, a sentence whose names give way, a path
+broken into lines.
 
 Measured by the font without rendering a texture, so a kv rule can call these
 with the box's width and run again whenever the box is resized.
@@ -7,13 +8,15 @@ with the box's width and run again whenever the box is resized.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 
-from companion.ui.bidi import Whole, as_name, named
+from companion.ui.bidi import Named, Whole, as_name, named
+from companion.ui.breaks import pieces
 from companion.ui.i18n import tr
 from companion.ui.widgets.label import Ordered, Runs, drawn_size, ordered, runs, spans, width as drawn_width
 
@@ -110,6 +113,51 @@ def sentence_size(template: str, names: Mapping[str, str], size: float, width: f
     while tried > LEAST and not _fits(text, width, height, tried, bold):
         tried -= 1
     return tried
+
+
+BREAKS_AFTER = frozenset("/\\-_")
+"""Where a word too long for its line (a file's name, a path) is broken: after a part of it."""
+
+
+def broken(text: str, width: float, font_size: float, bold: bool = False) -> str:
+    """``text`` with each word wider than ``width`` (a backup's file name, the path it was written to) broken
+    into lines after a slash, a hyphen or an underscore where its line is full, or between two letters
+    where it has none. Kivy wraps at spaces only: the label would draw the whole text smaller, then that word
+    past its box's edge, cut off (in a right-to-left language, every line with it). The names the text knows
+    (a ``bidi.Named``'s) stay known where they are.
+
+    A kv rule passes its label's width and font size, so it runs again as they change."""
+    cuts: list[int] = []
+    at = 0
+    for paragraph in text.split("\n") if width > 0 else ():
+        for piece in pieces(paragraph):
+            if not piece.isspace() and drawn_width(piece, font_size, bold) > width:
+                cuts += [at + cut for cut in _cuts(piece, width, font_size, bold)]
+            at += len(piece)
+        at += 1  # its line break
+    if not cuts:
+        return text
+    lines = [text[start:end] for start, end in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    names = [part for start, end in getattr(text, "names", ())  # a name broken is a name on each of its lines
+             for part in zip([start, *_within(cuts, start, end)], [*_within(cuts, start, end), end], strict=True)]
+    return Named("\n".join(lines), [(start + bisect_right(cuts, start), end + bisect_left(cuts, end))
+                                    for start, end in names])
+
+
+def _within(cuts: list[int], start: int, end: int) -> list[int]:
+    return cuts[bisect_right(cuts, start):bisect_left(cuts, end)]
+
+
+def _cuts(word: str, width: float, font_size: float, bold: bool) -> list[int]:
+    """Where ``word`` is broken to fit lines ``width`` wide: the last place after a part that fits, else the
+    last letter that does."""
+    cuts, start = [], 0
+    while drawn_width(word[start:], font_size, bold) > width:
+        fitting = [end for end in range(start + 1, len(word)) if drawn_width(word[start:end], font_size, bold) <= width]
+        after_part = [end for end in fitting if word[end - 1] in BREAKS_AFTER]
+        start = max(after_part or fitting or [start + 1])
+        cuts.append(start)
+    return cuts
 
 
 def short(name: str, limit: int = 16) -> str:
