@@ -121,15 +121,6 @@ def join_named(separator: str, lines: Iterable[str]) -> Named:
     return Named("".join(out), spans)
 
 
-def listed(names: Iterable[str]) -> Named:
-    """The table's names one after another ("Ana, Ben 2"), each known as a name.
-
-    >>> listed(["Ana", "Ben 2"]).names
-    ((0, 3), (5, 10))
-    """
-    return join_named(", ", map(as_name, names))
-
-
 def as_name(name: str) -> Named:
     """``name``, the whole of it known as a name: a label holding a name alone draws it as typed too.
 

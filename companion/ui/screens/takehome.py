@@ -27,8 +27,8 @@ from companion.store import Store
 from companion.store.backup import Incoming
 from companion.store.backup import RestorePlan, TakeHomeError, backup, backups_in, export_all, plan_restore, restore
 from companion.pi.takehome import request_eject, sticks, subfolders
-from companion.ui.bidi import join_named, listed, named
-from companion.ui.i18n import say, tr, when
+from companion.ui.bidi import join_named, named
+from companion.ui.i18n import listed, say, tr, when
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import ChoiceButton, load_kv, short
 
