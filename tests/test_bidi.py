@@ -75,3 +75,29 @@ def test_a_name_wrapped_across_two_lines_keeps_its_digits_on_the_second() -> Non
 
 def test_a_plain_line_has_no_names_to_mark() -> None:
     assert isolated("Ben 2") == "Ben 2" and visual("Ben 2", True, PERSIAN_DIGITS) == "۲ Ben"
+
+
+@pytest.mark.parametrize("separator", [", ", ",  ", ": "])
+def test_a_signed_score_before_a_separator_has_it_at_its_left_in_a_persian_line(separator: str) -> None:
+    """"Gus −4, Ana 7", the saved games' seats: read from the right, Gus, his −4, then the comma, then Ana."""
+    line = named("{a} −4" + separator + "{b} 7", {"a": "Gus", "b": "Ana"})
+    drawn = visual(isolated(line), True, PERSIAN_DIGITS)
+    assert drawn == "۷ Ana" + separator[1:] + separator[0] + "−۴ Gus"
+    assert visual("−4,5 −4.5 −12:30", True, PERSIAN_DIGITS) == "−۱۲:۳۰ −۴.۵ −۴,۵"  # a number's own separators
+
+
+@pytest.mark.parametrize(("language", "separator"), [("en", ", "), ("fr", ", "), ("de", ", "), ("nl", ", "),
+                                                     ("ru", ", "), ("ja", "、"), ("fa", "، ")])
+def test_the_tables_names_are_listed_with_the_languages_own_separator(language: str, separator: str) -> None:
+    """Persian writes its own comma between names, Japanese its 、: the separator is the catalogue's."""
+    from companion.ui.i18n import listed, tr
+
+    tr.switch(language)
+    try:
+        line = listed(["Ana", "Ben 2", "سارا"])
+    finally:
+        tr.switch("en")
+    assert line == separator.join(["Ana", "Ben 2", "سارا"])
+    assert [line[start:end] for start, end in line.names] == ["Ana", "Ben 2", "سارا"]
+    if language == "fa":  # read from the right: Ana, its comma at its left, then Ben 2 as typed
+        assert visual(isolated(line), True, PERSIAN_DIGITS) == f"{visual('سارا', True)} ،Ben 2 ،Ana"

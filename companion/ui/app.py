@@ -36,8 +36,8 @@ from companion.languages import language
 from companion.errors import CompanionError
 from companion.pi.logs import log_buzzers
 from companion.ui import theme
-from companion.ui.bidi import listed, named
-from companion.ui.i18n import say, tr, when
+from companion.ui.bidi import named
+from companion.ui.i18n import listed, say, tr, when
 from companion.table.seating import Seating
 from companion.ui.phones import Phones
 from companion.ui.prefs import Prefs, default_prefs_path

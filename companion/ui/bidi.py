@@ -31,10 +31,12 @@ RTL_LETTERS = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _DIGIT_RUN = re.compile(r"\S+")
 _LATIN = re.compile("[A-Za-z\u00c0-\u024f]")
 WESTERN = "0123456789"
-_SIGNED = re.compile("\\([-+\u2212\u00b1]?[0-9\u06f0-\u06f9][0-9\u06f0-\u06f9.,:\u066b\u066c]*\\)"
-                     "|(?<![\\w])[-+\u2212\u00b1][0-9\u06f0-\u06f9][0-9\u06f0-\u06f9.,:\u066b\u066c]*")
+_NUMBER = "[0-9\u06f0-\u06f9](?:[.,:\u066b\u066c]?[0-9\u06f0-\u06f9])*"
+"""Digits and the separators between them ("1,5", "20:14"); a comma after the last digit is the sentence's."""
+_SIGNED = re.compile(f"\\([-+\u2212\u00b1]?{_NUMBER}\\)|(?<![\\w])[-+\u2212\u00b1]{_NUMBER}")
 """A number with its sign (a score of −8, a margin of +12 ms), or in brackets ("(+2)"): in a right-to-left
-line the algorithm would put the sign on the number's right, and a bracket on the wrong side of it."""
+line the algorithm would put the sign on the number's right, and a bracket on the wrong side of it. The
+comma of "Gus −4, Ana 7" stays out of it, or it would be drawn on the number's right, read before it."""
 _NAME_BEFORE_NUMBER = re.compile("([A-Za-z\u00c0-\u024f\u2026][0-9]*)(?=(?:[:;,\u060c]|[ \u00a0])[ \u00a0]*"
                                  "(?:[(\\[+\u2212-]|[0-9\u06f0-\u06f9]+(?![0-9A-Za-z\u00c0-\u024f])))")
 """A Latin word (a name) before a space or a colon and a number or a bracket: in a right-to-left line the
@@ -117,15 +119,6 @@ def join_named(separator: str, lines: Iterable[str]) -> Named:
         out.append(line)
         at += len(line)
     return Named("".join(out), spans)
-
-
-def listed(names: Iterable[str]) -> Named:
-    """The table's names one after another ("Ana, Ben 2"), each known as a name.
-
-    >>> listed(["Ana", "Ben 2"]).names
-    ((0, 3), (5, 10))
-    """
-    return join_named(", ", map(as_name, names))
 
 
 def as_name(name: str) -> Named:

@@ -18,7 +18,7 @@ name typed at the table (``Name``) is known as one where it is filled in
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from itertools import count
 from pathlib import Path
@@ -27,7 +27,7 @@ from typing import Any
 from kivy.event import Observable
 
 from companion.errors import Name, Reason
-from companion.ui.bidi import Named, named
+from companion.ui.bidi import Named, as_name, join_named, named
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "companion"
@@ -123,6 +123,16 @@ def say(text: str) -> str:
     In English a reason reads exactly as the command line prints it; it knows where its names are (``Name``).
     """
     return text.text(tr._, table_word, _filled) if isinstance(text, Reason) else text
+
+
+def listed(names: Iterable[str]) -> Named:
+    """The table's names one after another, each known as a name, with the language's own list separator
+    from its catalogue: "Ana, Ben 2"; in Persian "Ana، Ben 2", in Japanese "Ana、Ben 2".
+
+    >>> listed(["Ana", "Ben 2"]).names
+    ((0, 3), (5, 10))
+    """
+    return join_named(tr._(", "), map(as_name, names))
 
 
 def _filled(template: str, values: dict[str, object]) -> str:

@@ -144,7 +144,7 @@ def _variant_icons(variant: Variant) -> tuple[str, ...]:
 
 
 def _five_spices(profile: Profile) -> list[Row]:
-    spices = ", ".join(spice_name(spice) for spice in profile.spices)
+    spices = tr._(", ").join(spice_name(spice) for spice in profile.spices)
     return [
         Row("turn", tr._("A turn"), _plain(
             tr._("Lay a card face down and name a spice, true or not; or draw 1; or challenge the card just "

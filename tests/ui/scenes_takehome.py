@@ -18,11 +18,16 @@ from scenes_table import end
 
 def restore_plan_shown(ui: Any, folder: Path) -> None:
     """Take games home, in ``folder``, showing what restoring its backup would do."""
+    tapped_in(ui, folder, "restore")
+
+
+def tapped_in(ui: Any, folder: Path, button: str) -> None:
+    """Take games home, in ``folder``, once the work the button tapped started is done."""
     ui.app.show("takehome")
     ui.step(2)
     screen = ui.app.screen("takehome")
     screen.choose(folder)
-    ui.tap(screen.ids.restore)
+    ui.tap(screen.ids[button])
     ui.until(lambda: not screen.busy)
 
 
@@ -36,6 +41,13 @@ def take_home(ui: Any) -> None:
         simulate(store, 5, seed=8, start=datetime(2026, 11, 20, 19))
         backup(store, other)
     restore_plan_shown(ui, other)
+
+
+@scene("take-home-backed-up")
+def take_home_backed_up(ui: Any) -> None:
+    """Back up tapped: the line says the whole path the backup was written to, broken at its slashes."""
+    end(ui)
+    tapped_in(ui, ui.tmp_path, "back_up")
 
 
 SEATS = "rules spicy\nseats Ana Ben Cy\nend-card 27\n"

@@ -205,8 +205,7 @@ def test_a_replay_the_saved_games_and_a_backups_plan_name_the_players_as_typed(
         ui: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every player's name ending in a number: a replay's line under the table ("Cy 5 wins the challenge · Cy 5
     wins the stack of 3 cards"), the saved games filtered to one player's, and what restoring another table's
-    backup would bring. (In Persian the replay's bar has no room left for its line, so the line is checked as
-    said, not as drawn: it knows where each name is.)"""
+    backup would bring."""
     drawn = record_lines(monkeypatch)
     persian(ui)
     simulated(ui, 12)
@@ -219,9 +218,10 @@ def test_a_replay_the_saved_games_and_a_backups_plan_name_the_players_as_typed(
     screen = ui.app.screen("replay")
     ui.tap(screen.ids.next_challenge)  # the card challenged,
     ui.tap(screen.ids.forward)  # and its challenge
-    words = screen.view.step_words(screen.view.position)
-    assert "  ·  " in words and words.count("Cy 5") == 2  # two moments, a name in each
-    assert [words[start:end] for start, end in words.names] == ["Cy 5", "Cy 5"]
+    ui.step(3)
+    words = screen.ids.words
+    assert words.opacity == 1 and "  ·  " in words.text and words.text.count("Cy 5") == 2  # a name in each moment
+    assert misdrawn(ui, drawn, "Cy 5") == []
     chosen = store.players()[0]
     goto(ui, "games").choose(Filter(player=chosen))
     ui.step(3)

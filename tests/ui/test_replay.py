@@ -23,6 +23,7 @@ from companion.table.session import Session
 from companion.store import Recorded, Store, snapshots
 from companion.store.simulate import simulate
 from companion.ui.screens.games import GameRow
+from companion.ui.bidi import unmarked
 from companion.ui.screens.replay import ReplayScreen
 from companion.ui.widgets.claim_pad import NumberButton, SpiceButton
 from companion.ui.widgets.seat_panel import SeatPanel
@@ -452,3 +453,39 @@ def test_a_page_left_with_its_app_does_not_make_a_replay_ready_in_the_next(ui) -
     again = ui.start()
     ui.step(15)
     assert not again.root.has_screen("replay") and not app.root.get_screen("game").manager.has_screen("replay")
+
+
+# --- the bar's line in every language ----------------------------------------------------------
+
+def drawn_words(label: Any) -> list[str]:
+    """The words ``label`` laid out to draw, as written: what a dropped line or a cut word would be missing from."""
+    return [piece for line in label._label._cached_lines for word in line.words for piece in unmarked(word.text).split()]
+
+
+@pytest.mark.parametrize(("language", "size", "flat"), [
+    *[pytest.param("fa", size, flat, id=f"fa-{layout}") for layout, size, flat in [
+        ("800x480", (800, 480), False), ("720x1280", (720, 1280), False), ("flat", (800, 480), True)]],
+    *[pytest.param(language, (800, 480), False, id=language) for language in ["en", "fr", "de", "ru", "ja", "nl"]]])
+def test_the_replays_line_is_drawn_whole_in_its_bar(ui, language: str, size: tuple[int, int], flat: bool) -> None:
+    """Issue 25: in Persian the bar ran from the table's undo button to the window's right edge, as in English,
+    but there undo stands at the right: the buttons took all of it, and the step's line had no room. In every
+    language the line had no height of its own (the position kept the bar's), and lines past two were dropped:
+    the line, a challenge and then how it was decided, is drawn whole within the bar."""
+    from companion.config import UiConfig
+
+    app = ui.start(size=size, config=ui.config(ui=UiConfig(language=language, face_seats=flat)))
+    fill(app.store)
+    screen = open_replay(ui, longest(app.store, "spicy"))
+    for jump in (screen.ids.next_challenge, screen.ids.forward):  # the challenge, then how it was decided
+        ui.tap(jump)
+        ui.step(3)
+        controls, words = screen.ids.controls, screen.ids.words
+        left, bottom, right, top = on_screen(controls)
+        assert 0 <= left and right <= Window.width and 0 <= bottom and top <= Window.height
+        parts = [on_screen(child) for child in controls.children]
+        assert not any(overlap(a, b) for i, a in enumerate(parts) for b in parts[i + 1:]), parts
+        assert words.opacity == 1 and words.text, (words.width, words.text)
+        box = on_screen(words)
+        assert left - 1 <= box[0] and box[2] <= right + 1
+        assert sum(line.h for line in words._label._cached_lines) <= words.height + 1, words.text  # none cut off
+        assert drawn_words(words) == words.text.split(), words.text

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
+from kivy.core.text import Label as CoreLabel
 
+from companion.config import UiConfig
+from companion.languages import CODES
 from companion.pi import eject
 
 from companion.store import Store
@@ -16,6 +21,7 @@ from companion.store.backup import backup, backups_in
 from companion.store.simulate import simulate
 from companion.ui.widgets import ChoiceButton
 from scenes_table import end
+from scenes_takehome import restore_plan_shown, tapped_in
 
 
 def test_back_up_export_and_restore_by_touch(ui, tmp_path: Path) -> None:
@@ -112,3 +118,60 @@ def test_a_saved_game_exports_alone(ui, tmp_path: Path) -> None:
     app.show("home")
     ui.step(2)
     assert screen.only == 0
+
+
+OVERHANG = 3
+"""Pixels a line may reach past its texture: Persian's joined letters are drawn a pixel or two wider than
+Kivy measured them apart."""
+
+
+def record_drawing(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[tuple[str, bool]]]:
+    """By each core text's id, what its last drawing drew, run by run, and whether the run reached past the
+    texture's edges: cut off. Kivy lays a word longer than a line out on a line of its own, as wide as the
+    line, and draws all of it."""
+    drawn: dict[int, list[tuple[str, bool]]] = {}
+    begin, render_text = CoreLabel._render_begin, CoreLabel._render_text
+
+    def drawing(core: Any, text: str, x: int, y: int) -> None:
+        past = x < 0 or x + core.get_extents(text)[0] > core._size[0] + OVERHANG
+        drawn.setdefault(id(core), []).append((text, past))
+        render_text(core, text, x, y)
+
+    monkeypatch.setattr(CoreLabel, "_render_begin", lambda core: (drawn.pop(id(core), None), begin(core))[1])
+    monkeypatch.setattr(CoreLabel, "_render_text", drawing)
+    return drawn
+
+
+def misdrawn(label: Any, drawn: dict[int, list[tuple[str, bool]]], typed: str) -> list[str]:
+    """What ``label`` drew past its edges, and each piece of a path or a file's name it drew otherwise than as
+    ``typed`` ("db.192535" for "192535.db")."""
+    runs = drawn.get(id(label._label), [])
+    pieces = [piece for text, _past in runs for piece in re.findall(r"[\w.]*[/-][\w./-]*", text, re.ASCII)
+              if re.search("[A-Za-z0-9]", piece)]
+    return [text for text, past in runs if past] + [piece for piece in pieces if piece not in typed]
+
+
+@pytest.mark.parametrize(("language", "size"), [*[(code, (800, 480)) for code in CODES], ("fa", (720, 1280))])
+def test_a_backups_long_file_name_is_broken_into_lines_inside_the_box(
+        ui, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str, size: tuple[int, int]) -> None:
+    """Issue 25: "spicy-companion-backup-2026-12-04-185329.db: 5 games to add" ran past the plan's box, in
+    Persian every line of the plan with it. The name, and the path a backup was written to, break after a
+    hyphen or a slash instead, and each part is drawn as typed ("192535.db", not "db.192535", in Persian)."""
+    drawn = record_drawing(monkeypatch)
+    app = ui.start(size=size, config=ui.config(ui=UiConfig(language=language)))
+    other = tmp_path / "from-another-table"
+    other.mkdir()
+    with Store.open(other / "games.db") as store:
+        simulate(store, 3, seed=8, start=datetime(2026, 11, 20, 19))
+        found = backup(store, other)
+    restore_plan_shown(ui, other)
+    screen = app.screen("takehome")
+    status = screen.ids.status
+    ui.step(2)
+    assert screen.plan is not None and found.name in "".join(status.text.split())
+    assert misdrawn(status, drawn, found.name) == [], status.text
+    ui.tap(screen.ids.cancel)
+    tapped_in(ui, tmp_path, "back_up")
+    ui.step(2)
+    (written,) = backups_in(tmp_path)
+    assert str(written) in "".join(status.text.split()) and misdrawn(status, drawn, str(written)) == [], status.text

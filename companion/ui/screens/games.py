@@ -72,11 +72,12 @@ def row_data(game: GameLine, places: list[tuple[str, str]] | None = None) -> dic
         length += " · " + tr._("{n} min").format(n=game.minutes)
     result = result_text(game)
     title = joined((when(game.started_at), profile_title(game.profile), length), " · ", result)
+    separator = tr._(", ")  # the language's own: "、" in Japanese, "، " in Persian
     if game.scores and any(score is not None for score in game.scores):
-        names = listing([(name, " " + theme.signed(score or 0)) for name, score in zip(game.names, game.scores,
-                                                                                      strict=True)], ",  ")
+        scored = [(name, " " + theme.signed(score or 0)) for name, score in zip(game.names, game.scores, strict=True)]
+        names = listing(scored, separator + " ")  # a wider gap between one seat's score and the next seat
     else:
-        names = listing([(name, "") for name in game.names], ", ")
+        names = listing([(name, "") for name in game.names], separator)
     at = place_name(places or [], game.table)
     if at:  # a league's game: its table first on the seats' line, which has the room
         names = joined([as_name(at)], " · ", names)

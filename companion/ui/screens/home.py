@@ -18,8 +18,8 @@ from kivy.uix.widget import Widget
 
 from companion.errors import CompanionError
 from companion.table.seating import Seating
-from companion.ui.bidi import listed, named
-from companion.ui.i18n import say, tr, when
+from companion.ui.bidi import named
+from companion.ui.i18n import listed, say, tr, when
 
 from companion.ui.widgets import load_kv
 

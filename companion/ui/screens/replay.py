@@ -26,12 +26,13 @@ from companion.table.replay import Replay
 from companion.table.seating import Seating
 from companion.store import SavedGame, SavedLog
 from companion.ui import theme
-from companion.ui.bidi import join_named
 from companion.ui.i18n import say, tr
 from companion.ui.screens.game import moment_words
 from companion.ui.screens.table import TableScreen, direction_words
 from companion.ui.view import TableView
+from companion.ui.words import Sentence, sentence
 from companion.ui.widgets import load_kv
+from companion.ui.widgets.mirror import mirrored
 
 load_kv(__file__)
 
@@ -100,12 +101,16 @@ class ReplayView(TableView):
         """A replay takes no challenge (its table takes no tap, its buzzers are not armed)."""
         return False
 
-    def step_words(self, position: int, *_deps: Any) -> str:
+    def step_words(self, position: int, *_deps: Any) -> Sentence:
         """What the move at ``position`` did, as the game's timeline says it; for a plain play or pass,
-        the direction of play when a card can turn it (the table's title says it, which a replay hides)."""
+        the direction of play when a card can turn it (the table's title says it, which a replay hides).
+        A sentence, so its names give way to fit the bar (``fit_names``)."""
         names = self.replay.state
-        said = join_named("  ·  ", [moment_words(moment, names).text for moment in self.replay.moments(position)])
-        return said or (direction_words(self.direction) if self.direction else "")
+        said = {f"moment{index}": moment_words(moment, names).text
+                for index, moment in enumerate(self.replay.moments(position))}
+        if not said:
+            return Sentence(direction_words(self.direction) if self.direction else "", {})
+        return sentence("  ·  ".join("{" + field + "}" for field in said), {}, **said)
 
     def _moved(self) -> None:
         replay = self.replay
@@ -134,7 +139,10 @@ class ReplayScreen(Screen):
         self.over_table = w < h or not App.get_running_app().face_seats  # as the table lies flat only landscape
         if self.over_table:
             table.pos, table.size = (0, 0), (w, h)
-            controls.pos, controls.size = undo.pos, (w - undo.x - dp(theme.MARGIN), undo.height)
+            if mirrored():  # undo stands at the right: the controls run from it to the left edge
+                controls.pos, controls.size = (dp(theme.MARGIN), undo.y), (undo.right - dp(theme.MARGIN), undo.height)
+            else:
+                controls.pos, controls.size = undo.pos, (w - undo.x - dp(theme.MARGIN), undo.height)
         else:
             strip = dp(72)
             controls.pos, controls.size = (0, 0), (w, strip)

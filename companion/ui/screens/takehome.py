@@ -5,7 +5,9 @@ on a desktop, the data folder first and any folder reached from it by taps.
 The work runs on a thread with a store of its own, so the screen keeps drawing;
 a restore first shows what it would add, and adds it only on a second tap.
 Whatever the work meets ends in a sentence on the screen: the thread never ends
-without one, so the screen is never left busy.
+without one, so the screen is never left busy. A file's name or a path in it is
+known as a name (``bidi.Named``), drawn as typed in a Persian line, and broken
+into lines at its slashes and hyphens to stay in its box (``fit.broken``).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from companion.store import Store
 from companion.store.backup import Incoming
 from companion.store.backup import RestorePlan, TakeHomeError, backup, backups_in, export_all, plan_restore, restore
 from companion.pi.takehome import request_eject, sticks, subfolders
-from companion.ui.bidi import join_named, listed, named
-from companion.ui.i18n import say, tr, when
+from companion.ui.bidi import join_named, named
+from companion.ui.i18n import listed, say, tr, when
 from companion.ui.threads import mainthread_now
 from companion.ui.widgets import ChoiceButton, load_kv, short
 
@@ -133,8 +135,8 @@ class TakehomeScreen(Screen):
 
     def back_up(self) -> None:
         folder, progress = Path(self.folder), self._progress()
-        self._work(lambda store: tr._("Every game was backed up to {path}").format(
-            path=backup(store, folder, progress=progress)))
+        self._work(lambda store: named(tr._("Every game was backed up to {path}"),
+                                       {"path": str(backup(store, folder, progress=progress))}))
 
     def export(self) -> None:
         folder, progress = Path(self.folder), self._progress()
@@ -142,16 +144,16 @@ class TakehomeScreen(Screen):
 
         def job(store: Store) -> str:
             done = export_all(store, folder, game_ids=only, progress=progress)
-            text = tr.ngettext("{n} game exported to {path}", "{n} games exported to {path}", done.games).format(
-                n=done.games, path=done.folder)
-            return "\n".join([text, *(say(reason) for reason in done.left_out)])
+            text = named(tr.ngettext("{n} game exported to {path}", "{n} games exported to {path}", done.games),
+                         {"path": str(done.folder)}, n=done.games)
+            return join_named("\n", [text, *(say(reason) for reason in done.left_out)])
 
         self._work(job)
 
     def look_for_backup(self) -> None:
         found = backups_in(Path(self.folder))
         if not found:
-            self.status = tr._("There is no backup in {folder}").format(folder=self.folder)
+            self.status = named(tr._("There is no backup in {folder}"), {"folder": self.folder})
             return
         progress = self._progress()
         self._work(lambda store: plan_restore(store, found[0], progress))
@@ -161,7 +163,7 @@ class TakehomeScreen(Screen):
             heading = tr._("{file}: {n} games to add, {e} to extend, {m} already here")
         else:
             heading = tr._("{file}: {n} games to add, {m} already here")
-        lines = [heading.format(file=plan.source.name, n=len(plan.games), e=len(plan.extended), m=plan.already)]
+        lines: list[str] = [named(heading, {"file": plan.source.name}, n=len(plan.games), e=len(plan.extended), m=plan.already)]
         if plan.new_players:
             lines.append(named(tr._("New players: {names}"), {}, names=listed(plan.new_players)))
         lines += [say(reason) for reason in plan.left_out]

@@ -1,4 +1,5 @@
-"""Text that must fit its box: a word or a number drawn smaller, a sentence whose names give way.
+"""Text that must fit its box: a word or a number drawn smaller, a sentence whose names give way, a path
+broken into lines.
 
 Measured by the font without rendering a texture, so a kv rule can call these
 with the box's width and run again whenever the box is resized.
@@ -7,13 +8,15 @@ with the box's width and run again whenever the box is resized.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 
-from companion.ui.bidi import Whole, as_name, named
+from companion.ui.bidi import Named, Whole, as_name, named
+from companion.ui.breaks import pieces
 from companion.ui.i18n import tr
 from companion.ui.widgets.label import Ordered, Runs, drawn_size, ordered, runs, spans, width as drawn_width
 
@@ -26,13 +29,13 @@ narrow is one not laid out yet (a button at Kivy's first 100 pixels less its pad
 words get the size the width asks for without opening the font at it."""
 
 
-def one_line_size(text: str, size: float, width: float) -> float:
+def one_line_size(text: str, size: float, width: float, bold: bool = True) -> float:
     """``size``, or less when the bold ``text`` would be wider than ``width``.
 
     A smaller size is a whole number (``drawn_size``): Kivy draws a text at the whole part of its size."""
     tried = size
     while tried > 1 and text:
-        extent = drawn_width(text, tried)
+        extent = drawn_width(text, tried, bold)
         if extent <= width:
             break
         size = max(1.0, min(size - 1, size * width / extent))
@@ -80,13 +83,7 @@ def fit_names(template: str, names: Mapping[str, str], width: float, font_size: 
         return named(template, {field: _cut(name, keep) for field, name in names.items()}, **words)
 
     def fits(text: str) -> bool:
-        size = round(font_size, 1)
-        if height is None:
-            return _drawn(text, size, bold, None)[0] <= width
-        # wrapped: within the height, and no word (a long name) broken across two lines; Kivy wraps at
-        # plain spaces only, so a no-break space keeps French punctuation with its word
-        return _drawn(text, size, bold, int(width))[1] <= height and all(
-            _drawn(word, size, bold, None)[0] <= width for word in re.split(r"[ \n]", text))
+        return _fits(text, width, height, round(font_size, 1), bold)
 
     longest = max((len(name) for name in names.values() if not isinstance(name, Whole)), default=0)
     if longest == 0 or width <= 0 or fits(filled(longest)):
@@ -101,11 +98,66 @@ def fit_names(template: str, names: Mapping[str, str], width: float, font_size: 
     return filled(low)
 
 
-def sentence_size(template: str, names: Mapping[str, str], size: float, width: float, keep: int = 7) -> float:
+def sentence_size(template: str, names: Mapping[str, str], size: float, width: float, keep: int = 7, *,
+                  bold: bool = True, height: float | None = None) -> float:
     """``size``, or less when the sentence would not fit on one line with its names cut to ``keep`` letters
     ("Maximil…"): a long name gives way first (``fit_names``), a long word makes the type smaller, so
-    "Ben побеждает!" in a 720-wide window is drawn whole, not as "B… побеждает!" wrapped out of its box."""
-    return one_line_size(template.format(**{field: _cut(name, keep) for field, name in names.items()}), size, width)
+    "Ben побеждает!" in a 720-wide window is drawn whole, not as "B… побеждает!" wrapped out of its box.
+
+    Given ``height``, wrapped within ``width`` × ``height``: Kivy draws a line past a label's height cut
+    off, where ``max_lines`` would have dropped it and the label drawn its words smaller."""
+    text = named(template, {field: _cut(name, keep) for field, name in names.items()}) if names else template
+    if height is None:
+        return one_line_size(text, size, width, bold)
+    tried = drawn_size(size)
+    while tried > LEAST and not _fits(text, width, height, tried, bold):
+        tried -= 1
+    return tried
+
+
+BREAKS_AFTER = frozenset("/\\-_")
+"""Where a word too long for its line (a file's name, a path) is broken: after a part of it."""
+
+
+def broken(text: str, width: float, font_size: float, bold: bool = False) -> str:
+    """``text`` with each word wider than ``width`` (a backup's file name, the path it was written to) broken
+    into lines after a slash, a hyphen or an underscore where its line is full, or between two letters
+    where it has none. Kivy wraps at spaces only: the label would draw the whole text smaller, then that word
+    past its box's edge, cut off (in a right-to-left language, every line with it). The names the text knows
+    (a ``bidi.Named``'s) stay known where they are.
+
+    A kv rule passes its label's width and font size, so it runs again as they change."""
+    cuts: list[int] = []
+    at = 0
+    for paragraph in text.split("\n") if width > 0 else ():
+        for piece in pieces(paragraph):
+            if not piece.isspace() and drawn_width(piece, font_size, bold) > width:
+                cuts += [at + cut for cut in _cuts(piece, width, font_size, bold)]
+            at += len(piece)
+        at += 1  # its line break
+    if not cuts:
+        return text
+    lines = [text[start:end] for start, end in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    names = [part for start, end in getattr(text, "names", ())  # a name broken is a name on each of its lines
+             for part in zip([start, *_within(cuts, start, end)], [*_within(cuts, start, end), end], strict=True)]
+    return Named("\n".join(lines), [(start + bisect_right(cuts, start), end + bisect_left(cuts, end))
+                                    for start, end in names])
+
+
+def _within(cuts: list[int], start: int, end: int) -> list[int]:
+    return cuts[bisect_right(cuts, start):bisect_left(cuts, end)]
+
+
+def _cuts(word: str, width: float, font_size: float, bold: bool) -> list[int]:
+    """Where ``word`` is broken to fit lines ``width`` wide: the last place after a part that fits, else the
+    last letter that does."""
+    cuts, start = [], 0
+    while drawn_width(word[start:], font_size, bold) > width:
+        fitting = [end for end in range(start + 1, len(word)) if drawn_width(word[start:end], font_size, bold) <= width]
+        after_part = [end for end in fitting if word[end - 1] in BREAKS_AFTER]
+        start = max(after_part or fitting or [start + 1])
+        cuts.append(start)
+    return cuts
 
 
 def short(name: str, limit: int = 16) -> str:
@@ -124,6 +176,16 @@ def _cut(name: str, keep: int) -> str:
     if len(name) <= keep or isinstance(name, Whole):
         return name
     return name[:keep].rstrip(" -") + ELLIPSIS
+
+
+def _fits(text: str, width: float, height: float | None, size: float, bold: bool) -> bool:
+    """Whether ``text`` fits on one line ``width`` wide, or, given ``height``, wrapped within ``width`` ×
+    ``height`` with no word (a long name) broken across two lines; Kivy wraps at plain spaces only, so a
+    no-break space keeps French punctuation with its word."""
+    if height is None:
+        return _drawn(text, size, bold, None)[0] <= width
+    return _drawn(text, size, bold, int(width))[1] <= height and all(
+        _drawn(word, size, bold, None)[0] <= width for word in re.split(r"[ \n]", text))
 
 
 def _drawn(text: str, font_size: float, bold: bool, wrap: int | None) -> tuple[int, int]:
