@@ -13,6 +13,7 @@ the table layout's own tests (tests/test_table_layout.py) run without this windo
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import shutil
 import subprocess
@@ -83,6 +84,14 @@ from companion.ui.i18n import tr  # noqa: E402
 
 W = TypeVar("W", bound=Widget)
 T = TypeVar("T")
+
+# The collector's full passes, only when an app's warm-up asks for one: each start collects once as it
+# settles (``_settle_memory``), which frees the earlier tests' apps. A full pass walks the whole test
+# process (every test module, pytest, hypothesis: some 300,000 objects before any app), and the automatic
+# ones came about four times a test while widgets were made, each repeating what the next start frees
+# anyway: 182 passes and 56 s of the 104 s of CPU that tests/ui/test_table_names.py and test_review.py took,
+# against 51 passes and 44 s so (docs/PERFORMANCE.md, the suite). Young objects are still collected as usual.
+gc.set_threshold(*gc.get_threshold()[:2], 1000)
 
 
 
