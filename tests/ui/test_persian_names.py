@@ -28,6 +28,10 @@ from scenes_review import busiest, longest_spicy, simulated, two_tables
 from scenes_takehome import restore_plan_shown
 from table_helpers import Table
 
+BIDI_MARKS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+"""What a drawn line may hold around a name drawn as typed: the marks and embeddings that order it."""
+
+
 def record_lines(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[str]]:
     """Each line SDL2_ttf was handed at each core text's last drawing, top first, by its id: as the eye reads it."""
     drawn: dict[int, list[str]] = {}
@@ -235,6 +239,9 @@ def test_a_replay_the_saved_games_and_a_backups_plan_name_the_players_as_typed(
         backup(theirs, other)
     restore_plan_shown(ui, other)
     assert "Zed 9" in ui.app.screen("takehome").status and misdrawn(ui, drawn, "Zed 9", chosen) == []
+    where = ui.app.screen("takehome").ids.where  # the folder, as typed: its first slash first, none after it
+    seen = "".join(drawn[id(where._label)]).strip(BIDI_MARKS)
+    assert where.text == str(other) and seen.endswith("/from-another-table"), seen
 
 
 @pytest.mark.parametrize("language", ["fa", "en"])
