@@ -1,6 +1,6 @@
 """How fast the rules engine applies one action, replays long games and finds legal moves.
 
-Run: .venv/bin/python benchmarks/engine.py [--no-callgrind]   (about a minute, three more with callgrind)
+Run: .venv/bin/python benchmarks/engine.py [--no-callgrind]   (about 15 s, two minutes with callgrind)
 
 Machines here are noisy, so every figure is a median of several runs, and each
 is set beside a baseline measured in the same run:
