@@ -150,12 +150,15 @@ def _within(cuts: list[int], start: int, end: int) -> list[int]:
 
 def _cuts(word: str, width: float, font_size: float, bold: bool) -> list[int]:
     """Where ``word`` is broken to fit lines ``width`` wide: the last place after a part that fits, else the
-    last letter that does."""
+    last letter that does (at least one letter a line). A line's letters are measured only until one more
+    would not fit: a longer piece is never narrower."""
     cuts, start = [], 0
     while drawn_width(word[start:], font_size, bold) > width:
-        fitting = [end for end in range(start + 1, len(word)) if drawn_width(word[start:end], font_size, bold) <= width]
-        after_part = [end for end in fitting if word[end - 1] in BREAKS_AFTER]
-        start = max(after_part or fitting or [start + 1])
+        end = start + 1
+        while drawn_width(word[start:end + 1], font_size, bold) <= width:
+            end += 1
+        after_part = [at for at in range(start + 1, end + 1) if word[at - 1] in BREAKS_AFTER]
+        start = max(after_part or [end])
         cuts.append(start)
     return cuts
 
